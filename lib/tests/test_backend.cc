@@ -1,0 +1,68 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "core/backend.h"
+#include "core/cuda_probe.h"
+#include "test_util.h"
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+using namespace gr::gpurx;
+
+TEST(Backend, CpuIsAlwaysAvailable)
+{
+    const auto b = core::select_backend("cpu", 0);
+    EXPECT_EQ(b.kind, core::backend_kind::cpu);
+}
+
+TEST(Backend, RejectsUnknownBackendNamingIt)
+{
+    try {
+        core::select_backend("gpu", 0);
+        FAIL() << "no exception";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("backend"), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find("gpu"), std::string::npos);
+    }
+}
+
+TEST(Backend, RejectsNegativeDevice)
+{
+    EXPECT_THROW(core::select_backend("auto", -1), std::invalid_argument);
+}
+
+TEST(Backend, AutoMatchesProbe)
+{
+    const auto b = core::select_backend("auto", 0);
+    const bool usable = test::cuda_unusable_reason().empty();
+    EXPECT_EQ(b.kind, usable ? core::backend_kind::cuda : core::backend_kind::cpu);
+    EXPECT_FALSE(b.reason.empty());
+}
+
+TEST(Backend, CudaWithoutDeviceFailsClearly)
+{
+    if (test::cuda_unusable_reason().empty())
+        GTEST_SKIP() << "a CUDA device is present; the no-GPU failure path is tested on CPU-only machines";
+    try {
+        core::select_backend("cuda", 0);
+        FAIL() << "no exception";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("cuda"), std::string::npos) << e.what();
+    }
+}
+
+TEST(BackendCuda, ProbeFindsUsableDevice)
+{
+    const auto& p = core::probe_cuda();
+    ASSERT_TRUE(p.compiled_in);
+    ASSERT_FALSE(p.devices.empty());
+    EXPECT_TRUE(p.devices[0].usable) << p.devices[0].problem;
+    EXPECT_GE(p.driver_version, p.runtime_version);
+    EXPECT_GT(p.devices[0].multiprocessors, 0);
+    const auto b = core::select_backend("cuda", 0);
+    EXPECT_EQ(b.kind, core::backend_kind::cuda);
+    EXPECT_THROW(core::select_backend("cuda", 999), std::runtime_error);
+}

@@ -1,0 +1,35 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// main() for gr-gpurx's GoogleTest programs.
+//   prog          runs the CPU cases (every test whose name has no "Cuda")
+//   prog --cuda   runs the CUDA cases; exits 77 (ctest: Skipped) with the
+//                 reason when no usable CUDA device exists
+#include "core/cuda_probe.h"
+#include "test_util.h"
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+
+int main(int argc, char** argv)
+{
+    bool cuda = false;
+    for (int i = 1; i < argc; i++)
+        if (std::strcmp(argv[i], "--cuda") == 0)
+            cuda = true;
+    ::testing::InitGoogleTest(&argc, argv);
+    if (cuda) {
+        const std::string why = gr::gpurx::test::cuda_unusable_reason();
+        if (!why.empty()) {
+            std::printf("skipped: no CUDA device (%s)\n", why.c_str());
+            return 77;
+        }
+        ::testing::GTEST_FLAG(filter) = "*Cuda*";
+    } else {
+        ::testing::GTEST_FLAG(filter) = "-*Cuda*";
+    }
+    return RUN_ALL_TESTS();
+}
