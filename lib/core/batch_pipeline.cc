@@ -94,6 +94,15 @@ uint64_t batch_pipeline::submit(const void* in,
                                 uint32_t flags,
                                 uint64_t user)
 {
+    std::memcpy(begin_frame(in_bytes, out_bytes, param, flags, user), in, in_bytes);
+    return commit_frame();
+}
+
+uint8_t* batch_pipeline::begin_frame(
+    size_t in_bytes, size_t out_bytes, uint32_t param, uint32_t flags, uint64_t user)
+{
+    if (d_frame_open)
+        throw std::logic_error("batch_pipeline: begin_frame() twice without commit_frame()");
     if (in_bytes > d_cfg.max_in_bytes || in_bytes == 0)
         throw std::length_error("frame input of " + std::to_string(in_bytes) +
                                 " bytes; this pipeline takes 1.." +
@@ -111,20 +120,36 @@ uint64_t batch_pipeline::submit(const void* in,
     fd.out_bytes = static_cast<uint32_t>(out_bytes);
     fd.param = param;
     fd.flags = flags;
-    std::memcpy(d_engine->in_data(d_fill) + s.in_used, in, in_bytes);
+    uint8_t* dst = d_engine->in_data(d_fill) + s.in_used;
     s.in_used += align_up(in_bytes);
     s.out_used += align_up(out_bytes);
     s.nkernel++;
-    const uint64_t seq = d_next_seq++;
-    s.entries.push_back({ seq, user, static_cast<int32_t>(idx), static_cast<uint32_t>(out_bytes) });
+    s.entries.push_back(
+        { d_next_seq, user, static_cast<int32_t>(idx), static_cast<uint32_t>(out_bytes) });
+    d_frame_open = true;
+    return dst;
+}
+
+uint64_t batch_pipeline::commit_frame()
+{
+    if (!d_frame_open)
+        throw std::logic_error("batch_pipeline: commit_frame() without begin_frame()");
+    d_frame_open = false;
     d_pending++;
+    launch_if_full(d_slots[d_fill]);
+    return d_next_seq++;
+}
+
+void batch_pipeline::launch_if_full(slot& s)
+{
     if (s.entries.size() == d_cfg.max_batch || d_cfg.flush_timeout.count() == 0)
         launch(d_fill);
-    return seq;
 }
 
 uint64_t batch_pipeline::submit_rejected(size_t out_bytes, uint64_t user)
 {
+    if (d_frame_open)
+        throw std::logic_error("batch_pipeline: submit_rejected() inside begin_frame()");
     if (out_bytes > d_cfg.max_out_bytes)
         throw std::length_error("rejected frame output of " + std::to_string(out_bytes) +
                                 " bytes exceeds max_out_bytes");
@@ -132,8 +157,7 @@ uint64_t batch_pipeline::submit_rejected(size_t out_bytes, uint64_t user)
     const uint64_t seq = d_next_seq++;
     s.entries.push_back({ seq, user, -1, static_cast<uint32_t>(out_bytes) });
     d_pending++;
-    if (s.entries.size() == d_cfg.max_batch || d_cfg.flush_timeout.count() == 0)
-        launch(d_fill);
+    launch_if_full(s);
     return seq;
 }
 

@@ -74,6 +74,19 @@ public:
                     uint64_t user = 0);
 
     /*!
+     * Zero-copy form of submit(): returns the staging area (pinned on CUDA)
+     * where the caller writes the frame's \p in_bytes, then calls
+     * commit_frame(). Nothing may be submitted in between.
+     */
+    uint8_t* begin_frame(size_t in_bytes,
+                         size_t out_bytes,
+                         uint32_t param,
+                         uint32_t flags = 0,
+                         uint64_t user = 0);
+    //! Completes begin_frame(); returns the frame's sequence number.
+    uint64_t commit_frame();
+
+    /*!
      * Record a frame that will not be processed (malformed input). It keeps
      * its place in the output order and comes out as out_bytes of zeros with
      * result.status = FRAME_REJECTED. Requires can_accept().
@@ -126,6 +139,7 @@ private:
 
     slot& filling_slot();
     void launch(size_t index);
+    void launch_if_full(slot& s);
     void advance_fill();
 
     std::unique_ptr<batch_engine> d_engine;
@@ -135,6 +149,7 @@ private:
     size_t d_fill = 0;            // slot being filled (or next to fill)
     size_t d_head = 0;            // slot holding the oldest frame
     uint64_t d_next_seq = 0;
+    bool d_frame_open = false;    // between begin_frame() and commit_frame()
     size_t d_pending = 0;
     completed_frame d_front{};
 };

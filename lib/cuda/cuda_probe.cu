@@ -63,6 +63,11 @@ cuda_probe_result do_probe()
     cudaDriverGetVersion(&p.driver_version);
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
+    if (p.driver_version == 0) {
+        p.problem = "no CUDA driver found (no NVIDIA GPU or driver on this machine)";
+        cudaGetLastError();
+        return p;
+    }
     if (e == cudaErrorInsufficientDriver || (p.driver_version > 0 && p.driver_version < p.runtime_version)) {
         p.problem = "the CUDA driver (" + cuda_version_string(p.driver_version) +
                     ") is older than the CUDA runtime gr-gpurx was built with (" +

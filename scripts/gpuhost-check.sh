@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Runs on the GPU host (through the device tool), from the repository root,
+# with the build tree, the install prefix and the GNU Radio bundle carried:
+#   carry: [".gpuhost", "install", "build"]
+#   command: bash scripts/gpuhost-check.sh [tests] [sanitize] [bench...]
+# Writes logs to $OUT (or ./.devout). Nothing is compiled there: binaries
+# built here (nvcc 13, sm_90) run there as they are.
+set -uo pipefail
+out=${OUT:-$PWD/.devout}
+mkdir -p "$out"
+root=$PWD
+# ctest files name absolute paths of the build machine (/work/main/...).
+if [ "$root" != /work/main ] && [ ! -e /work/main ]; then
+    mkdir -p /work && ln -s "$root" /work/main
+fi
+source .gpuhost/enter .gpuhost "$root/install"
+# The QA wrappers that ctest runs call /usr/bin/python3, GNU Radio's Python on
+# Debian; on this host point it at the bundled one (a throwaway machine).
+ln -sf "$GPUROOT/usr/bin/python3.11" /usr/bin/python3
+export PYTHONUNBUFFERED=1
+status=0
+nvidia-smi -L || true
+gpurx-info | tee "$out/gpurx-info.txt"
+
+for step in "$@"; do
+  case $step in
+    tests)
+      (cd build && ctest --output-on-failure 2>&1) | tee "$out/ctest.log"
+      [ "${PIPESTATUS[0]}" = 0 ] || status=1
+      grep -E "tests passed|did not run|Skipped|Failed" "$out/ctest.log" || true
+      ;;
+    sanitize)
+      for t in build/lib/tests/test_*; do
+        [ -x "$t" ] || continue
+        for tool in memcheck racecheck; do
+          echo "== compute-sanitizer --tool $tool $t --cuda"
+          compute-sanitizer --tool $tool --error-exitcode 9 "$t" --cuda \
+              --gtest_brief=1 > "$out/sanitize-$tool-$(basename "$t").log" 2>&1
+          rc=$?
+          tail -n 3 "$out/sanitize-$tool-$(basename "$t").log"
+          [ $rc = 0 ] || { echo "FAILED ($rc)"; status=1; }
+        done
+      done
+      ;;
+    bench-pipeline)
+      build/bench/bench_pipeline --markdown | tee "$out/bench_pipeline.md"
+      ;;
+    bench-turbo)
+      build/bench/bench_turbo --markdown | tee "$out/bench_turbo.md"
+      ;;
+    ber)
+      build/apps/gpurx-turbo-ber --backend cuda --table | tee "$out/ber.md"
+      ;;
+    *) echo "unknown step $step"; status=1 ;;
+  esac
+done
+exit $status
