@@ -13,6 +13,9 @@ root=$PWD
 if [ "$root" != /work/main ] && [ ! -e /work/main ]; then
     mkdir -p /work && ln -s "$root" /work/main
 fi
+# The host's ctest may be a Python entry point (pip's cmake) that breaks once
+# PYTHONHOME points at the bundle: resolve the real binary first.
+CTEST=$(python3 -c 'import cmake, os; print(os.path.join(cmake.CMAKE_BIN_DIR, "ctest"))' 2>/dev/null || command -v ctest)
 source .gpuhost/enter .gpuhost "$root/install"
 # The QA wrappers that ctest runs call /usr/bin/python3, GNU Radio's Python on
 # Debian; on this host point it at the bundled one (a throwaway machine).
@@ -25,7 +28,7 @@ gpurx-info | tee "$out/gpurx-info.txt"
 for step in "$@"; do
   case $step in
     tests)
-      (cd build && ctest --output-on-failure 2>&1) | tee "$out/ctest.log"
+      (cd build && "$CTEST" --output-on-failure 2>&1) | tee "$out/ctest.log"
       [ "${PIPESTATUS[0]}" = 0 ] || status=1
       grep -E "tests passed|did not run|Skipped|Failed" "$out/ctest.log" || true
       ;;
