@@ -24,12 +24,15 @@ struct batch_view {
     const uint8_t* in;     //!< input data area
     uint8_t* out;          //!< output data area
     frame_result* results; //!< nframes results, to be written by the kernel
+    uint8_t* scratch;      //!< scratch_bytes() of working memory, contents undefined
 };
 
 class batch_kernel
 {
 public:
     virtual ~batch_kernel() = default;
+    //! Working memory a batch needs (per slot, on the backend's side).
+    virtual size_t scratch_bytes(size_t max_frames) const { return 0; }
     //! Process a batch synchronously on the host.
     virtual void run_cpu(const batch_view& batch) = 0;
     //! Enqueue the batch's work on \p cuda_stream (a cudaStream_t). Must not

@@ -19,6 +19,7 @@ class cpu_batch_engine final : public batch_engine
         std::vector<uint8_t> in;
         std::vector<frame_result> results;
         std::vector<uint8_t> out;
+        std::vector<uint8_t> scratch;
     };
     batch_kernel& d_kernel;
     std::vector<slot> d_slots;
@@ -32,6 +33,7 @@ public:
             s.in.resize(g.in_capacity);
             s.results.resize(g.max_frames);
             s.out.resize(g.out_capacity);
+            s.scratch.resize(kernel.scratch_bytes(g.max_frames));
         }
     }
     size_t nslots() const override { return d_slots.size(); }
@@ -43,7 +45,7 @@ public:
     {
         auto& s = d_slots[i];
         d_kernel.run_cpu(
-            { s.frames.data(), nframes, s.in.data(), s.out.data(), s.results.data() });
+            { s.frames.data(), nframes, s.in.data(), s.out.data(), s.results.data(), s.scratch.data() });
     }
     bool done(size_t) override { return true; }
     void wait(size_t) override {}

@@ -6,6 +6,7 @@
 // The CUDA entry points of the core, for builds without CUDA.
 #include "batch_engine.h"
 #include "cuda_launchers.h"
+#include "turbo_launch.h"
 #include "cuda_probe.h"
 
 #include <stdexcept>
@@ -33,6 +34,11 @@ std::unique_ptr<batch_engine> make_cuda_engine(batch_kernel&, size_t, const slot
 void cuda_scale_batch(const batch_view&, size_t, float, void*)
 {
     throw std::runtime_error("gr-gpurx was built without CUDA: cuda_scale_batch");
+}
+
+void cuda_turbo_decode(const batch_view&, const turbo_config&, float, bool, int, int, void*)
+{
+    throw std::runtime_error("gr-gpurx was built without CUDA: cuda_turbo_decode");
 }
 
 } // namespace core

@@ -23,7 +23,7 @@ class cuda_batch_engine final : public batch_engine
 {
     struct slot {
         stream_lease stream;
-        memory_lease host_in, host_out, dev_in, dev_out;
+        memory_lease host_in, host_out, dev_in, dev_out, dev_scratch;
         bool in_flight = false;
     };
     batch_kernel& d_kernel;
@@ -47,6 +47,8 @@ public:
             s.host_out = d_ctx->pinned(d_results_bytes + g.out_capacity);
             s.dev_in = d_ctx->device_memory(d_frames_bytes + g.in_capacity);
             s.dev_out = d_ctx->device_memory(d_results_bytes + g.out_capacity);
+            if (const size_t sb = kernel.scratch_bytes(g.max_frames))
+                s.dev_scratch = d_ctx->device_memory(sb);
         }
     }
 
@@ -93,7 +95,8 @@ public:
                         nframes,
                         din + d_frames_bytes,
                         dout + d_results_bytes,
-                        reinterpret_cast<frame_result*>(dout) };
+                        reinterpret_cast<frame_result*>(dout),
+                        s.dev_scratch.get<uint8_t>() };
         d_kernel.enqueue_cuda(dev, frames(i), st);
         GPURX_CUDA_CHECK(cudaMemcpyAsync(
             hout, dout, nframes * sizeof(frame_result), cudaMemcpyDeviceToHost, st));

@@ -1,0 +1,68 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "turbo_config.h"
+
+#include <stdexcept>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+
+void turbo_config::validate() const
+{
+    if (iterations < 1 || iterations > 16)
+        throw std::invalid_argument("iterations must be in 1..16, got " +
+                                    std::to_string(iterations));
+    if (subblocks < 1 || subblocks > 1024)
+        throw std::invalid_argument("subblocks must be in 1..1024, got " +
+                                    std::to_string(subblocks));
+    if (!(scaling > 0.0f && scaling <= 1.0f))
+        throw std::invalid_argument("scaling must be in (0, 1], got " + std::to_string(scaling));
+}
+
+turbo::algorithm parse_algorithm(const std::string& name)
+{
+    if (name == "log-map")
+        return turbo::LOG_MAP;
+    if (name == "max-log-map")
+        return turbo::MAX_LOG_MAP;
+    if (name == "scaled-max-log-map")
+        return turbo::SCALED_MAX_LOG_MAP;
+    throw std::invalid_argument(
+        "algorithm must be \"log-map\", \"max-log-map\" or \"scaled-max-log-map\", got \"" +
+        name + "\"");
+}
+
+early_stop parse_early_stop(const std::string& name)
+{
+    if (name == "none")
+        return early_stop::none;
+    if (name == "crc24a")
+        return early_stop::crc24a;
+    if (name == "crc24b")
+        return early_stop::crc24b;
+    if (name == "hard-decision")
+        return early_stop::hard_decision;
+    throw std::invalid_argument("early_termination must be \"none\", \"crc24a\", \"crc24b\" "
+                                "or \"hard-decision\", got \"" +
+                                name + "\"");
+}
+
+const char* algorithm_name(turbo::algorithm a)
+{
+    switch (a) {
+    case turbo::LOG_MAP:
+        return "log-map";
+    case turbo::MAX_LOG_MAP:
+        return "max-log-map";
+    default:
+        return "scaled-max-log-map";
+    }
+}
+
+} // namespace core
+} // namespace gpurx
+} // namespace gr

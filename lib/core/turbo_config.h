@@ -1,0 +1,58 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// Options of the LTE turbo decoder, shared by both backends and every block.
+#ifndef INCLUDED_GPURX_CORE_TURBO_CONFIG_H
+#define INCLUDED_GPURX_CORE_TURBO_CONFIG_H
+
+#include "turbo_trellis.h"
+#include <string>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+
+enum class early_stop { none, crc24a, crc24b, hard_decision };
+
+struct turbo_config {
+    turbo::algorithm algorithm = turbo::SCALED_MAX_LOG_MAP;
+    int iterations = 6;    //!< full iterations, 1..16
+    int subblocks = 1;     //!< P: parallel windows per codeword, 1..1024
+    float scaling = 0.75f; //!< extrinsic scale of scaled-max-log-map, (0, 1]
+    early_stop stop = early_stop::none;
+    bool soft_output = false; //!< also output the a-posteriori LLRs
+
+    //! Throws std::invalid_argument naming the bad field and its value.
+    void validate() const;
+    //! The extrinsic scale in effect (1 unless scaled-max-log-map).
+    float extrinsic_scale() const
+    {
+        return algorithm == turbo::SCALED_MAX_LOG_MAP ? scaling : 1.0f;
+    }
+};
+
+//! "log-map" | "max-log-map" | "scaled-max-log-map"
+turbo::algorithm parse_algorithm(const std::string& name);
+//! "none" | "crc24a" | "crc24b" | "hard-decision"
+early_stop parse_early_stop(const std::string& name);
+const char* algorithm_name(turbo::algorithm a);
+
+//! Bytes of decoder output per codeword of K bits: K hard bits (one per
+//! byte), then, with soft output, K floats starting at a 16-byte boundary.
+inline size_t turbo_out_bytes(int K, bool soft)
+{
+    const size_t hard = (size_t(K) + 15) & ~size_t(15);
+    return soft ? hard + size_t(K) * sizeof(float) : size_t(K);
+}
+GPURX_HD size_t turbo_soft_offset(int K) { return (size_t(K) + 15) & ~size_t(15); }
+
+//! frame_desc.flags bit: the input LLRs are int8 (else float32).
+constexpr unsigned TURBO_INPUT_INT8 = 1u;
+
+} // namespace core
+} // namespace gpurx
+} // namespace gr
+
+#endif

@@ -1,0 +1,41 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// Host entry point of the CUDA turbo decoder (lib/cuda/turbo_decode.cu).
+#ifndef INCLUDED_GPURX_CORE_TURBO_LAUNCH_H
+#define INCLUDED_GPURX_CORE_TURBO_LAUNCH_H
+
+#include "batch_kernel.h"
+#include "turbo_config.h"
+
+namespace gr {
+namespace gpurx {
+namespace core {
+
+//! frame_desc.param of a turbo codeword: K with the QPP coefficients packed
+//! beside it (K < 2^13, f1 < 2^9, f2 < 2^10), so the kernel needs no table.
+uint32_t turbo_frame_param(int K);
+
+//! Scratch floats per frame: alpha/beta window-boundary metrics.
+inline size_t turbo_scratch_floats(int subblocks) { return size_t(32) * subblocks; }
+
+/*!
+ * Enqueue the decoding of a batch: one thread block per codeword, one thread
+ * per window. \p max_K and \p max_windows bound the batch's frames (they size
+ * shared memory and the block).
+ */
+void cuda_turbo_decode(const batch_view& dev,
+                       const turbo_config& cfg,
+                       float int8_scale,
+                       bool int8_input,
+                       int max_K,
+                       int max_windows,
+                       void* stream);
+
+} // namespace core
+} // namespace gpurx
+} // namespace gr
+
+#endif
