@@ -240,8 +240,8 @@ int main(int argc, char** argv)
                 std::snprintf(label, sizeof label, "%s/%d it/P=%d", c.alg, c.iters, P);
                 options oc = o;
                 if (o.table) { // a window around each reference value
-                    oc.e0 = std::round((c.ref - 0.3) * 10) / 10;
-                    oc.e1 = c.ref + 0.5;
+                    oc.e0 = std::round((c.ref - 0.2) * 10) / 10;
+                    oc.e1 = c.ref + 0.35;
                 }
                 const auto pts = run_curve(oc, cfg, where, csv, label);
                 const double x = crossing(pts, 1e-5);

@@ -52,7 +52,9 @@ for step in "$@"; do
       build/bench/bench_turbo --markdown | tee "$out/bench_turbo.md"
       ;;
     ber)
-      build/apps/gpurx-turbo-ber --backend cuda --table | tee "$out/ber.md"
+      timeout "${BER_TIMEOUT:-3000}" build/apps/gpurx-turbo-ber --backend cuda --table \
+          --min-frame-errors "${BER_MIN_FE:-60}" --max-frames "${BER_MAX_FRAMES:-12000}" \
+          --csv "$out/ber.csv" | tee "$out/ber.md"
       ;;
     *) echo "unknown step $step"; status=1 ;;
   esac
