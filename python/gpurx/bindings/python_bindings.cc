@@ -12,6 +12,11 @@ namespace py = pybind11;
 // BINDING_FUNCTION_PROTOTYPES(
 void bind_batch_copy(py::module& m);
 void bind_runtime_info(py::module& m);
+void bind_lte_turbo_encoder(py::module& m);
+void bind_lte_turbo_decoder(py::module& m);
+void bind_lte_turbo_decoder_tagged(py::module& m);
+void bind_lte_turbo_decoder_pdu(py::module& m);
+void bind_lte_turbo_encoder_tagged(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() returns NULL on newer Pythons, hence the wrapper.
@@ -30,5 +35,10 @@ PYBIND11_MODULE(gpurx_python, m)
     // BINDING_FUNCTION_CALLS(
     bind_batch_copy(m);
     bind_runtime_info(m);
+    bind_lte_turbo_encoder(m);
+    bind_lte_turbo_decoder(m);
+    bind_lte_turbo_decoder_tagged(m);
+    bind_lte_turbo_decoder_pdu(m);
+    bind_lte_turbo_encoder_tagged(m);
     // ) END BINDING_FUNCTION_CALLS
 }

@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpurx authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""The LTE turbo blocks in flowgraphs (stream, tagged stream, PDU), on the
+backend named by GPURX_TEST_BACKEND (default cpu)."""
+import os
+import time
+
+import numpy as np
+import pmt
+from gnuradio import blocks, gr, gr_unittest, gpurx
+
+BACKEND = os.environ.get("GPURX_TEST_BACKEND", "cpu")
+if BACKEND == "cuda":
+    from qa_helpers import require_cuda_or_skip
+    require_cuda_or_skip()
+
+
+def encode(bits_frames, K):
+    tb = gr.top_block()
+    src = blocks.vector_source_b(np.concatenate(bits_frames).tolist(), False, K)
+    enc = gpurx.lte_turbo_encoder(K)
+    snk = blocks.vector_sink_b(3 * K + 12)
+    tb.connect(src, enc, snk)
+    tb.run()
+    return np.array(snk.data(), dtype=np.uint8).reshape(-1, 3 * K + 12)
+
+
+def llrs(codebits, amp=4.0):
+    return np.where(codebits > 0, amp, -amp).astype(np.float32)  # positive for 1
+
+
+class qa_lte_turbo(gr_unittest.TestCase):
+
+    def setUp(self):
+        self.rng = np.random.default_rng(7)
+
+    def frames(self, K, n):
+        return [self.rng.integers(0, 2, K).astype(np.uint8) for _ in range(n)]
+
+    def test_001_encode_decode_stream(self):
+        for K, P in ((40, 1), (1024, 16), (6144, 96)):
+            bits = self.frames(K, 5)
+            cw = encode(bits, K)
+            tb = gr.top_block()
+            src = blocks.vector_source_f(llrs(cw).ravel().tolist(), False, 3 * K + 12)
+            dec = gpurx.lte_turbo_decoder(K, 4, "scaled-max-log-map", P, max_batch=2,
+                                          backend=BACKEND)
+            snk = blocks.vector_sink_b(K)
+            tb.connect(src, dec, snk)
+            tb.run()
+            self.assertEqual(dec.backend(), BACKEND)
+            np.testing.assert_array_equal(np.array(snk.data()), np.concatenate(bits))
+
+    def test_002_nan_frame_dropped_neighbours_intact(self):
+        K = 512
+        bits = self.frames(K, 7)
+        x = llrs(encode(bits, K))
+        x[3, 100] = np.nan
+        x[5, 7] = np.inf
+        tb = gr.top_block()
+        src = blocks.vector_source_f(x.ravel().tolist(), False, 3 * K + 12)
+        dec = gpurx.lte_turbo_decoder(K, algorithm="log-map", max_batch=4, backend=BACKEND)
+        snk = blocks.vector_sink_b(K)
+        tb.connect(src, dec, snk)
+        tb.run()
+        out = np.array(snk.data()).reshape(-1, K)
+        self.assertEqual(out.shape[0], 7)
+        for i in (0, 1, 2, 4, 6):
+            np.testing.assert_array_equal(out[i], bits[i])
+        for i in (3, 5):
+            self.assertFalse(out[i].any())
+        err = [t.offset for t in snk.tags() if pmt.symbol_to_string(t.key) == "gpurx_error"]
+        self.assertEqual(sorted(err), [3, 5])
+
+    def test_003_bad_parameters_name_themselves(self):
+        cases = ((dict(K=41), "K=41"), (dict(K=40, iterations=0), "iterations"),
+                 (dict(K=40, algorithm="map"), "algorithm"),
+                 (dict(K=40, subblocks=0), "subblocks"), (dict(K=40, scaling=1.5), "scaling"),
+                 (dict(K=40, early_termination="crc16"), "early_termination"),
+                 (dict(K=40, max_batch=0), "max_batch"), (dict(K=40, slots=0), "slots"),
+                 (dict(K=40, flush_us=-5), "flush_us"), (dict(K=40, backend="gpu"), "backend"))
+        for kw, name in cases:
+            with self.assertRaises(Exception) as ctx:
+                gpurx.lte_turbo_decoder(**kw)
+            self.assertIn(name, str(ctx.exception))
+        with self.assertRaises(Exception) as ctx:
+            gpurx.lte_turbo_encoder(100)
+        self.assertIn("K=100", str(ctx.exception))
+
+    def test_004_tagged_mixed_K_and_bad_packet(self):
+        Ks = [40, 1024, 6144, 40, 2048]
+        bits = [self.frames(K, 1)[0] for K in Ks]
+        packets = [llrs(encode([b], K)[0]) for b, K in zip(bits, Ks)]
+        packets.insert(2, np.ones(100, dtype=np.float32))   # fits no K: dropped
+        bad = packets[-1].copy()
+        bad[3] = np.nan                                      # NaN: dropped
+        packets.insert(4, bad)
+        data = np.concatenate(packets)
+        tags, off = [], 0
+        for p in packets:
+            tags.append(gr.tag_utils.python_to_tag(
+                (off, pmt.intern("packet_len"), pmt.from_long(len(p)))))
+            off += len(p)
+        tb = gr.top_block()
+        src = blocks.vector_source_f(data.tolist(), False, 1, tags)
+        src.set_min_output_buffer(4 * 18444)
+        dec = gpurx.lte_turbo_decoder_tagged(4, "max-log-map", 4, max_batch=3, backend=BACKEND)
+        snk = blocks.vector_sink_b()
+        dbg = blocks.message_debug()
+        tb.connect(src, dec, snk)
+        tb.msg_connect(dec, "errors", dbg, "store")
+        tb.run()
+        np.testing.assert_array_equal(np.array(snk.data()), np.concatenate(bits))
+        lens = [(t.offset, pmt.to_long(t.value)) for t in snk.tags()
+                if pmt.symbol_to_string(t.key) == "packet_len"]
+        self.assertEqual([l for _, l in lens], Ks)
+        self.assertEqual(dbg.num_messages(), 2)
+
+    def test_005_pdu_in_order_with_metadata(self):
+        dec = gpurx.lte_turbo_decoder_pdu(6, early_termination="crc24a", max_batch=4,
+                                          flush_us=2000, backend=BACKEND)
+        dbg = blocks.message_debug()
+        err = blocks.message_debug()
+        tb = gr.top_block()
+        tb.msg_connect(dec, "pdus", dbg, "store")
+        tb.msg_connect(dec, "errors", err, "store")
+        Ks = [1024, 40, 6144, 512, 512, 40]
+        bits = [self.frames(K, 1)[0] for K in Ks]
+        tb.start()
+        for i, (b, K) in enumerate(zip(bits, Ks)):
+            meta = pmt.dict_add(pmt.make_dict(), pmt.intern("seq"), pmt.from_long(i))
+            dec.to_basic_block()._post(pmt.intern("pdus"), pmt.cons(
+                meta, pmt.init_f32vector(3 * K + 12, llrs(encode([b], K)[0]).tolist())))
+            if i == 2:  # malformed PDUs between good ones
+                dec.to_basic_block()._post(pmt.intern("pdus"), pmt.cons(
+                    pmt.make_dict(), pmt.init_f32vector(50, [0.0] * 50)))
+                dec.to_basic_block()._post(pmt.intern("pdus"), pmt.intern("junk"))
+        deadline = time.time() + 20
+        while dbg.num_messages() < len(Ks) and time.time() < deadline:
+            time.sleep(0.01)
+        tb.stop()
+        tb.wait()
+        self.assertEqual(dbg.num_messages(), len(Ks))
+        self.assertEqual(err.num_messages(), 2)
+        for i in range(len(Ks)):
+            m = dbg.get_message(i)
+            meta = pmt.car(m)
+            self.assertEqual(pmt.to_long(pmt.dict_ref(meta, pmt.intern("seq"), pmt.PMT_NIL)), i)
+            self.assertEqual(pmt.to_long(pmt.dict_ref(meta, pmt.intern("K"), pmt.PMT_NIL)), Ks[i])
+            self.assertTrue(pmt.dict_has_key(meta, pmt.intern("iterations")))
+            self.assertFalse(pmt.to_bool(pmt.dict_ref(meta, pmt.intern("crc_ok"), pmt.PMT_T)))
+            np.testing.assert_array_equal(np.array(pmt.u8vector_elements(pmt.cdr(m))), bits[i])
+
+    def test_006_encoder_tagged_and_pdu_match_stream_encoder(self):
+        Ks = [40, 6144, 100, 1024]  # 100 is not a valid K: dropped
+        bits = [self.rng.integers(0, 2, K).astype(np.uint8) for K in Ks]
+        tags, off = [], 0
+        for b in bits:
+            tags.append(gr.tag_utils.python_to_tag((off, pmt.intern("packet_len"), pmt.from_long(len(b)))))
+            off += len(b)
+        tb = gr.top_block()
+        src = blocks.vector_source_b(np.concatenate(bits).tolist(), False, 1, tags)
+        enc = gpurx.lte_turbo_encoder_tagged("packet_len")
+        snk = blocks.vector_sink_b()
+        tb.connect(src, enc, snk)
+        tb.run()
+        expect = np.concatenate([encode([b], K)[0] for b, K in zip(bits, Ks) if K != 100])
+        np.testing.assert_array_equal(np.array(snk.data()), expect)
+
+    def test_007_example_flowgraph_decodes(self):
+        import importlib.util
+        import sys
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples",
+                            "lte_turbo_ber.py")
+        if not os.path.exists(path):
+            self.skipTest("example not found next to the test")
+        spec = importlib.util.spec_from_file_location("lte_turbo_ber", path)
+        ex = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(ex)
+        tb = ex.turbo_link(1024, 30, 1.5, BACKEND)
+        tb.run()
+        rx = np.array(tb.snk.data(), dtype=np.uint8)
+        self.assertEqual(len(rx), len(tb.tx_bits))
+        self.assertEqual(int(np.count_nonzero(rx != tb.tx_bits)), 0)
+
+
+if __name__ == '__main__':
+    gr_unittest.run(qa_lte_turbo)
