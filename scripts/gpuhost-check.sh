@@ -37,7 +37,7 @@ for step in "$@"; do
         [ -x "$t" ] || continue
         for tool in memcheck racecheck; do
           echo "== compute-sanitizer --tool $tool $t --cuda"
-          compute-sanitizer --tool $tool --error-exitcode 9 "$t" --cuda \
+          timeout "${SAN_TIMEOUT:-240}" compute-sanitizer --tool $tool --error-exitcode 9 "$t" --cuda \
               --gtest_brief=1 > "$out/sanitize-$tool-$(basename "$t").log" 2>&1
           rc=$?
           tail -n 3 "$out/sanitize-$tool-$(basename "$t").log"
@@ -50,6 +50,12 @@ for step in "$@"; do
       ;;
     bench-turbo)
       build/bench/bench_turbo --markdown | tee "$out/bench_turbo.md"
+      ;;
+    bench-flowgraph)
+      python3 bench/bench_flowgraph.py --backend cuda | tee "$out/bench_flowgraph.md"
+      ;;
+    example)
+      python3 examples/lte_turbo_ber.py --K 6144 --frames 2000 --ebn0 1.2 --backend cuda --check | tee "$out/example.txt"
       ;;
     ber)
       timeout "${BER_TIMEOUT:-3000}" build/apps/gpurx-turbo-ber --backend cuda --table \
