@@ -27,10 +27,12 @@ if [ -n "$missing" ]; then
 fi
 
 echo "== configuring and building (build/)"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$PWD/build/install" \
-      -DPYTHON_EXECUTABLE=/usr/bin/python3 >build/configure.log 2>&1 || {
-    mkdir -p build; cmake -S . -B build -DCMAKE_BUILD_TYPE=Release \
-      -DCMAKE_INSTALL_PREFIX="$PWD/build/install" -DPYTHON_EXECUTABLE=/usr/bin/python3; exit 1; }
+mkdir -p build
+if ! cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$PWD/build/install" \
+      -DPYTHON_EXECUTABLE=/usr/bin/python3 >build/configure.log 2>&1; then
+    cat build/configure.log
+    exit 1
+fi
 grep -E "CUDA backend" build/configure.log || true
 cmake --build build -j"$(nproc)"
 cmake --install build >/dev/null
