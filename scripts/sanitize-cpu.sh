@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# ASan + UBSan over the CPU cases of the core's C++ tests (no GPU needed).
+#   scripts/sanitize-cpu.sh [build-dir]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+b=${1:-build-asan}
+flags="-fsanitize=address,undefined -fno-omit-frame-pointer -O1"
+cmake -S . -B "$b" -DENABLE_CUDA=OFF -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="$flags" \
+      -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+      -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
+tests="test_backend test_pipeline test_lte_code test_turbo_decoder"
+make -C "$b" -j"$(nproc)" $tests >/dev/null
+for t in $tests; do
+    echo "== $t"
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$b/lib/tests/$t" --gtest_brief=1
+done
