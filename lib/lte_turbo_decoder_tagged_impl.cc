@@ -10,13 +10,13 @@
 // decoded packets as their batches complete.
 #include "core/turbo_kernel.h"
 #include "pipeline_holder.h"
+#include "pipeline_work.h"
 #include "turbo_block_config.h"
 #include <gnuradio/gpurx/lte_turbo_decoder_tagged.h>
 #include <gnuradio/io_signature.h>
 
 #include <algorithm>
 #include <cstring>
-#include <thread>
 
 namespace gr {
 namespace gpurx {
@@ -164,18 +164,8 @@ public:
         pipe.launch_due();
         emit(false);
         if (produced == 0 && pipe.pending() > 0 && (consumed == 0 || !pipe.can_accept())) {
-            // Nothing completed yet: wait for the oldest batch, or let the
-            // partial batch fall due (bounded by flush_us).
-            if (pipe.front_in_flight()) {
-                emit(true);
-            } else {
-                const auto now = core::batch_pipeline::clock::now();
-                const auto due = pipe.next_deadline();
-                if (due > now)
-                    std::this_thread::sleep_for(std::min<core::batch_pipeline::clock::duration>(
-                        due - now, std::chrono::microseconds(200)));
-                pipe.launch_due();
-            }
+            pipeline_idle_wait(pipe);
+            emit(false);
         }
         consume_each(consumed);
         return produced;

@@ -62,20 +62,25 @@ pipeline_work_result run_pipeline_work(core::batch_pipeline& pipe,
     }
 
     if (produced == 0 && consumed == 0 && pipe.pending() > 0) {
-        // No new input: the upstream is idle or finished. Complete what is
-        // in flight, or let the partial batch fall due.
-        if (pipe.front_in_flight()) {
-            emit_ready(true);
-        } else {
-            const auto now = core::batch_pipeline::clock::now();
-            const auto due = pipe.next_deadline();
-            if (due > now)
-                std::this_thread::sleep_for(std::min<core::batch_pipeline::clock::duration>(
-                    due - now, max_idle_sleep));
-            pipe.launch_due();
-        }
+        // No new input: the upstream is idle or finished.
+        pipeline_idle_wait(pipe);
+        emit_ready(false);
     }
     return { consumed, produced };
+}
+
+void pipeline_idle_wait(core::batch_pipeline& pipe)
+{
+    if (pipe.front_in_flight()) {
+        pipe.front(true);
+        return;
+    }
+    const auto now = core::batch_pipeline::clock::now();
+    const auto due = pipe.next_deadline();
+    if (due > now)
+        std::this_thread::sleep_for(
+            std::min<core::batch_pipeline::clock::duration>(due - now, max_idle_sleep));
+    pipe.launch_due();
 }
 
 } // namespace gpurx

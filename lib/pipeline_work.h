@@ -49,6 +49,14 @@ pipeline_work_result run_pipeline_work(core::batch_pipeline& pipe,
                                        const submit_item_fn& submit,
                                        const emit_item_fn& emit);
 
+/*!
+ * Bounded wait when a call brought no new input and nothing completed: block
+ * until the oldest launched batch completes (it stays at the front), or, when
+ * only a partial batch waits, sleep towards its flush deadline (at most
+ * 200 us) and launch it once due.
+ */
+void pipeline_idle_wait(core::batch_pipeline& pipe);
+
 //! forecast() for such blocks: nothing required while frames are pending.
 inline int pipeline_input_required(const core::batch_pipeline* pipe, int noutput_items)
 {
