@@ -16,9 +16,16 @@ void turbo_config::validate() const
     if (iterations < 1 || iterations > 16)
         throw std::invalid_argument("iterations must be in 1..16, got " +
                                     std::to_string(iterations));
-    if (subblocks < 1 || subblocks > 1024)
-        throw std::invalid_argument("subblocks must be in 1..1024, got " +
+    if (subblocks < 1 || subblocks > 256)
+        throw std::invalid_argument("subblocks must be in 1..256, got " +
                                     std::to_string(subblocks));
+    if (guard < 0 || guard > 256)
+        throw std::invalid_argument("guard must be in 0..256, got " + std::to_string(guard));
+    if (gpu_kernel != 1 && gpu_kernel != 2)
+        throw std::invalid_argument("gpu_kernel must be 1 or 2, got " + std::to_string(gpu_kernel));
+    if (gpu_kernel == 1 && guard != 0)
+        throw std::invalid_argument("gpu_kernel 1 supports guard 0 only, got guard " +
+                                    std::to_string(guard));
     if (!(scaling > 0.0f && scaling <= 1.0f))
         throw std::invalid_argument("scaling must be in (0, 1], got " + std::to_string(scaling));
 }

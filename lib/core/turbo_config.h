@@ -19,10 +19,18 @@ enum class early_stop { none, crc24a, crc24b, hard_decision };
 struct turbo_config {
     turbo::algorithm algorithm = turbo::SCALED_MAX_LOG_MAP;
     int iterations = 6;    //!< full iterations, 1..16
-    int subblocks = 1;     //!< P: parallel windows per codeword, 1..1024
+    int subblocks = 1;     //!< P: parallel windows per codeword, 1..256
     float scaling = 0.75f; //!< extrinsic scale of scaled-max-log-map, (0, 1]
     early_stop stop = early_stop::none;
     bool soft_output = false; //!< also output the a-posteriori LLRs
+    //! Training steps run across each window edge before the window's own
+    //! recursions, started from the metrics saved there in the previous
+    //! iteration. 0 = plain next-iteration initialisation, as in the paper.
+    int guard = 32;
+    //! CUDA kernel: 2 = checkpointed alpha, several codewords per block
+    //! (default); 1 = the paper's layout, one codeword per block with all of
+    //! alpha in shared memory (guard must be 0). Both decode identically.
+    int gpu_kernel = 2;
 
     //! Throws std::invalid_argument naming the bad field and its value.
     void validate() const;

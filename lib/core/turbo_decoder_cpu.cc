@@ -19,7 +19,8 @@ using namespace turbo;
 turbo_decoder_cpu::turbo_decoder_cpu(const turbo_config& cfg) : d_cfg(cfg)
 {
     d_cfg.validate();
-    d_ext.resize(lte_max_K);
+    d_ext[0].resize(lte_max_K);
+    d_ext[1].resize(lte_max_K);
     d_prev.resize(lte_max_K);
 }
 
@@ -53,7 +54,8 @@ turbo_decoder_cpu::decode_impl(const float* llr, int K, uint8_t* hard, float* so
     d_bbound.assign(size_t(2) * nwin * 8, 0.0f);
     d_ain.resize(d_abound.size());
     d_bin.resize(d_bbound.size());
-    std::fill(d_ext.begin(), d_ext.begin() + K, 0.0f);
+    std::fill(d_ext[0].begin(), d_ext[0].begin() + K, 0.0f);
+    const int guard = d_cfg.guard;
     for (int d = 0; d < 2; d++) {
         float* a0 = &d_abound[size_t(d) * nwin * 8];
         for (int s = 1; s < 8; s++)
@@ -68,28 +70,47 @@ turbo_decoder_cpu::decode_impl(const float* llr, int K, uint8_t* hard, float* so
             float* bb = &d_bbound[size_t(d) * nwin * 8];
             std::copy(ab, ab + nwin * 8, d_ain.begin());
             std::copy(bb, bb + nwin * 8, d_bin.begin());
+            const float* La = d_ext[d].data();
+            float* Le = d_ext[1 - d].data();
+            auto Lu_at = [&](int k) {
+                const int idx = d ? d_pi[k] : k;
+                return llr[3 * idx] + La[idx];
+            };
             for (int w = 0; w < nwin; w++) {
                 const int start = w * W;
                 const int len = std::min(W, K - start);
-                float a[8], b[8];
+                const int gf = guard_before(w, W, guard);
+                const int gb = guard_after(w, nwin, std::min(W, K - start - len), guard);
+                // Where this window saves metrics for its neighbours' training.
+                const int ja = len - std::min(guard, len); // alpha for window w+1
+                const int jb = std::min(guard, len);       // beta for window w-1
+                float a[8], b[8], t[8];
                 std::copy(&d_ain[w * 8], &d_ain[w * 8] + 8, a);
+                for (int k = start - gf; k < start; k++) {
+                    alpha_step<LOG>(a, Lu_at(k), llr[3 * k + 1 + d], t);
+                    std::copy(t, t + 8, a);
+                }
                 for (int j = 0; j < len; j++) {
                     const int k = start + j;
-                    const int idx = d ? d_pi[k] : k;
-                    const float Lu = llr[3 * idx] + d_ext[idx];
-                    const float Lp = llr[3 * k + 1 + d];
                     std::copy(a, a + 8, &d_alpha[size_t(j) * 8]);
-                    float na[8];
-                    alpha_step<LOG>(a, Lu, Lp, na);
-                    std::copy(na, na + 8, a);
+                    if (j == ja && w + 1 < nwin)
+                        std::copy(a, a + 8, ab + (w + 1) * 8);
+                    alpha_step<LOG>(a, Lu_at(k), llr[3 * k + 1 + d], t);
+                    std::copy(t, t + 8, a);
                 }
-                if (w + 1 < nwin)
+                if (ja == len && w + 1 < nwin)
                     std::copy(a, a + 8, ab + (w + 1) * 8);
                 std::copy(&d_bin[w * 8], &d_bin[w * 8] + 8, b);
+                for (int k = start + len + gb - 1; k >= start + len; k--) {
+                    beta_step<LOG>(b, Lu_at(k), llr[3 * k + 1 + d], t);
+                    std::copy(t, t + 8, b);
+                }
+                if (jb == len && w > 0)
+                    std::copy(b, b + 8, bb + (w - 1) * 8);
                 for (int j = len - 1; j >= 0; j--) {
                     const int k = start + j;
                     const int idx = d ? d_pi[k] : k;
-                    const float Lu = llr[3 * idx] + d_ext[idx];
+                    const float Lu = llr[3 * idx] + La[idx];
                     const float Lp = llr[3 * k + 1 + d];
                     const float le = extrinsic<LOG>(&d_alpha[size_t(j) * 8], b, Lp);
                     if (d == 1) {
@@ -98,13 +119,12 @@ turbo_decoder_cpu::decode_impl(const float* llr, int K, uint8_t* hard, float* so
                         if (soft)
                             soft[idx] = app;
                     }
-                    float nb[8];
-                    beta_step<LOG>(b, Lu, Lp, nb);
-                    std::copy(nb, nb + 8, b);
-                    d_ext[idx] = scale * le;
+                    beta_step<LOG>(b, Lu, Lp, t);
+                    std::copy(t, t + 8, b);
+                    Le[idx] = scale * le;
+                    if (j == jb && w > 0)
+                        std::copy(b, b + 8, bb + (w - 1) * 8);
                 }
-                if (w > 0)
-                    std::copy(b, b + 8, bb + (w - 1) * 8);
             }
         }
         res.iterations = it;

@@ -4,10 +4,15 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 // The CPU LTE turbo decoder: the CPU backend, and the reference the CUDA
-// kernel is tested against. It runs the same parallel-window schedule as the
-// GPU (P windows per codeword, next-iteration initialisation of alpha and beta
-// at window boundaries), window after window, with the same per-step
-// arithmetic (turbo_trellis.h), so max-log-MAP results agree bit for bit.
+// kernels are tested against. It runs the same parallel-window schedule as
+// the GPU (P windows per codeword; each window starts its recursions `guard`
+// steps inside its neighbours, from the metrics saved there in the previous
+// iteration), window after window, with the same per-step arithmetic
+// (turbo_trellis.h), so max-log-MAP results agree bit for bit.
+//
+// A-priori and extrinsic LLRs are double-buffered: decoder d reads ext[d] and
+// writes ext[1-d], so training steps that read a neighbour's positions see
+// the previous half-iteration's values, as on the GPU.
 #ifndef INCLUDED_GPURX_CORE_TURBO_DECODER_CPU_H
 #define INCLUDED_GPURX_CORE_TURBO_DECODER_CPU_H
 
@@ -43,7 +48,7 @@ private:
     turbo_decode_result decode_impl(const float* llr, int K, uint8_t* hard, float* soft);
 
     turbo_config d_cfg;
-    std::vector<float> d_ext, d_alpha, d_abound, d_bbound, d_ain, d_bin;
+    std::vector<float> d_ext[2], d_alpha, d_abound, d_bbound, d_ain, d_bin;
     std::vector<int> d_pi;
     std::vector<uint8_t> d_prev;
     int d_pi_K = 0;

@@ -18,8 +18,12 @@ namespace core {
 //! beside it (K < 2^13, f1 < 2^9, f2 < 2^10), so the kernel needs no table.
 uint32_t turbo_frame_param(int K);
 
-//! Scratch floats per frame: alpha/beta window-boundary metrics.
-inline size_t turbo_scratch_floats(int subblocks) { return size_t(32) * subblocks; }
+//! Scratch floats per frame: alpha/beta window-boundary metrics, then two
+//! buffers of a-priori/extrinsic LLRs (kernel 2).
+inline size_t turbo_scratch_floats(int subblocks)
+{
+    return size_t(32) * subblocks + 2 * size_t(6144);
+}
 
 /*!
  * Enqueue the decoding of a batch: one thread block per codeword, one thread

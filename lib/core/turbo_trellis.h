@@ -149,6 +149,15 @@ GPURX_HD int window_count(int K, int P)
     return (K + W - 1) / W;
 }
 
+//! Forward training steps of window w (taken from the previous window).
+GPURX_HD int guard_before(int w, int W, int guard) { return w > 0 ? (guard < W ? guard : W) : 0; }
+//! Backward training steps of window w (taken from the next window, whose
+//! length is next_len).
+GPURX_HD int guard_after(int w, int nwin, int next_len, int guard)
+{
+    return w + 1 < nwin ? (guard < next_len ? guard : next_len) : 0;
+}
+
 } // namespace turbo
 } // namespace core
 } // namespace gpurx

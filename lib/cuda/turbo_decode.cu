@@ -4,7 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 // The parallel-window LTE turbo decoder of Wu, Sun and Cavallaro, on CUDA.
+// Two kernels decode identically (and identically to the CPU decoder):
 //
+// turbo_decode_v1, the paper's layout made warp-friendly:
 // One thread block decodes one codeword; its K trellis steps are split into
 // P windows of W = ceil(K/P) steps and each thread runs the BCJR recursion of
 // one window with all 8 state metrics in registers (the paper uses 8 threads
@@ -16,6 +18,8 @@
 // place, which is safe because each position is read and written by exactly
 // one thread per half-iteration. The QPP interleaver is computed on the fly.
 //
+// turbo_decode_v2, the default, is below with its own notes.
+//
 // Per-step arithmetic comes from core/turbo_trellis.h, shared with the CPU
 // decoder; built with --fmad=false, max-log-MAP results match the CPU
 // backend bit for bit.
@@ -25,6 +29,7 @@
 #include "cuda_check.h"
 
 #include <cuda_runtime.h>
+#include <algorithm>
 #include <cstdint>
 
 namespace gr {
@@ -107,7 +112,7 @@ struct kernel_args {
 };
 
 template <bool LOG, typename Tin>
-__global__ void __launch_bounds__(1024) turbo_decode_kernel(kernel_args args)
+__global__ void __launch_bounds__(1024) turbo_decode_v1(kernel_args args)
 {
     extern __shared__ float smem[];
     __shared__ int s_flag;
@@ -278,13 +283,320 @@ __global__ void __launch_bounds__(1024) turbo_decode_kernel(kernel_args args)
 }
 
 template <bool LOG, typename Tin>
-void launch(const kernel_args& a, int nframes, int threads, size_t smem, cudaStream_t st)
+void launch_v1(const kernel_args& a, int nframes, int threads, size_t smem, cudaStream_t st)
 {
-    auto* fn = &turbo_decode_kernel<LOG, Tin>;
+    auto* fn = &turbo_decode_v1<LOG, Tin>;
     GPURX_CUDA_CHECK(cudaFuncSetAttribute(
         fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
     fn<<<nframes, threads, smem, st>>>(a);
-    GPURX_CUDA_CHECK_LAUNCH("turbo_decode_kernel");
+    GPURX_CUDA_CHECK_LAUNCH("turbo_decode_v1");
+}
+
+
+// ---------------------------------------------------------------------------
+// turbo_decode_v2: several codewords per thread block, one thread per window,
+// and only every C-th alpha kept (in shared memory): the backward pass
+// recomputes each C-step segment's alpha into registers from its checkpoint
+// before walking it backwards. That costs one more alpha step per trellis step
+// but cuts shared memory from 8 K floats to 8 K / C per codeword, so many
+// codewords (warps) share an SM and hide each other's latency, where v1 fits
+// one codeword (3 warps at P = 96) per SM. A-priori/extrinsic LLRs live in
+// global scratch, double-buffered (decoder d reads buffer d, writes 1-d), so
+// the guard (training) steps that read a neighbour window's positions see a
+// stable previous half-iteration.
+// ---------------------------------------------------------------------------
+constexpr int CKPT = 8; // alpha checkpoint spacing, in trellis steps
+
+struct v2_args {
+    const frame_desc* frames;
+    const uint8_t* in;
+    uint8_t* out;
+    frame_result* results;
+    float* scratch;
+    size_t scratch_floats; // per frame
+    int nframes;
+    int cpb;      // codewords per block
+    int nwin_max; // threads per codeword
+    int nseg_max; // checkpoints per window
+    int nwords_max;
+    int P;
+    int iterations;
+    int guard;
+    float scale;
+    float in_scale;
+    int stop;
+    bool soft;
+};
+
+template <bool LOG, typename Tin>
+__global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
+{
+    extern __shared__ float smem[];
+    const int cw = threadIdx.x / args.nwin_max;
+    const int w = threadIdx.x % args.nwin_max;
+    const int f = blockIdx.x * args.cpb + cw;
+    const bool have = cw < args.cpb && f < args.nframes;
+
+    // Shared layout: checkpoints [seg][state][codeword][window] (consecutive
+    // threads hit consecutive words), then per codeword: packed hard
+    // decisions, previous decisions, and one CRC table for the block.
+    const int cpb = args.cpb, nwm = args.nwin_max;
+    float* ckpt = smem;
+    uint32_t* packed_all = reinterpret_cast<uint32_t*>(ckpt + size_t(args.nseg_max) * 8 * cpb * nwm);
+    uint32_t* prev_all = packed_all + size_t(cpb) * args.nwords_max;
+    uint32_t* crc_tab = prev_all + size_t(cpb) * args.nwords_max;
+    int* s_flag = reinterpret_cast<int*>(crc_tab + args.nwords_max);
+    uint32_t* s_crc = reinterpret_cast<uint32_t*>(s_flag + cpb);
+    int* s_done = reinterpret_cast<int*>(s_crc + cpb);
+
+    frame_desc fd{};
+    if (have)
+        fd = args.frames[f];
+    const int K = have ? int(fd.param & 0x1FFFu) : 0;
+    const uint32_t f1 = (fd.param >> 13) & 0x1FFu, f2 = fd.param >> 22;
+    const Tin* c = reinterpret_cast<const Tin*>(args.in + fd.in_offset);
+    const int W = have ? window_length(K, args.P) : 1;
+    const int nwin = have ? window_count(K, args.P) : 0;
+    const int nwords = (K + 31) / 32;
+    const bool active = w < nwin;
+    uint32_t* packed = packed_all + size_t(cw < cpb ? cw : 0) * args.nwords_max;
+    uint32_t* prev = prev_all + size_t(cw < cpb ? cw : 0) * args.nwords_max;
+    auto ck = [&](int seg, int s) -> float& {
+        return ckpt[((size_t(seg) * 8 + s) * cpb + cw) * nwm + w];
+    };
+
+    float* scr = args.scratch + size_t(have ? f : 0) * args.scratch_floats;
+    auto abound = [&](int d, int win) { return scr + ((d * 2 + 0) * args.P + win) * 8; };
+    auto bbound = [&](int d, int win) { return scr + ((d * 2 + 1) * args.P + win) * 8; };
+    float* ext[2] = { scr + 32 * args.P, scr + 32 * args.P + 6144 };
+
+    const bool crc_stop = args.stop == int(early_stop::crc24a) || args.stop == int(early_stop::crc24b);
+    const uint32_t crc_g = args.stop == int(early_stop::crc24a) ? crc24a_poly : crc24b_poly;
+
+    if (crc_stop)
+        for (int i = threadIdx.x; i < args.nwords_max; i += blockDim.x)
+            crc_tab[i] = gf_xpow32(i, crc_g);
+    if (w == 0 && cw < cpb)
+        s_done[cw] = have ? 0 : 1;
+    if (have) {
+        for (int i = w; i < K; i += nwm)
+            ext[0][i] = 0.0f;
+        for (int i = w; i < nwords; i += nwm)
+            prev[i] = 0;
+    }
+    if (active) {
+        for (int d = 0; d < 2; d++) {
+            float* a = abound(d, w);
+#pragma unroll
+            for (int s = 0; s < 8; s++)
+                a[s] = (w == 0 && s != 0) ? NEG : 0.0f;
+            float* b = bbound(d, w);
+            if (w == nwin - 1) {
+                float tail[6];
+                for (int t = 0; t < 6; t++)
+                    tail[t] = load_llr(c, 3 * K + 6 * d + t, args.in_scale);
+                tail_beta<LOG>(tail, b);
+            } else {
+#pragma unroll
+                for (int s = 0; s < 8; s++)
+                    b[s] = 0.0f;
+            }
+        }
+    }
+    __syncthreads();
+
+    float* soft_out =
+        (have && args.soft) ? reinterpret_cast<float*>(args.out + fd.out_offset + turbo_soft_offset(K)) : nullptr;
+    const int start = w * W;
+    const int len = active ? min(W, K - start) : 0;
+    const int next_len = active ? max(0, min(W, K - start - len)) : 0;
+    const int gf = guard_before(w, W, args.guard);
+    const int gb = guard_after(w, nwin, next_len, args.guard);
+    const int ja = len - min(args.guard, len);
+    const int jb = min(args.guard, len);
+    int it_used = 0, check = -1;
+
+    auto qpp = [&](int k) { return int(((f1 + f2 * uint32_t(k)) % uint32_t(K)) * uint32_t(k) % uint32_t(K)); };
+
+    for (int it = 1; it <= args.iterations; it++) {
+        const bool run = have && !s_done[cw < cpb ? cw : 0];
+        for (int d = 0; d < 2; d++) {
+            const float* La = ext[d];
+            float* Le = ext[1 - d];
+            float a[8], b[8], t[8];
+            if (run && active) {
+#pragma unroll
+                for (int s = 0; s < 8; s++) {
+                    a[s] = abound(d, w)[s];
+                    b[s] = bbound(d, w)[s];
+                }
+            }
+            if (run && d == 1)
+                for (int i = w; i < nwords; i += nwm)
+                    packed[i] = 0;
+            if (w == 0 && cw < cpb) {
+                s_flag[cw] = 0;
+                s_crc[cw] = 0;
+            }
+            __syncthreads(); // boundaries read before any is rewritten
+
+            if (run && active) {
+                // Forward: guard steps, then the window, checkpointing alpha.
+                for (int k = start - gf; k < start; k++) {
+                    const int idx = d ? qpp(k) : k;
+                    alpha_step<LOG>(a, load_llr(c, 3 * idx, args.in_scale) + La[idx],
+                                    load_llr(c, 3 * k + 1 + d, args.in_scale), t);
+#pragma unroll
+                    for (int s = 0; s < 8; s++)
+                        a[s] = t[s];
+                }
+                for (int j = 0; j < len; j++) {
+                    const int k = start + j;
+                    if (j % CKPT == 0) {
+#pragma unroll
+                        for (int s = 0; s < 8; s++)
+                            ck(j / CKPT, s) = a[s];
+                    }
+                    if (j == ja && w + 1 < nwin) {
+#pragma unroll
+                        for (int s = 0; s < 8; s++)
+                            abound(d, w + 1)[s] = a[s];
+                    }
+                    const int idx = d ? qpp(k) : k;
+                    alpha_step<LOG>(a, load_llr(c, 3 * idx, args.in_scale) + La[idx],
+                                    load_llr(c, 3 * k + 1 + d, args.in_scale), t);
+#pragma unroll
+                    for (int s = 0; s < 8; s++)
+                        a[s] = t[s];
+                }
+                if (ja == len && w + 1 < nwin) {
+#pragma unroll
+                    for (int s = 0; s < 8; s++)
+                        abound(d, w + 1)[s] = a[s];
+                }
+                // Backward: guard steps into the next window.
+                for (int k = start + len + gb - 1; k >= start + len; k--) {
+                    const int idx = d ? qpp(k) : k;
+                    beta_step<LOG>(b, load_llr(c, 3 * idx, args.in_scale) + La[idx],
+                                   load_llr(c, 3 * k + 1 + d, args.in_scale), t);
+#pragma unroll
+                    for (int s = 0; s < 8; s++)
+                        b[s] = t[s];
+                }
+                if (jb == len && w > 0) {
+#pragma unroll
+                    for (int s = 0; s < 8; s++)
+                        bbound(d, w - 1)[s] = b[s];
+                }
+                const int nseg = (len + CKPT - 1) / CKPT;
+                for (int seg = nseg - 1; seg >= 0; seg--) {
+                    const int j0 = seg * CKPT;
+                    const int n = min(CKPT, len - j0);
+                    float A[CKPT][8], LU[CKPT], LP[CKPT];
+                    int IDX[CKPT];
+                    float r[8];
+#pragma unroll
+                    for (int s = 0; s < 8; s++)
+                        r[s] = ck(seg, s);
+#pragma unroll
+                    for (int i = 0; i < CKPT; i++) {
+                        if (i < n) {
+                            const int k = start + j0 + i;
+                            IDX[i] = d ? qpp(k) : k;
+                            LU[i] = load_llr(c, 3 * IDX[i], args.in_scale) + La[IDX[i]];
+                            LP[i] = load_llr(c, 3 * k + 1 + d, args.in_scale);
+#pragma unroll
+                            for (int s = 0; s < 8; s++)
+                                A[i][s] = r[s];
+                            alpha_step<LOG>(r, LU[i], LP[i], t);
+#pragma unroll
+                            for (int s = 0; s < 8; s++)
+                                r[s] = t[s];
+                        }
+                    }
+#pragma unroll
+                    for (int i = CKPT - 1; i >= 0; i--) {
+                        if (i < n) {
+                            const float le = extrinsic<LOG>(A[i], b, LP[i]);
+                            if (d == 1) {
+                                const float app = LU[i] + le;
+                                if (app > 0.0f) {
+                                    const int p = K - 1 - IDX[i];
+                                    atomicOr(&packed[p >> 5], 1u << (p & 31));
+                                }
+                                if (soft_out)
+                                    soft_out[IDX[i]] = app;
+                            }
+                            beta_step<LOG>(b, LU[i], LP[i], t);
+#pragma unroll
+                            for (int s = 0; s < 8; s++)
+                                b[s] = t[s];
+                            Le[IDX[i]] = args.scale * le;
+                            if (j0 + i == jb && w > 0) {
+#pragma unroll
+                                for (int s = 0; s < 8; s++)
+                                    bbound(d, w - 1)[s] = b[s];
+                            }
+                        }
+                    }
+                }
+            }
+            __syncthreads();
+        }
+
+        // Early termination, per codeword.
+        if (run) {
+            if (crc_stop) {
+                uint32_t r = 0;
+                for (int i = w; i < nwords; i += nwm)
+                    r ^= gf_mulmod(gf_reduce32(packed[i], crc_g), crc_tab[i], crc_g);
+                if (r)
+                    atomicXor(&s_crc[cw], r);
+            } else if (args.stop == int(early_stop::hard_decision)) {
+                for (int i = w; i < nwords; i += nwm) {
+                    if (packed[i] != prev[i])
+                        atomicOr(&s_flag[cw], 1);
+                    prev[i] = packed[i];
+                }
+            }
+        }
+        __syncthreads();
+        if (run) {
+            it_used = it;
+            bool stop_now = false;
+            if (crc_stop) {
+                check = s_crc[cw] == 0 ? 1 : 0;
+                stop_now = check == 1;
+            } else if (args.stop == int(early_stop::hard_decision)) {
+                stop_now = it > 1 && s_flag[cw] == 0;
+            }
+            if (stop_now && w == 0)
+                s_done[cw] = 1;
+        }
+        // Every codeword finished: leave together.
+        if (__syncthreads_and(cw >= cpb || s_done[cw]))
+            break;
+    }
+
+    if (have) {
+        uint8_t* hard = args.out + fd.out_offset;
+        for (int i = w; i < K; i += nwm) {
+            const int p = K - 1 - i;
+            hard[i] = uint8_t((packed[p >> 5] >> (p & 31)) & 1u);
+        }
+        if (w == 0)
+            args.results[f] = frame_result{ FRAME_OK, it_used, check, 0 };
+    }
+}
+
+template <bool LOG, typename Tin>
+void launch_v2(const v2_args& a, int blocks, int threads, size_t smem, cudaStream_t st)
+{
+    auto* fn = &turbo_decode_v2<LOG, Tin>;
+    GPURX_CUDA_CHECK(cudaFuncSetAttribute(
+        fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    fn<<<blocks, threads, smem, st>>>(a);
+    GPURX_CUDA_CHECK_LAUNCH("turbo_decode_v2");
 }
 
 } // namespace
@@ -297,35 +609,73 @@ void cuda_turbo_decode(const batch_view& dev,
                        int max_windows,
                        void* stream)
 {
-    const int W = window_length(max_K, cfg.subblocks);
-    const int nwords = (max_K + 31) / 32;
-    // alpha for the widest window layout of any frame in the batch; a frame
-    // with a smaller K uses a prefix.
-    const size_t alpha_floats = size_t(W) * max_windows * 8;
-    const size_t smem = (alpha_floats + max_K) * sizeof(float) + 3 * nwords * sizeof(uint32_t);
-    const int threads = ((max_windows + 31) / 32) * 32;
-    kernel_args a{ dev.frames,
-                   dev.in,
-                   dev.out,
-                   dev.results,
-                   reinterpret_cast<float*>(dev.scratch),
-                   cfg.subblocks,
-                   cfg.iterations,
-                   cfg.extrinsic_scale(),
-                   int8_scale,
-                   int(cfg.stop),
-                   cfg.soft_output };
     auto st = static_cast<cudaStream_t>(stream);
     const int n = static_cast<int>(dev.nframes);
     const bool log_map = cfg.algorithm == LOG_MAP;
+    const int W = window_length(max_K, cfg.subblocks);
+    const int nwords = (max_K + 31) / 32;
+    if (cfg.gpu_kernel == 1) {
+        // alpha for the widest window layout of any frame in the batch; a
+        // frame with a smaller K uses a prefix.
+        const size_t alpha_floats = size_t(W) * max_windows * 8;
+        const size_t smem = (alpha_floats + max_K) * sizeof(float) + 3 * nwords * sizeof(uint32_t);
+        const int threads = ((max_windows + 31) / 32) * 32;
+        kernel_args a{ dev.frames,
+                       dev.in,
+                       dev.out,
+                       dev.results,
+                       reinterpret_cast<float*>(dev.scratch),
+                       cfg.subblocks,
+                       cfg.iterations,
+                       cfg.extrinsic_scale(),
+                       int8_scale,
+                       int(cfg.stop),
+                       cfg.soft_output };
+        if (log_map && int8_input)
+            launch_v1<true, int8_t>(a, n, threads, smem, st);
+        else if (log_map)
+            launch_v1<true, float>(a, n, threads, smem, st);
+        else if (int8_input)
+            launch_v1<false, int8_t>(a, n, threads, smem, st);
+        else
+            launch_v1<false, float>(a, n, threads, smem, st);
+        return;
+    }
+    // About 128 threads per block: many windows make one codeword's block,
+    // few windows (small K) pack several codewords into one.
+    const int cpb = std::max(1, std::min(n, 128 / max_windows));
+    const int nseg = (W + CKPT - 1) / CKPT;
+    const size_t smem = size_t(nseg) * 8 * cpb * max_windows * sizeof(float) +
+                        (size_t(2) * cpb + 1) * nwords * sizeof(uint32_t) +
+                        3 * size_t(cpb) * sizeof(int);
+    const int threads = ((cpb * max_windows + 31) / 32) * 32;
+    v2_args a{ dev.frames,
+               dev.in,
+               dev.out,
+               dev.results,
+               reinterpret_cast<float*>(dev.scratch),
+               turbo_scratch_floats(cfg.subblocks),
+               n,
+               cpb,
+               max_windows,
+               nseg,
+               nwords,
+               cfg.subblocks,
+               cfg.iterations,
+               cfg.guard,
+               cfg.extrinsic_scale(),
+               int8_scale,
+               int(cfg.stop),
+               cfg.soft_output };
+    const int blocks = (n + cpb - 1) / cpb;
     if (log_map && int8_input)
-        launch<true, int8_t>(a, n, threads, smem, st);
+        launch_v2<true, int8_t>(a, blocks, threads, smem, st);
     else if (log_map)
-        launch<true, float>(a, n, threads, smem, st);
+        launch_v2<true, float>(a, blocks, threads, smem, st);
     else if (int8_input)
-        launch<false, int8_t>(a, n, threads, smem, st);
+        launch_v2<false, int8_t>(a, blocks, threads, smem, st);
     else
-        launch<false, float>(a, n, threads, smem, st);
+        launch_v2<false, float>(a, blocks, threads, smem, st);
 }
 
 } // namespace core

@@ -38,13 +38,16 @@ core::turbo_config cfg_of(core::turbo::algorithm a, int P, int iters = 4)
     return c;
 }
 
-void noiseless_all_sizes(const core::backend_choice& where)
+void noiseless_all_sizes(const core::backend_choice& where, int kernel = 2)
 {
     std::mt19937 rng(3);
     const auto cws = all_sizes(rng);
     for (auto a : { core::turbo::LOG_MAP, core::turbo::MAX_LOG_MAP, core::turbo::SCALED_MAX_LOG_MAP })
         for (int P : { 1, 8, 96 }) {
-            const auto out = test::decode_all(cws, cfg_of(a, P, 2), where, 50);
+            auto cfg = cfg_of(a, P, 2);
+            cfg.gpu_kernel = kernel;
+            cfg.guard = kernel == 1 ? 0 : 32;
+            const auto out = test::decode_all(cws, cfg, where, 50);
             for (size_t i = 0; i < cws.size(); i++) {
                 ASSERT_EQ(out[i].hard, cws[i].bits)
                     << "K=" << cws[i].K << " P=" << P << " " << core::algorithm_name(a);
@@ -57,7 +60,7 @@ void noiseless_all_sizes(const core::backend_choice& where)
 // backends. Max-log-MAP must agree bit for bit, soft values included; log-MAP
 // differs only in the last bits of expf/log1pf, so its hard decisions must
 // agree on all but a tiny fraction of bits.
-void cpu_gpu_agree(core::turbo::algorithm a, int P)
+void cpu_gpu_agree(core::turbo::algorithm a, int P, int guard = 32, int kernel = 2)
 {
     std::mt19937 rng(17 + P);
     std::vector<codeword> cws;
@@ -67,6 +70,8 @@ void cpu_gpu_agree(core::turbo::algorithm a, int P)
     }
     auto cfg = cfg_of(a, P, 6);
     cfg.soft_output = true;
+    cfg.guard = guard;
+    cfg.gpu_kernel = kernel;
     const auto cpu = test::decode_all(cws, cfg, test::cpu_backend(), 7);
     const auto gpu = test::decode_all(cws, cfg, test::cuda_backend(), 7);
     size_t bits = 0, differ = 0, frames_differ = 0;
@@ -80,8 +85,8 @@ void cpu_gpu_agree(core::turbo::algorithm a, int P)
             ASSERT_EQ(cpu[i].soft, gpu[i].soft) << "frame " << i;
         }
     }
-    std::printf("%s P=%d: %zu of %zu hard decisions differ, in %zu of %zu frames\n",
-                core::algorithm_name(a), P, differ, bits, frames_differ, cws.size());
+    std::printf("%s P=%d guard=%d kernel %d: %zu of %zu hard decisions differ, in %zu of %zu frames\n",
+                core::algorithm_name(a), P, guard, kernel, differ, bits, frames_differ, cws.size());
     EXPECT_LE(double(differ), 1e-3 * double(bits));
 }
 
@@ -89,11 +94,16 @@ void cpu_gpu_agree(core::turbo::algorithm a, int P)
 
 TEST(TurboDecoder, CpuNoiselessAllSizes) { noiseless_all_sizes(test::cpu_backend()); }
 TEST(TurboDecoderCuda, NoiselessAllSizes) { noiseless_all_sizes(test::cuda_backend()); }
+TEST(TurboDecoderCuda, Kernel1NoiselessAllSizes) { noiseless_all_sizes(test::cuda_backend(), 1); }
 
 TEST(TurboDecoderCuda, AgreesWithCpuMaxLogP1) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 1); }
 TEST(TurboDecoderCuda, AgreesWithCpuScaledP96) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 96); }
 TEST(TurboDecoderCuda, AgreesWithCpuScaledP7) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 7); }
 TEST(TurboDecoderCuda, AgreesWithCpuLogMapP32) { cpu_gpu_agree(core::turbo::LOG_MAP, 32); }
+TEST(TurboDecoderCuda, AgreesWithCpuNoGuardP96) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 96, 0); }
+TEST(TurboDecoderCuda, AgreesWithCpuGuard5P50) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 50, 5); }
+TEST(TurboDecoderCuda, Kernel1AgreesWithCpuP96) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 96, 0, 1); }
+TEST(TurboDecoderCuda, Kernel1AgreesWithCpuLogMapP1) { cpu_gpu_agree(core::turbo::LOG_MAP, 1, 0, 1); }
 
 namespace {
 void early_termination(const core::backend_choice& where)
@@ -215,6 +225,12 @@ TEST(TurboDecoder, ConfigErrorsNameTheParameter)
     c = {};
     c.scaling = 0;
     names(c, "scaling");
+    c = {};
+    c.guard = -1;
+    names(c, "guard");
+    c = {};
+    c.gpu_kernel = 1; // needs guard 0
+    names(c, "guard");
     EXPECT_THROW(core::parse_algorithm("map"), std::invalid_argument);
     EXPECT_THROW(core::parse_early_stop("crc16"), std::invalid_argument);
 }
