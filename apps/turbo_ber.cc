@@ -9,7 +9,8 @@
 //   gpurx-turbo-ber [--backend auto|cuda|cpu] [--K 6144] [--P 1]
 //                   [--algorithm scaled-max-log-map] [--iterations 6]
 //                   [--ebn0 0.2:1.2:0.1] [--min-frame-errors 100]
-//                   [--max-frames 20000] [--csv FILE] [--table]
+//                   [--max-frames 20000] [--guard 32] [--csv FILE] [--table]
+//                   [--table-P 96]
 //
 // --table runs the reference set (log-MAP 6 and 8 iterations, scaled
 // max-log-MAP 6, max-log-MAP 6; P = 1 and P = 96) and prints the Eb/N0 where
@@ -43,12 +44,13 @@ struct point {
 
 struct options {
     std::string backend = "auto";
-    int K = 6144, P = 1, iterations = 6;
+    int K = 6144, P = 1, iterations = 6, guard = 32;
     std::string algorithm = "scaled-max-log-map";
     double e0 = 0.2, e1 = 1.2, estep = 0.1;
     uint64_t min_frame_errors = 100, max_frames = 20000;
     std::string csv;
     bool table = false;
+    int table_P = 96; //!< the windowed decoder the table compares with P = 1
 };
 
 // One Eb/N0 point: encode random frames, add noise on worker threads while
@@ -175,7 +177,7 @@ void usage()
 {
     std::fprintf(stderr, "usage: gpurx-turbo-ber [--backend B] [--K K] [--P P] [--algorithm A] "
                          "[--iterations N] [--ebn0 start:stop:step] [--min-frame-errors N] "
-                         "[--max-frames N] [--csv FILE] [--table]\n");
+                         "[--max-frames N] [--guard G] [--csv FILE] [--table] [--table-P P]\n");
 }
 
 } // namespace
@@ -197,6 +199,8 @@ int main(int argc, char** argv)
         else if (a == "--P") o.P = std::stoi(val());
         else if (a == "--algorithm") o.algorithm = val();
         else if (a == "--iterations") o.iterations = std::stoi(val());
+        else if (a == "--guard") o.guard = std::stoi(val());
+        else if (a == "--table-P") o.table_P = std::stoi(val());
         else if (a == "--ebn0") {
             const std::string v = val();
             if (std::sscanf(v.c_str(), "%lf:%lf:%lf", &o.e0, &o.e1, &o.estep) != 3 || o.estep <= 0) {
@@ -226,7 +230,7 @@ int main(int argc, char** argv)
                        { "scaled-max-log-map", 6, 0.68 }, { "max-log-map", 6, 0.90 } };
         else
             curves = { { o.algorithm.c_str(), o.iterations, NAN } };
-        std::vector<int> Ps = o.table ? std::vector<int>{ 1, 96 } : std::vector<int>{ o.P };
+        std::vector<int> Ps = o.table ? std::vector<int>{ 1, o.table_P } : std::vector<int>{ o.P };
         std::printf("| decoder | iterations | P | Eb/N0 at BER 1e-5 | reference | difference |\n");
         std::printf("|---|---|---|---|---|---|\n");
         for (const auto& c : curves) {
@@ -236,8 +240,9 @@ int main(int argc, char** argv)
                 cfg.algorithm = core::parse_algorithm(c.alg);
                 cfg.iterations = c.iters;
                 cfg.subblocks = P;
+                cfg.guard = o.guard;
                 char label[64];
-                std::snprintf(label, sizeof label, "%s/%d it/P=%d", c.alg, c.iters, P);
+                std::snprintf(label, sizeof label, "%s/%d it/P=%d/g=%d", c.alg, c.iters, P, P > 1 ? o.guard : 0);
                 options oc = o;
                 if (o.table) { // a window around each reference value
                     oc.e0 = std::round((c.ref - 0.2) * 10) / 10;

@@ -253,16 +253,21 @@ int main(int argc, char** argv)
     //    guard 0; guard 32 is the default, for BER at P=96).
     {
         const int K = 6144, P = 96, nframes = 8 * sms;
-        struct variant { const char* name; int kernel, guard; };
-        const variant vs[] = { { "v1: paper layout, alpha of the codeword in shared memory, guard 0", 1, 0 },
-                               { "v2: alpha checkpoints, several codewords per SM, guard 0", 2, 0 },
-                               { "v2, guard 32 (default)", 2, 32 } };
+        struct variant { const char* name; int kernel, guard, ckpt; };
+        const variant vs[] = {
+            { "v1: paper layout, alpha of the codeword in shared memory, guard 0", 1, 0, 8 },
+            { "v2: alpha checkpoints every 8 steps, guard 0", 2, 0, 8 },
+            { "v2: alpha checkpoints every 4 steps, guard 0", 2, 0, 4 },
+            { "v2, checkpoints every 8, guard 16", 2, 16, 8 },
+            { "v2, checkpoints every 8, guard 32 (default)", 2, 32, 8 },
+            { "v2, checkpoints every 4, guard 32", 2, 32, 4 } };
         std::printf("\nkernel variants, K=6144, 6 iterations, scaled max-log-MAP, P=96, kernel only:\n\n");
         std::printf("| kernel | Gbit/s |\n|---|---|\n");
         for (const auto& v : vs) {
             auto cfg = make_cfg(S, 6, P);
             cfg.gpu_kernel = v.kernel;
             cfg.guard = v.guard;
+            cfg.checkpoint = v.ckpt;
             std::printf("| %s | %.2f |\n", v.name, kernel_gbps(K, cfg, nframes, quick ? 5 : 20));
             std::fflush(stdout);
         }

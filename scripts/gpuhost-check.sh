@@ -60,7 +60,7 @@ for step in "$@"; do
     ber)
       timeout "${BER_TIMEOUT:-3000}" build/apps/gpurx-turbo-ber --backend cuda --table \
           --min-frame-errors "${BER_MIN_FE:-60}" --max-frames "${BER_MAX_FRAMES:-12000}" \
-          --csv "$out/ber.csv" | tee "$out/ber.md"
+          --csv "$out/ber.csv" ${BER_ARGS:-} | tee "$out/ber.md"
       ;;
     *) echo "unknown step $step"; status=1 ;;
   esac

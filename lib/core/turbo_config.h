@@ -31,6 +31,9 @@ struct turbo_config {
     //! (default); 1 = the paper's layout, one codeword per block with all of
     //! alpha in shared memory (guard must be 0). Both decode identically.
     int gpu_kernel = 2;
+    //! Kernel 2 keeps alpha every `checkpoint` steps (4 or 8) and recomputes
+    //! the rest; a speed/register trade-off, no effect on results.
+    int checkpoint = 8;
 
     //! Throws std::invalid_argument naming the bad field and its value.
     void validate() const;

@@ -305,7 +305,6 @@ void launch_v1(const kernel_args& a, int nframes, int threads, size_t smem, cuda
 // the guard (training) steps that read a neighbour window's positions see a
 // stable previous half-iteration.
 // ---------------------------------------------------------------------------
-constexpr int CKPT = 8; // alpha checkpoint spacing, in trellis steps
 
 struct v2_args {
     const frame_desc* frames;
@@ -328,7 +327,40 @@ struct v2_args {
     bool soft;
 };
 
-template <bool LOG, typename Tin>
+// Inputs of up to C consecutive trellis steps k0..k0+n-1 of decoder d, loaded
+// together so their (scattered, for d = 1) loads are in flight at once. The
+// interleaver advances incrementally: Pi(k+1) = Pi(k) + delta(k), delta(k+1)
+// = delta(k) + 2 f2, all mod K, which needs no division per step.
+template <int C, typename Tin>
+__device__ __forceinline__ void load_chunk(const Tin* c, const float* La, float in_scale, int d,
+                                           int K, uint32_t f1, uint32_t f2, uint32_t f2x2,
+                                           int k0, int n, float (&LU)[C], float (&LP)[C],
+                                           int (&IDX)[C])
+{
+    int pi = k0, delta = 1, step = 0;
+    if (d) {
+        pi = int(((f1 + f2 * uint32_t(k0)) % uint32_t(K)) * uint32_t(k0) % uint32_t(K));
+        delta = int((f1 + f2 * uint32_t(2 * k0 + 1)) % uint32_t(K));
+        step = int(f2x2);
+    }
+#pragma unroll
+    for (int i = 0; i < C; i++) {
+        if (i < n) {
+            const int k = k0 + i;
+            IDX[i] = pi;
+            LU[i] = load_llr(c, 3 * pi, in_scale) + La[pi];
+            LP[i] = load_llr(c, 3 * k + 1 + d, in_scale);
+            pi += delta;
+            if (pi >= K)
+                pi -= K;
+            delta += step;
+            if (delta >= K)
+                delta -= K;
+        }
+    }
+}
+
+template <bool LOG, typename Tin, int C>
 __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
 {
     extern __shared__ float smem[];
@@ -341,6 +373,7 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
     // threads hit consecutive words), then per codeword: packed hard
     // decisions, previous decisions, and one CRC table for the block.
     const int cpb = args.cpb, nwm = args.nwin_max;
+    const int cwi = cw < cpb ? cw : 0;
     float* ckpt = smem;
     uint32_t* packed_all = reinterpret_cast<uint32_t*>(ckpt + size_t(args.nseg_max) * 8 * cpb * nwm);
     uint32_t* prev_all = packed_all + size_t(cpb) * args.nwords_max;
@@ -352,23 +385,25 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
     frame_desc fd{};
     if (have)
         fd = args.frames[f];
-    const int K = have ? int(fd.param & 0x1FFFu) : 0;
+    const int K = have ? int(fd.param & 0x1FFFu) : 1;
     const uint32_t f1 = (fd.param >> 13) & 0x1FFu, f2 = fd.param >> 22;
+    const uint32_t f2x2 = (2 * f2) % uint32_t(K);
     const Tin* c = reinterpret_cast<const Tin*>(args.in + fd.in_offset);
     const int W = have ? window_length(K, args.P) : 1;
     const int nwin = have ? window_count(K, args.P) : 0;
-    const int nwords = (K + 31) / 32;
+    const int nwords = have ? (K + 31) / 32 : 0;
     const bool active = w < nwin;
-    uint32_t* packed = packed_all + size_t(cw < cpb ? cw : 0) * args.nwords_max;
-    uint32_t* prev = prev_all + size_t(cw < cpb ? cw : 0) * args.nwords_max;
+    uint32_t* packed = packed_all + size_t(cwi) * args.nwords_max;
+    uint32_t* prev = prev_all + size_t(cwi) * args.nwords_max;
     auto ck = [&](int seg, int s) -> float& {
-        return ckpt[((size_t(seg) * 8 + s) * cpb + cw) * nwm + w];
+        return ckpt[((size_t(seg) * 8 + s) * cpb + cwi) * nwm + w];
     };
 
     float* scr = args.scratch + size_t(have ? f : 0) * args.scratch_floats;
     auto abound = [&](int d, int win) { return scr + ((d * 2 + 0) * args.P + win) * 8; };
     auto bbound = [&](int d, int win) { return scr + ((d * 2 + 1) * args.P + win) * 8; };
-    float* ext[2] = { scr + 32 * args.P, scr + 32 * args.P + 6144 };
+    float* const ext0 = scr + 32 * args.P;
+    float* const ext1 = ext0 + 6144;
 
     const bool crc_stop = args.stop == int(early_stop::crc24a) || args.stop == int(early_stop::crc24b);
     const uint32_t crc_g = args.stop == int(early_stop::crc24a) ? crc24a_poly : crc24b_poly;
@@ -380,7 +415,7 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
         s_done[cw] = have ? 0 : 1;
     if (have) {
         for (int i = w; i < K; i += nwm)
-            ext[0][i] = 0.0f;
+            ext0[i] = 0.0f;
         for (int i = w; i < nwords; i += nwm)
             prev[i] = 0;
     }
@@ -416,13 +451,11 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
     const int jb = min(args.guard, len);
     int it_used = 0, check = -1;
 
-    auto qpp = [&](int k) { return int(((f1 + f2 * uint32_t(k)) % uint32_t(K)) * uint32_t(k) % uint32_t(K)); };
-
     for (int it = 1; it <= args.iterations; it++) {
-        const bool run = have && !s_done[cw < cpb ? cw : 0];
+        const bool run = have && !s_done[cwi];
         for (int d = 0; d < 2; d++) {
-            const float* La = ext[d];
-            float* Le = ext[1 - d];
+            const float* La = d ? ext1 : ext0;
+            float* Le = d ? ext0 : ext1;
             float a[8], b[8], t[8];
             if (run && active) {
 #pragma unroll
@@ -441,33 +474,40 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
             __syncthreads(); // boundaries read before any is rewritten
 
             if (run && active) {
+                float LU[C], LP[C];
+                int IDX[C];
                 // Forward: guard steps, then the window, checkpointing alpha.
-                for (int k = start - gf; k < start; k++) {
-                    const int idx = d ? qpp(k) : k;
-                    alpha_step<LOG>(a, load_llr(c, 3 * idx, args.in_scale) + La[idx],
-                                    load_llr(c, 3 * k + 1 + d, args.in_scale), t);
+                for (int k0 = start - gf; k0 < start; k0 += C) {
+                    const int n = min(C, start - k0);
+                    load_chunk<C>(c, La, args.in_scale, d, K, f1, f2, f2x2, k0, n, LU, LP, IDX);
 #pragma unroll
-                    for (int s = 0; s < 8; s++)
-                        a[s] = t[s];
+                    for (int i = 0; i < C; i++)
+                        if (i < n) {
+                            alpha_step<LOG>(a, LU[i], LP[i], t);
+#pragma unroll
+                            for (int s = 0; s < 8; s++)
+                                a[s] = t[s];
+                        }
                 }
-                for (int j = 0; j < len; j++) {
-                    const int k = start + j;
-                    if (j % CKPT == 0) {
-#pragma unroll
-                        for (int s = 0; s < 8; s++)
-                            ck(j / CKPT, s) = a[s];
-                    }
-                    if (j == ja && w + 1 < nwin) {
-#pragma unroll
-                        for (int s = 0; s < 8; s++)
-                            abound(d, w + 1)[s] = a[s];
-                    }
-                    const int idx = d ? qpp(k) : k;
-                    alpha_step<LOG>(a, load_llr(c, 3 * idx, args.in_scale) + La[idx],
-                                    load_llr(c, 3 * k + 1 + d, args.in_scale), t);
+                for (int j0 = 0; j0 < len; j0 += C) {
+                    const int n = min(C, len - j0);
 #pragma unroll
                     for (int s = 0; s < 8; s++)
-                        a[s] = t[s];
+                        ck(j0 / C, s) = a[s];
+                    load_chunk<C>(c, La, args.in_scale, d, K, f1, f2, f2x2, start + j0, n, LU, LP, IDX);
+#pragma unroll
+                    for (int i = 0; i < C; i++)
+                        if (i < n) {
+                            if (j0 + i == ja && w + 1 < nwin) {
+#pragma unroll
+                                for (int s = 0; s < 8; s++)
+                                    abound(d, w + 1)[s] = a[s];
+                            }
+                            alpha_step<LOG>(a, LU[i], LP[i], t);
+#pragma unroll
+                            for (int s = 0; s < 8; s++)
+                                a[s] = t[s];
+                        }
                 }
                 if (ja == len && w + 1 < nwin) {
 #pragma unroll
@@ -475,36 +515,38 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
                         abound(d, w + 1)[s] = a[s];
                 }
                 // Backward: guard steps into the next window.
-                for (int k = start + len + gb - 1; k >= start + len; k--) {
-                    const int idx = d ? qpp(k) : k;
-                    beta_step<LOG>(b, load_llr(c, 3 * idx, args.in_scale) + La[idx],
-                                   load_llr(c, 3 * k + 1 + d, args.in_scale), t);
+                const int e = start + len;
+                for (int hi = e + gb; hi > e; hi -= C) {
+                    const int k0 = max(e, hi - C), n = hi - k0;
+                    load_chunk<C>(c, La, args.in_scale, d, K, f1, f2, f2x2, k0, n, LU, LP, IDX);
 #pragma unroll
-                    for (int s = 0; s < 8; s++)
-                        b[s] = t[s];
+                    for (int i = C - 1; i >= 0; i--)
+                        if (i < n) {
+                            beta_step<LOG>(b, LU[i], LP[i], t);
+#pragma unroll
+                            for (int s = 0; s < 8; s++)
+                                b[s] = t[s];
+                        }
                 }
                 if (jb == len && w > 0) {
 #pragma unroll
                     for (int s = 0; s < 8; s++)
                         bbound(d, w - 1)[s] = b[s];
                 }
-                const int nseg = (len + CKPT - 1) / CKPT;
+                // The window, one checkpoint segment at a time: recompute its
+                // alpha into registers, then walk it backwards.
+                const int nseg = (len + C - 1) / C;
                 for (int seg = nseg - 1; seg >= 0; seg--) {
-                    const int j0 = seg * CKPT;
-                    const int n = min(CKPT, len - j0);
-                    float A[CKPT][8], LU[CKPT], LP[CKPT];
-                    int IDX[CKPT];
-                    float r[8];
+                    const int j0 = seg * C;
+                    const int n = min(C, len - j0);
+                    float A[C][8], r[8];
+                    load_chunk<C>(c, La, args.in_scale, d, K, f1, f2, f2x2, start + j0, n, LU, LP, IDX);
 #pragma unroll
                     for (int s = 0; s < 8; s++)
                         r[s] = ck(seg, s);
 #pragma unroll
-                    for (int i = 0; i < CKPT; i++) {
+                    for (int i = 0; i < C; i++) {
                         if (i < n) {
-                            const int k = start + j0 + i;
-                            IDX[i] = d ? qpp(k) : k;
-                            LU[i] = load_llr(c, 3 * IDX[i], args.in_scale) + La[IDX[i]];
-                            LP[i] = load_llr(c, 3 * k + 1 + d, args.in_scale);
 #pragma unroll
                             for (int s = 0; s < 8; s++)
                                 A[i][s] = r[s];
@@ -515,7 +557,7 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
                         }
                     }
 #pragma unroll
-                    for (int i = CKPT - 1; i >= 0; i--) {
+                    for (int i = C - 1; i >= 0; i--) {
                         if (i < n) {
                             const float le = extrinsic<LOG>(A[i], b, LP[i]);
                             if (d == 1) {
@@ -574,7 +616,7 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
                 s_done[cw] = 1;
         }
         // Every codeword finished: leave together.
-        if (__syncthreads_and(cw >= cpb || s_done[cw]))
+        if (__syncthreads_and(cw >= cpb || s_done[cwi]))
             break;
     }
 
@@ -589,10 +631,10 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
     }
 }
 
-template <bool LOG, typename Tin>
+template <bool LOG, typename Tin, int C>
 void launch_v2(const v2_args& a, int blocks, int threads, size_t smem, cudaStream_t st)
 {
-    auto* fn = &turbo_decode_v2<LOG, Tin>;
+    auto* fn = &turbo_decode_v2<LOG, Tin, C>;
     GPURX_CUDA_CHECK(cudaFuncSetAttribute(
         fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
     fn<<<blocks, threads, smem, st>>>(a);
@@ -642,12 +684,16 @@ void cuda_turbo_decode(const batch_view& dev,
         return;
     }
     // About 128 threads per block: many windows make one codeword's block,
-    // few windows (small K) pack several codewords into one.
-    const int cpb = std::max(1, std::min(n, 128 / max_windows));
-    const int nseg = (W + CKPT - 1) / CKPT;
-    const size_t smem = size_t(nseg) * 8 * cpb * max_windows * sizeof(float) +
-                        (size_t(2) * cpb + 1) * nwords * sizeof(uint32_t) +
-                        3 * size_t(cpb) * sizeof(int);
+    // few windows (small K) pack several codewords into one, as far as
+    // shared memory allows.
+    const int C = cfg.checkpoint;
+    const int nseg = (W + C - 1) / C;
+    const size_t per_cw = size_t(nseg) * 8 * max_windows * sizeof(float) +
+                          2 * size_t(nwords) * sizeof(uint32_t) + 3 * sizeof(int);
+    const size_t smem_budget = 100 * 1024; // leaves room for two blocks per SM
+    int cpb = std::max(1, std::min(n, 128 / max_windows));
+    cpb = std::max(1, std::min<int>(cpb, int((smem_budget - nwords * 4) / per_cw)));
+    const size_t smem = per_cw * cpb + size_t(nwords) * sizeof(uint32_t);
     const int threads = ((cpb * max_windows + 31) / 32) * 32;
     v2_args a{ dev.frames,
                dev.in,
@@ -668,14 +714,18 @@ void cuda_turbo_decode(const batch_view& dev,
                int(cfg.stop),
                cfg.soft_output };
     const int blocks = (n + cpb - 1) / cpb;
+#define GPURX_V2(LOGV, T)                                             \
+    (C == 4 ? launch_v2<LOGV, T, 4>(a, blocks, threads, smem, st)    \
+            : launch_v2<LOGV, T, 8>(a, blocks, threads, smem, st))
     if (log_map && int8_input)
-        launch_v2<true, int8_t>(a, blocks, threads, smem, st);
+        GPURX_V2(true, int8_t);
     else if (log_map)
-        launch_v2<true, float>(a, blocks, threads, smem, st);
+        GPURX_V2(true, float);
     else if (int8_input)
-        launch_v2<false, int8_t>(a, blocks, threads, smem, st);
+        GPURX_V2(false, int8_t);
     else
-        launch_v2<false, float>(a, blocks, threads, smem, st);
+        GPURX_V2(false, float);
+#undef GPURX_V2
 }
 
 } // namespace core
