@@ -18,11 +18,11 @@ namespace core {
 //! beside it (K < 2^13, f1 < 2^9, f2 < 2^10), so the kernel needs no table.
 uint32_t turbo_frame_param(int K);
 
-//! Scratch words per frame: alpha/beta window-boundary metrics, then kernel
-//! 2's eight window-transposed arrays of 6144 + 256 words (turbo_decode.cu).
+//! Scratch floats per frame: alpha/beta window-boundary metrics, then two
+//! buffers of a-priori/extrinsic LLRs (kernel 2).
 inline size_t turbo_scratch_floats(int subblocks)
 {
-    return size_t(32) * subblocks + 8 * size_t(6144 + 256);
+    return size_t(32) * subblocks + 2 * size_t(6144);
 }
 
 /*!

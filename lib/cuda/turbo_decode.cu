@@ -327,86 +327,29 @@ struct v2_args {
     bool soft;
 };
 
-// Per-codeword working set of kernel 2, in global scratch after the window
-// boundary metrics: eight arrays of TS words in "window-transposed" order,
-// where trellis step k of window w = k / W, offset j = k % W sits at
-// t = j * nwin + w, so the threads of a warp (consecutive windows) read
-// consecutive words at every step:
-//   sys[d], par[d]  channel LLRs as decoder d meets them (sys[1] interleaved)
-//   apr[d]          a-priori LLRs of decoder d (written by the other decoder)
-//   dst[d]          where decoder d's extrinsic for step t goes in apr[1-d]
-// Reads are coalesced; the one scattered access per step is that store.
-constexpr int TS = 6144 + 256; // >= W * nwin for every K and P <= 256
-
-struct v2_layout {
-    float *sys0, *sys1, *par0, *par1, *apr0, *apr1;
-    int *dst0, *dst1;
-    __device__ v2_layout(float* base)
-        : sys0(base), sys1(base + TS), par0(base + 2 * TS), par1(base + 3 * TS),
-          apr0(base + 4 * TS), apr1(base + 5 * TS),
-          dst0(reinterpret_cast<int*>(base + 6 * TS)), dst1(reinterpret_cast<int*>(base + 7 * TS))
-    {
-    }
-};
-
-__device__ __forceinline__ int qpp_at(uint32_t f1, uint32_t f2, int K, int k)
+// Inputs of up to C consecutive trellis steps k0..k0+n-1 of decoder d, loaded
+// together so their (scattered, for d = 1) loads are in flight at once. The
+// interleaver advances incrementally: Pi(k+1) = Pi(k) + delta(k), delta(k+1)
+// = delta(k) + 2 f2, all mod K, which needs no division per step.
+template <int C, typename Tin>
+__device__ __forceinline__ void load_chunk(const Tin* c, const float* La, float in_scale, int d,
+                                           int K, uint32_t f1, uint32_t f2, uint32_t f2x2,
+                                           int k0, int n, float (&LU)[C], float (&LP)[C],
+                                           int (&IDX)[C])
 {
-    return int(((f1 + f2 * uint32_t(k)) % uint32_t(K)) * uint32_t(k) % uint32_t(K));
-}
-
-// Fills the transposed arrays of one codeword per block (once per batch).
-template <typename Tin>
-__global__ void turbo_prepare_v2(v2_args args)
-{
-    const frame_desc fd = args.frames[blockIdx.x];
-    const int K = int(fd.param & 0x1FFFu);
-    const uint32_t f1 = (fd.param >> 13) & 0x1FFu, f2 = fd.param >> 22;
-    const Tin* c = reinterpret_cast<const Tin*>(args.in + fd.in_offset);
-    const int W = window_length(K, args.P), nwin = window_count(K, args.P);
-    v2_layout L(args.scratch + size_t(blockIdx.x) * args.scratch_floats + 32 * args.P);
-    for (int k = threadIdx.x; k < K; k += blockDim.x) {
-        const int pk = qpp_at(f1, f2, K, k);
-        const int t = (k % W) * nwin + k / W;
-        const int tp = (pk % W) * nwin + pk / W;
-        L.sys0[t] = load_llr(c, 3 * k, args.in_scale);
-        L.par0[t] = load_llr(c, 3 * k + 1, args.in_scale);
-        L.par1[t] = load_llr(c, 3 * k + 2, args.in_scale);
-        L.sys1[t] = load_llr(c, 3 * pk, args.in_scale);
-        L.apr0[t] = 0.0f;
-        // Decoder 1 (natural order) at step pk feeds decoder 2 at step k;
-        // decoder 2 at step k feeds decoder 1 at natural position pk.
-        L.dst0[tp] = t;
-        L.dst1[t] = tp;
-    }
-}
-
-// Inputs of up to C consecutive trellis steps k0..k0+n-1 (inside one window)
-// of decoder d, loaded together so their latencies overlap. NAT gets each
-// step's natural bit position (the interleaver, advanced incrementally:
-// Pi(k+1) = Pi(k) + delta(k), delta(k+1) = delta(k) + 2 f2, mod K).
-template <int C>
-__device__ __forceinline__ void load_chunk(const float* sys, const float* par, const float* apr,
-                                           const int* dst, int nwin, int W, int d, int K,
-                                           uint32_t f1, uint32_t f2, uint32_t f2x2, int k0, int n,
-                                           float (&LU)[C], float (&LP)[C], int (&DST)[C],
-                                           int (&NAT)[C])
-{
-    const int win = k0 / W;
-    int t = (k0 - win * W) * nwin + win;
     int pi = k0, delta = 1, step = 0;
     if (d) {
-        pi = qpp_at(f1, f2, K, k0);
+        pi = int(((f1 + f2 * uint32_t(k0)) % uint32_t(K)) * uint32_t(k0) % uint32_t(K));
         delta = int((f1 + f2 * uint32_t(2 * k0 + 1)) % uint32_t(K));
         step = int(f2x2);
     }
 #pragma unroll
     for (int i = 0; i < C; i++) {
         if (i < n) {
-            LU[i] = sys[t] + apr[t];
-            LP[i] = par[t];
-            DST[i] = dst[t];
-            NAT[i] = pi;
-            t += nwin;
+            const int k = k0 + i;
+            IDX[i] = pi;
+            LU[i] = load_llr(c, 3 * pi, in_scale) + La[pi];
+            LP[i] = load_llr(c, 3 * k + 1 + d, in_scale);
             pi += delta;
             if (pi >= K)
                 pi -= K;
@@ -459,7 +402,8 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
     float* scr = args.scratch + size_t(have ? f : 0) * args.scratch_floats;
     auto abound = [&](int d, int win) { return scr + ((d * 2 + 0) * args.P + win) * 8; };
     auto bbound = [&](int d, int win) { return scr + ((d * 2 + 1) * args.P + win) * 8; };
-    const v2_layout lay(scr + 32 * args.P);
+    float* const ext0 = scr + 32 * args.P;
+    float* const ext1 = ext0 + 6144;
 
     const bool crc_stop = args.stop == int(early_stop::crc24a) || args.stop == int(early_stop::crc24b);
     const uint32_t crc_g = args.stop == int(early_stop::crc24a) ? crc24a_poly : crc24b_poly;
@@ -469,9 +413,12 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
             crc_tab[i] = gf_xpow32(i, crc_g);
     if (w == 0 && cw < cpb)
         s_done[cw] = have ? 0 : 1;
-    if (have)
+    if (have) {
+        for (int i = w; i < K; i += nwm)
+            ext0[i] = 0.0f;
         for (int i = w; i < nwords; i += nwm)
             prev[i] = 0;
+    }
     if (active) {
         for (int d = 0; d < 2; d++) {
             float* a = abound(d, w);
@@ -507,11 +454,8 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
     for (int it = 1; it <= args.iterations; it++) {
         const bool run = have && !s_done[cwi];
         for (int d = 0; d < 2; d++) {
-            const float* sys = d ? lay.sys1 : lay.sys0;
-            const float* par = d ? lay.par1 : lay.par0;
-            const float* apr = d ? lay.apr1 : lay.apr0;
-            const int* dst = d ? lay.dst1 : lay.dst0;
-            float* Le = d ? lay.apr0 : lay.apr1;
+            const float* La = d ? ext1 : ext0;
+            float* Le = d ? ext0 : ext1;
             float a[8], b[8], t[8];
             if (run && active) {
 #pragma unroll
@@ -531,11 +475,11 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
 
             if (run && active) {
                 float LU[C], LP[C];
-                int DST[C], NAT[C];
+                int IDX[C];
                 // Forward: guard steps, then the window, checkpointing alpha.
                 for (int k0 = start - gf; k0 < start; k0 += C) {
                     const int n = min(C, start - k0);
-                    load_chunk<C>(sys, par, apr, dst, nwin, W, d, K, f1, f2, f2x2, k0, n, LU, LP, DST, NAT);
+                    load_chunk<C>(c, La, args.in_scale, d, K, f1, f2, f2x2, k0, n, LU, LP, IDX);
 #pragma unroll
                     for (int i = 0; i < C; i++)
                         if (i < n) {
@@ -550,7 +494,7 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
 #pragma unroll
                     for (int s = 0; s < 8; s++)
                         ck(j0 / C, s) = a[s];
-                    load_chunk<C>(sys, par, apr, dst, nwin, W, d, K, f1, f2, f2x2, start + j0, n, LU, LP, DST, NAT);
+                    load_chunk<C>(c, La, args.in_scale, d, K, f1, f2, f2x2, start + j0, n, LU, LP, IDX);
 #pragma unroll
                     for (int i = 0; i < C; i++)
                         if (i < n) {
@@ -574,7 +518,7 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
                 const int e = start + len;
                 for (int hi = e + gb; hi > e; hi -= C) {
                     const int k0 = max(e, hi - C), n = hi - k0;
-                    load_chunk<C>(sys, par, apr, dst, nwin, W, d, K, f1, f2, f2x2, k0, n, LU, LP, DST, NAT);
+                    load_chunk<C>(c, La, args.in_scale, d, K, f1, f2, f2x2, k0, n, LU, LP, IDX);
 #pragma unroll
                     for (int i = C - 1; i >= 0; i--)
                         if (i < n) {
@@ -596,7 +540,7 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
                     const int j0 = seg * C;
                     const int n = min(C, len - j0);
                     float A[C][8], r[8];
-                    load_chunk<C>(sys, par, apr, dst, nwin, W, d, K, f1, f2, f2x2, start + j0, n, LU, LP, DST, NAT);
+                    load_chunk<C>(c, La, args.in_scale, d, K, f1, f2, f2x2, start + j0, n, LU, LP, IDX);
 #pragma unroll
                     for (int s = 0; s < 8; s++)
                         r[s] = ck(seg, s);
@@ -619,17 +563,17 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
                             if (d == 1) {
                                 const float app = LU[i] + le;
                                 if (app > 0.0f) {
-                                    const int p = K - 1 - NAT[i];
+                                    const int p = K - 1 - IDX[i];
                                     atomicOr(&packed[p >> 5], 1u << (p & 31));
                                 }
                                 if (soft_out)
-                                    soft_out[NAT[i]] = app;
+                                    soft_out[IDX[i]] = app;
                             }
                             beta_step<LOG>(b, LU[i], LP[i], t);
 #pragma unroll
                             for (int s = 0; s < 8; s++)
                                 b[s] = t[s];
-                            Le[DST[i]] = args.scale * le;
+                            Le[IDX[i]] = args.scale * le;
                             if (j0 + i == jb && w > 0) {
 #pragma unroll
                                 for (int s = 0; s < 8; s++)
@@ -690,8 +634,6 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
 template <bool LOG, typename Tin, int C>
 void launch_v2(const v2_args& a, int blocks, int threads, size_t smem, cudaStream_t st)
 {
-    turbo_prepare_v2<Tin><<<a.nframes, 256, 0, st>>>(a);
-    GPURX_CUDA_CHECK_LAUNCH("turbo_prepare_v2");
     auto* fn = &turbo_decode_v2<LOG, Tin, C>;
     GPURX_CUDA_CHECK(cudaFuncSetAttribute(
         fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
