@@ -209,7 +209,15 @@ double latency_us(int K, const core::turbo_config& cfg, const core::backend_choi
 int main(int argc, char** argv)
 {
     bool quick = false, md = false;
+    int only_kernel = 0, only_guard = 0, only_ckpt = 8;
     for (int i = 1; i < argc; i++) {
+        // --only KERNEL GUARD CHECKPOINT: one timed launch of one variant at
+        // the headline point, for profilers.
+        if (!std::strcmp(argv[i], "--only") && i + 3 < argc) {
+            only_kernel = std::atoi(argv[i + 1]);
+            only_guard = std::atoi(argv[i + 2]);
+            only_ckpt = std::atoi(argv[i + 3]);
+        }
         if (!std::strcmp(argv[i], "--quick"))
             quick = true;
         if (!std::strcmp(argv[i], "--markdown"))
@@ -228,6 +236,15 @@ int main(int argc, char** argv)
 
     using A = core::turbo::algorithm;
     const A S = core::turbo::SCALED_MAX_LOG_MAP;
+    if (only_kernel) {
+        auto cfg = make_cfg(S, 6, 96);
+        cfg.gpu_kernel = only_kernel;
+        cfg.guard = only_guard;
+        cfg.checkpoint = only_ckpt;
+        std::printf("kernel %d guard %d checkpoint %d: %.2f Gbit/s\n", only_kernel, only_guard,
+                    only_ckpt, kernel_gbps(6144, cfg, 8 * sms, 1));
+        return 0;
+    }
     // 1. Headline: K=6144, 6 iterations, scaled max-log-MAP.
     {
         const int K = 6144, P = 96;
