@@ -21,8 +21,9 @@ void turbo_config::validate() const
                                     std::to_string(subblocks));
     if (guard < 0 || guard > 256)
         throw std::invalid_argument("guard must be in 0..256, got " + std::to_string(guard));
-    if (gpu_kernel != 1 && gpu_kernel != 2)
-        throw std::invalid_argument("gpu_kernel must be 1 or 2, got " + std::to_string(gpu_kernel));
+    if (gpu_kernel < 1 || gpu_kernel > 3)
+        throw std::invalid_argument("gpu_kernel must be 1, 2 or 3, got " + std::to_string(gpu_kernel));
+
     if (checkpoint != 4 && checkpoint != 8)
         throw std::invalid_argument("checkpoint must be 4 or 8, got " + std::to_string(checkpoint));
     if (gpu_kernel == 1 && guard != 0)

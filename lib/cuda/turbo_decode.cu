@@ -641,6 +641,282 @@ void launch_v2(const v2_args& a, int blocks, int threads, size_t smem, cudaStrea
     GPURX_CUDA_CHECK_LAUNCH("turbo_decode_v2");
 }
 
+
+// ---------------------------------------------------------------------------
+// turbo_decode_v3: the paper's mapping, one thread per trellis state (8 lanes
+// per window, a window per 8-lane group of a warp), with the recursions'
+// exchanges done by warp shuffles instead of shared memory and barriers, and
+// alpha checkpointed every C steps as in v2 (each lane keeps only its own
+// state, so the segment buffer is C registers). Few registers per thread and
+// 8 threads per window give many warps per SM to hide the latency of each
+// step's dependency chain, which is what bounds v1 and v2.
+// The extrinsic LLR's max over 8 states is a butterfly across the group:
+// exact for max-log-MAP (max is associative), and a different summation
+// order for log-MAP, which therefore agrees with the CPU to rounding.
+// ---------------------------------------------------------------------------
+template <bool LOG>
+__device__ __forceinline__ float group_max_star(float v)
+{
+#pragma unroll
+    for (int m = 4; m >= 1; m >>= 1)
+        v = max_star<LOG>(v, __shfl_xor_sync(0xffffffffu, v, m, 8));
+    return v;
+}
+
+template <bool LOG, typename Tin, int C>
+__global__ void __launch_bounds__(768) turbo_decode_v3(v2_args args)
+{
+    extern __shared__ float smem[];
+    const unsigned FULL = 0xffffffffu;
+    const int s = threadIdx.x & 7;   // trellis state of this lane
+    const int w = threadIdx.x >> 3;  // window
+    const int f = blockIdx.x;
+    const frame_desc fd = args.frames[f];
+    const int K = int(fd.param & 0x1FFFu);
+    const uint32_t f1 = (fd.param >> 13) & 0x1FFu, f2 = fd.param >> 22;
+    const uint32_t f2x2 = (2 * f2) % uint32_t(K);
+    const Tin* c = reinterpret_cast<const Tin*>(args.in + fd.in_offset);
+    const int W = window_length(K, args.P);
+    const int nwin = window_count(K, args.P);
+    const int nwords = (K + 31) / 32;
+    const bool active = w < nwin;
+    const int nthreads = blockDim.x;
+
+    float* ckpt = smem; // [seg][thread]
+    uint32_t* packed = reinterpret_cast<uint32_t*>(ckpt + size_t(args.nseg_max) * nthreads);
+    uint32_t* prev = packed + nwords;
+    uint32_t* crc_tab = prev + nwords;
+    __shared__ int s_flag;
+    __shared__ uint32_t s_crc;
+
+    float* scr = args.scratch + size_t(f) * args.scratch_floats;
+    auto abound = [&](int d, int win) { return scr + ((d * 2 + 0) * args.P + win) * 8; };
+    auto bbound = [&](int d, int win) { return scr + ((d * 2 + 1) * args.P + win) * 8; };
+    float* const ext0 = scr + 32 * args.P;
+    float* const ext1 = ext0 + 6144;
+
+    const bool crc_stop = args.stop == int(early_stop::crc24a) || args.stop == int(early_stop::crc24b);
+    const uint32_t crc_g = args.stop == int(early_stop::crc24a) ? crc24a_poly : crc24b_poly;
+
+    // This lane's trellis connections (constant for the whole decode).
+    const int a_bit = s >> 2;
+    const int p0 = (((s >> 1) & 1) << 2) | ((s & 1) << 1), p1 = p0 | 1; // predecessors
+    const int pu0 = a_bit ^ rsc_feedback(p0), pu1 = a_bit ^ rsc_feedback(p1);
+    const int pz0 = rsc_parity(p0, pu0), pz1 = rsc_parity(p1, pu1);
+    const int n0 = rsc_next(s, 0), n1 = rsc_next(s, 1);                 // successors
+    const int z0 = rsc_parity(s, 0), z1 = rsc_parity(s, 1);
+
+    for (int i = threadIdx.x; i < K; i += nthreads)
+        ext0[i] = 0.0f;
+    for (int i = threadIdx.x; i < nwords; i += nthreads) {
+        prev[i] = 0;
+        if (crc_stop)
+            crc_tab[i] = gf_xpow32(i, crc_g);
+    }
+    if (active && s == 0) {
+        for (int d = 0; d < 2; d++) {
+            float* a = abound(d, w);
+            for (int q = 0; q < 8; q++)
+                a[q] = (w == 0 && q != 0) ? NEG : 0.0f;
+            float* b = bbound(d, w);
+            if (w == nwin - 1) {
+                float tail[6];
+                for (int t = 0; t < 6; t++)
+                    tail[t] = load_llr(c, 3 * K + 6 * d + t, args.in_scale);
+                tail_beta<LOG>(tail, b);
+            } else {
+                for (int q = 0; q < 8; q++)
+                    b[q] = 0.0f;
+            }
+        }
+    }
+    __syncthreads();
+
+    float* soft_out = args.soft ? reinterpret_cast<float*>(args.out + fd.out_offset + turbo_soft_offset(K)) : nullptr;
+    const int start = w * W;
+    const int len = active ? min(W, K - start) : 0;
+    const int next_len = active ? max(0, min(W, K - start - len)) : 0;
+    const int gf = guard_before(w, W, args.guard);
+    const int gb = guard_after(w, nwin, next_len, args.guard);
+    const int ja = len - min(args.guard, len);
+    const int jb = min(args.guard, len);
+    int it_used = 0, check = -1;
+
+    // One alpha / beta step of this lane's state; all 8 lanes of the group
+    // take part (the shuffles need them), inactive groups compute garbage
+    // that is never stored.
+    auto alpha = [&](float a, float Lu, float Lp) {
+        const float a0 = __shfl_sync(FULL, a, p0, 8), a1 = __shfl_sync(FULL, a, p1, 8);
+        const float na = max_star<LOG>(a0 + branch(pu0, pz0, Lu, Lp), a1 + branch(pu1, pz1, Lu, Lp));
+        return na - __shfl_sync(FULL, na, 0, 8);
+    };
+    auto beta = [&](float b, float Lu, float Lp) {
+        const float b0 = __shfl_sync(FULL, b, n0, 8), b1 = __shfl_sync(FULL, b, n1, 8);
+        const float nb = max_star<LOG>(branch(0, z0, Lu, Lp) + b0, branch(1, z1, Lu, Lp) + b1);
+        return nb - __shfl_sync(FULL, nb, 0, 8);
+    };
+
+    for (int it = 1; it <= args.iterations; it++) {
+        for (int d = 0; d < 2; d++) {
+            const float* La = d ? ext1 : ext0;
+            float* Le = d ? ext0 : ext1;
+            float a = 0.0f, b = 0.0f;
+            if (active) {
+                a = abound(d, w)[s];
+                b = bbound(d, w)[s];
+            }
+            if (d == 1)
+                for (int i = threadIdx.x; i < nwords; i += nthreads)
+                    packed[i] = 0;
+            if (threadIdx.x == 0) {
+                s_flag = 0;
+                s_crc = 0;
+            }
+            __syncthreads(); // boundaries read before any is rewritten
+
+            // Every group of a warp runs the same trip counts (shuffles need
+            // all 32 lanes); a step outside a group's range leaves its
+            // metric unchanged.
+            float LU[C], LP[C];
+            int IDX[C];
+            const int gmax = min(args.guard, W);
+            const bool train_fwd = active && w > 0;
+            for (int t0 = 0; t0 < gmax; t0 += C) {
+                const int k0 = start - gmax + t0, n = min(C, gmax - t0);
+                if (train_fwd)
+                    load_chunk<C>(c, La, args.in_scale, d, K, f1, f2, f2x2, k0, n, LU, LP, IDX);
+#pragma unroll
+                for (int i = 0; i < C; i++) {
+                    const bool ok = train_fwd && i < n;
+                    const float na = alpha(a, ok ? LU[i] : 0.0f, ok ? LP[i] : 0.0f);
+                    if (ok)
+                        a = na;
+                }
+            }
+            for (int j0 = 0; j0 < W; j0 += C) {
+                const int n = min(C, len - j0);
+                if (n > 0) {
+                    ckpt[size_t(j0 / C) * nthreads + threadIdx.x] = a;
+                    load_chunk<C>(c, La, args.in_scale, d, K, f1, f2, f2x2, start + j0, n, LU, LP, IDX);
+                }
+#pragma unroll
+                for (int i = 0; i < C; i++) {
+                    if (active && j0 + i == ja && w + 1 < nwin)
+                        abound(d, w + 1)[s] = a;
+                    const float na = alpha(a, i < n ? LU[i] : 0.0f, i < n ? LP[i] : 0.0f);
+                    if (i < n)
+                        a = na;
+                }
+            }
+            // A full-length window saves after its last step.
+            if (active && ja == len && len == W && w + 1 < nwin)
+                abound(d, w + 1)[s] = a;
+
+            const int e = start + len;
+            for (int hi = e + gmax; hi > e; hi -= C) {
+                const int k0 = max(e, hi - C);
+                const int nv = max(0, min(hi - k0, e + gb - k0)); // steps inside the guard
+                if (nv > 0)
+                    load_chunk<C>(c, La, args.in_scale, d, K, f1, f2, f2x2, k0, nv, LU, LP, IDX);
+#pragma unroll
+                for (int i = C - 1; i >= 0; i--) {
+                    const float nb = beta(b, i < nv ? LU[i] : 0.0f, i < nv ? LP[i] : 0.0f);
+                    if (i < nv)
+                        b = nb;
+                }
+            }
+            if (active && jb == len && w > 0)
+                bbound(d, w - 1)[s] = b;
+            const int nseg = (W + C - 1) / C;
+            for (int seg = nseg - 1; seg >= 0; seg--) {
+                const int j0 = seg * C;
+                const int n = active ? min(C, len - j0) : 0;
+                float A[C];
+                float r = n > 0 ? ckpt[size_t(seg) * nthreads + threadIdx.x] : 0.0f;
+                if (n > 0)
+                    load_chunk<C>(c, La, args.in_scale, d, K, f1, f2, f2x2, start + j0, n, LU, LP, IDX);
+#pragma unroll
+                for (int i = 0; i < C; i++) {
+                    A[i] = r;
+                    r = alpha(r, i < n ? LU[i] : 0.0f, i < n ? LP[i] : 0.0f);
+                }
+#pragma unroll
+                for (int i = C - 1; i >= 0; i--) {
+                    const float lu = i < n ? LU[i] : 0.0f, lp = i < n ? LP[i] : 0.0f;
+                    // Extrinsic: max over states of alpha + parity part + beta.
+                    const float bn0 = __shfl_sync(FULL, b, n0, 8), bn1 = __shfl_sync(FULL, b, n1, 8);
+                    const float t0 = A[i] + branch(0, z0, 0.0f, lp) + bn0;
+                    const float t1 = A[i] + branch(0, z1, 0.0f, lp) + bn1;
+                    const float le = group_max_star<LOG>(t1) - group_max_star<LOG>(t0);
+                    const float nb = beta(b, lu, lp);
+                    if (i < n) {
+                        b = nb;
+                        if (s == 0) {
+                            if (d == 1) {
+                                const float app = lu + le;
+                                if (app > 0.0f) {
+                                    const int p = K - 1 - IDX[i];
+                                    atomicOr(&packed[p >> 5], 1u << (p & 31));
+                                }
+                                if (soft_out)
+                                    soft_out[IDX[i]] = app;
+                            }
+                            Le[IDX[i]] = args.scale * le;
+                        }
+                        if (j0 + i == jb && w > 0)
+                            bbound(d, w - 1)[s] = b;
+                    }
+                }
+            }
+            __syncthreads();
+        }
+
+        if (crc_stop) {
+            uint32_t r = 0;
+            for (int i = threadIdx.x; i < nwords; i += nthreads)
+                r ^= gf_mulmod(gf_reduce32(packed[i], crc_g), crc_tab[i], crc_g);
+            if (r)
+                atomicXor(&s_crc, r);
+        } else if (args.stop == int(early_stop::hard_decision)) {
+            for (int i = threadIdx.x; i < nwords; i += nthreads) {
+                if (packed[i] != prev[i])
+                    atomicOr(&s_flag, 1);
+                prev[i] = packed[i];
+            }
+        }
+        __syncthreads();
+        it_used = it;
+        bool stop_now = false;
+        if (crc_stop) {
+            check = s_crc == 0 ? 1 : 0;
+            stop_now = check == 1;
+        } else if (args.stop == int(early_stop::hard_decision)) {
+            stop_now = it > 1 && s_flag == 0;
+        }
+        if (stop_now)
+            break;
+        __syncthreads(); // s_flag / s_crc are reset at the next half-iteration
+    }
+
+    uint8_t* hard = args.out + fd.out_offset;
+    for (int i = threadIdx.x; i < K; i += nthreads) {
+        const int p = K - 1 - i;
+        hard[i] = uint8_t((packed[p >> 5] >> (p & 31)) & 1u);
+    }
+    if (threadIdx.x == 0)
+        args.results[f] = frame_result{ FRAME_OK, it_used, check, 0 };
+}
+
+template <bool LOG, typename Tin, int C>
+void launch_v3(const v2_args& a, int blocks, int threads, size_t smem, cudaStream_t st)
+{
+    auto* fn = &turbo_decode_v3<LOG, Tin, C>;
+    GPURX_CUDA_CHECK(cudaFuncSetAttribute(
+        fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    fn<<<blocks, threads, smem, st>>>(a);
+    GPURX_CUDA_CHECK_LAUNCH("turbo_decode_v3");
+}
+
 } // namespace
 
 void cuda_turbo_decode(const batch_view& dev,
@@ -681,6 +957,31 @@ void cuda_turbo_decode(const batch_view& dev,
             launch_v1<false, int8_t>(a, n, threads, smem, st);
         else
             launch_v1<false, float>(a, n, threads, smem, st);
+        return;
+    }
+    // Kernel 3 runs up to 96 windows (768 threads); wider codewords use
+    // kernel 2, which decodes identically.
+    if (cfg.gpu_kernel == 3 && max_windows <= 96) {
+        const int C = cfg.checkpoint;
+        const int nseg = (W + C - 1) / C;
+        const int threads = ((8 * max_windows + 31) / 32) * 32;
+        const size_t smem = size_t(nseg) * threads * sizeof(float) + 3 * size_t(nwords) * sizeof(uint32_t);
+        v2_args a{ dev.frames, dev.in, dev.out, dev.results,
+                   reinterpret_cast<float*>(dev.scratch), turbo_scratch_floats(cfg.subblocks),
+                   n, 1, max_windows, nseg, nwords, cfg.subblocks, cfg.iterations, cfg.guard,
+                   cfg.extrinsic_scale(), int8_scale, int(cfg.stop), cfg.soft_output };
+#define GPURX_V3(LOGV, T)                                             \
+    (C == 4 ? launch_v3<LOGV, T, 4>(a, n, threads, smem, st)         \
+            : launch_v3<LOGV, T, 8>(a, n, threads, smem, st))
+        if (log_map && int8_input)
+            GPURX_V3(true, int8_t);
+        else if (log_map)
+            GPURX_V3(true, float);
+        else if (int8_input)
+            GPURX_V3(false, int8_t);
+        else
+            GPURX_V3(false, float);
+#undef GPURX_V3
         return;
     }
     // About 128 threads per block: many windows make one codeword's block,
