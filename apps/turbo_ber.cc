@@ -51,6 +51,7 @@ struct options {
     std::string csv;
     bool table = false;
     int table_P = 96; //!< the windowed decoder the table compares with P = 1
+    bool no_p1 = false; //!< table without its P = 1 curves (they do not depend on guard)
 };
 
 // One Eb/N0 point: encode random frames, add noise on worker threads while
@@ -201,6 +202,7 @@ int main(int argc, char** argv)
         else if (a == "--iterations") o.iterations = std::stoi(val());
         else if (a == "--guard") o.guard = std::stoi(val());
         else if (a == "--table-P") o.table_P = std::stoi(val());
+        else if (a == "--no-p1") o.no_p1 = true;
         else if (a == "--ebn0") {
             const std::string v = val();
             if (std::sscanf(v.c_str(), "%lf:%lf:%lf", &o.e0, &o.e1, &o.estep) != 3 || o.estep <= 0) {
@@ -230,7 +232,8 @@ int main(int argc, char** argv)
                        { "scaled-max-log-map", 6, 0.68 }, { "max-log-map", 6, 0.90 } };
         else
             curves = { { o.algorithm.c_str(), o.iterations, NAN } };
-        std::vector<int> Ps = o.table ? std::vector<int>{ 1, o.table_P } : std::vector<int>{ o.P };
+        std::vector<int> Ps = o.table ? (o.no_p1 ? std::vector<int>{ o.table_P } : std::vector<int>{ 1, o.table_P })
+                                      : std::vector<int>{ o.P };
         std::printf("| decoder | iterations | P | Eb/N0 at BER 1e-5 | reference | difference |\n");
         std::printf("|---|---|---|---|---|---|\n");
         for (const auto& c : curves) {

@@ -276,10 +276,10 @@ int main(int argc, char** argv)
             { "v2: alpha checkpoints every 8 steps, guard 0", 2, 0, 8 },
             { "v2: alpha checkpoints every 4 steps, guard 0", 2, 0, 4 },
             { "v2, checkpoints every 8, guard 16", 2, 16, 8 },
-            { "v2, checkpoints every 8, guard 32", 2, 32, 8 },
+            { "v2, checkpoints every 8, guard 32 (default)", 2, 32, 8 },
             { "v3: a thread per trellis state, warp shuffles, checkpoints every 8, guard 0", 3, 0, 8 },
             { "v3, checkpoints every 4, guard 0", 3, 0, 4 },
-            { "v3, checkpoints every 8, guard 32 (default)", 3, 32, 8 },
+            { "v3, checkpoints every 8, guard 32", 3, 32, 8 },
             { "v3, checkpoints every 4, guard 32", 3, 32, 4 } };
         std::printf("\nkernel variants, K=6144, 6 iterations, scaled max-log-MAP, P=96, kernel only:\n\n");
         std::printf("| kernel | Gbit/s |\n|---|---|\n");

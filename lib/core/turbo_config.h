@@ -27,13 +27,13 @@ struct turbo_config {
     //! recursions, started from the metrics saved there in the previous
     //! iteration. 0 = plain next-iteration initialisation, as in the paper.
     int guard = 32;
-    //! CUDA kernel: 3 = one thread per trellis state with warp shuffles and
-    //! checkpointed alpha (up to 96 windows; wider codewords use 2);
-    //! 2 = one thread per window, checkpointed alpha, several codewords per
-    //! block; 1 = the paper's layout, one codeword per block with all of alpha
+    //! CUDA kernel: 2 = one thread per window, checkpointed alpha, several
+    //! codewords per block (default, fastest measured: docs/benchmarks.md);
+    //! 3 = one thread per trellis state with warp shuffles and checkpointed
+    //! alpha (up to 96 windows; wider codewords use 2); 1 = the paper's layout, one codeword per block with all of alpha
     //! in shared memory (guard must be 0). All decode identically (log-MAP:
     //! to rounding).
-    int gpu_kernel = 3;
+    int gpu_kernel = 2;
     //! Kernel 2 keeps alpha every `checkpoint` steps (4 or 8) and recomputes
     //! the rest; a speed/register trade-off, no effect on results.
     int checkpoint = 8;

@@ -38,7 +38,7 @@ core::turbo_config cfg_of(core::turbo::algorithm a, int P, int iters = 4)
     return c;
 }
 
-void noiseless_all_sizes(const core::backend_choice& where, int kernel = 3)
+void noiseless_all_sizes(const core::backend_choice& where, int kernel = 2)
 {
     std::mt19937 rng(3);
     const auto cws = all_sizes(rng);
@@ -60,7 +60,7 @@ void noiseless_all_sizes(const core::backend_choice& where, int kernel = 3)
 // backends. Max-log-MAP must agree bit for bit, soft values included; log-MAP
 // differs only in the last bits of expf/log1pf, so its hard decisions must
 // agree on all but a tiny fraction of bits.
-void cpu_gpu_agree(core::turbo::algorithm a, int P, int guard = 32, int kernel = 3)
+void cpu_gpu_agree(core::turbo::algorithm a, int P, int guard = 32, int kernel = 2)
 {
     std::mt19937 rng(17 + P);
     std::vector<codeword> cws;
@@ -95,7 +95,7 @@ void cpu_gpu_agree(core::turbo::algorithm a, int P, int guard = 32, int kernel =
 TEST(TurboDecoder, CpuNoiselessAllSizes) { noiseless_all_sizes(test::cpu_backend()); }
 TEST(TurboDecoderCuda, NoiselessAllSizes) { noiseless_all_sizes(test::cuda_backend()); }
 TEST(TurboDecoderCuda, Kernel1NoiselessAllSizes) { noiseless_all_sizes(test::cuda_backend(), 1); }
-TEST(TurboDecoderCuda, Kernel2NoiselessAllSizes) { noiseless_all_sizes(test::cuda_backend(), 2); }
+TEST(TurboDecoderCuda, Kernel3NoiselessAllSizes) { noiseless_all_sizes(test::cuda_backend(), 3); }
 
 TEST(TurboDecoderCuda, AgreesWithCpuMaxLogP1) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 1); }
 TEST(TurboDecoderCuda, AgreesWithCpuScaledP96) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 96); }
@@ -103,8 +103,8 @@ TEST(TurboDecoderCuda, AgreesWithCpuScaledP7) { cpu_gpu_agree(core::turbo::SCALE
 TEST(TurboDecoderCuda, AgreesWithCpuLogMapP32) { cpu_gpu_agree(core::turbo::LOG_MAP, 32); }
 TEST(TurboDecoderCuda, AgreesWithCpuNoGuardP96) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 96, 0); }
 TEST(TurboDecoderCuda, AgreesWithCpuGuard5P50) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 50, 5); }
-TEST(TurboDecoderCuda, Kernel2AgreesWithCpuP96) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 96, 32, 2); }
-TEST(TurboDecoderCuda, Kernel2AgreesWithCpuLogMapP16) { cpu_gpu_agree(core::turbo::LOG_MAP, 16, 32, 2); }
+TEST(TurboDecoderCuda, Kernel3AgreesWithCpuP96) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 96, 32, 3); }
+TEST(TurboDecoderCuda, Kernel3AgreesWithCpuLogMapP16) { cpu_gpu_agree(core::turbo::LOG_MAP, 16, 32, 3); }
 TEST(TurboDecoderCuda, Kernel3FallsBackAbove96Windows) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 200, 16, 3); }
 TEST(TurboDecoderCuda, Kernel1AgreesWithCpuP96) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 96, 0, 1); }
 TEST(TurboDecoderCuda, Kernel1AgreesWithCpuLogMapP1) { cpu_gpu_agree(core::turbo::LOG_MAP, 1, 0, 1); }
