@@ -9,7 +9,7 @@
 //   gpurx-turbo-ber [--backend auto|cuda|cpu] [--K 6144] [--P 1]
 //                   [--algorithm scaled-max-log-map] [--iterations 6]
 //                   [--ebn0 0.2:1.2:0.1] [--min-frame-errors 100]
-//                   [--max-frames 20000] [--guard 32] [--csv FILE] [--table]
+//                   [--max-frames 20000] [--guard 16] [--csv FILE] [--table]
 //                   [--table-P 96]
 //
 // --table runs the reference set (log-MAP 6 and 8 iterations, scaled
@@ -44,7 +44,7 @@ struct point {
 
 struct options {
     std::string backend = "auto";
-    int K = 6144, P = 1, iterations = 6, guard = 32;
+    int K = 6144, P = 1, iterations = 6, guard = 16;
     std::string algorithm = "scaled-max-log-map";
     double e0 = 0.2, e1 = 1.2, estep = 0.1;
     uint64_t min_frame_errors = 100, max_frames = 20000;

@@ -16,7 +16,12 @@ fi
 # The host's ctest may be a Python entry point (pip's cmake) that breaks once
 # PYTHONHOME points at the bundle: resolve the real binary first.
 CTEST=$(python3 -c 'import cmake, os; print(os.path.join(cmake.CMAKE_BIN_DIR, "ctest"))' 2>/dev/null || command -v ctest)
-source .gpuhost/enter .gpuhost "$root/build/install"
+source .gpuhost/enter .gpuhost
+# The module from the build tree (what ctest's QA uses too), so the install
+# tree need not travel.
+export PYTHONPATH="$root/build/test_modules:$PYTHONPATH"
+export LD_LIBRARY_PATH="$root/build/lib:$LD_LIBRARY_PATH"
+export PATH="$root/build/apps:$PATH"
 # The QA wrappers that ctest runs call /usr/bin/python3, GNU Radio's Python on
 # Debian; on this host point it at the bundled one (a throwaway machine).
 ln -sf "$GPUROOT/usr/bin/python3.11" /usr/bin/python3

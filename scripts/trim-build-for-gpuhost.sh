@@ -12,7 +12,11 @@ if [ "${2:-}" = --restore ]; then
     exit 0
 fi
 mkdir -p "$stash"
+# scripts/gpuhost-check.sh runs everything from the build tree (not install/);
+# the BER app travels only when asked for (GPURX_CARRY_BER=1).
+ber=apps/gpurx-turbo-ber
+[ "${GPURX_CARRY_BER:-0}" = 1 ] && ber=none
 rsync -a --remove-source-files --include='*/' --include='*.o' --include='*.a' \
-      --include='CMakeFiles/3.*/***' --include='install/libexec/***' \
-      --include='install/bin/gpurx-turbo-ber' --exclude='*' build/ "$stash"/
+      --include='CMakeFiles/3.*/***' --include='install/***' \
+      --include="$ber" --exclude='*' build/ "$stash"/
 du -sh build

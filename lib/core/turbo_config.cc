@@ -24,8 +24,6 @@ void turbo_config::validate() const
     if (gpu_kernel < 1 || gpu_kernel > 3)
         throw std::invalid_argument("gpu_kernel must be 1, 2 or 3, got " + std::to_string(gpu_kernel));
 
-    if (checkpoint != 4 && checkpoint != 8)
-        throw std::invalid_argument("checkpoint must be 4 or 8, got " + std::to_string(checkpoint));
     if (gpu_kernel == 1 && guard != 0)
         throw std::invalid_argument("gpu_kernel 1 supports guard 0 only, got guard " +
                                     std::to_string(guard));

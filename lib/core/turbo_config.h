@@ -26,7 +26,7 @@ struct turbo_config {
     //! Training steps run across each window edge before the window's own
     //! recursions, started from the metrics saved there in the previous
     //! iteration. 0 = plain next-iteration initialisation, as in the paper.
-    int guard = 32;
+    int guard = 16;
     //! CUDA kernel: 2 = one thread per window, checkpointed alpha, several
     //! codewords per block (default, fastest measured: docs/benchmarks.md);
     //! 3 = one thread per trellis state with warp shuffles and checkpointed
@@ -34,9 +34,6 @@ struct turbo_config {
     //! in shared memory (guard must be 0). All decode identically (log-MAP:
     //! to rounding).
     int gpu_kernel = 2;
-    //! Kernel 2 keeps alpha every `checkpoint` steps (4 or 8) and recomputes
-    //! the rest; a speed/register trade-off, no effect on results.
-    int checkpoint = 8;
 
     //! Throws std::invalid_argument naming the bad field and its value.
     void validate() const;

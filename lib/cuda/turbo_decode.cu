@@ -306,6 +306,10 @@ void launch_v1(const kernel_args& a, int nframes, int threads, size_t smem, cuda
 // stable previous half-iteration.
 // ---------------------------------------------------------------------------
 
+// alpha checkpoint spacing of kernels 2 and 3, in trellis steps. 4 was
+// measured too (docs/benchmarks.md): fewer registers, but slower.
+constexpr int CKPT = 8;
+
 struct v2_args {
     const frame_desc* frames;
     const uint8_t* in;
@@ -962,17 +966,14 @@ void cuda_turbo_decode(const batch_view& dev,
     // Kernel 3 runs up to 96 windows (768 threads); wider codewords use
     // kernel 2, which decodes identically.
     if (cfg.gpu_kernel == 3 && max_windows <= 96) {
-        const int C = cfg.checkpoint;
-        const int nseg = (W + C - 1) / C;
+        const int nseg = (W + CKPT - 1) / CKPT;
         const int threads = ((8 * max_windows + 31) / 32) * 32;
         const size_t smem = size_t(nseg) * threads * sizeof(float) + 3 * size_t(nwords) * sizeof(uint32_t);
         v2_args a{ dev.frames, dev.in, dev.out, dev.results,
                    reinterpret_cast<float*>(dev.scratch), turbo_scratch_floats(cfg.subblocks),
                    n, 1, max_windows, nseg, nwords, cfg.subblocks, cfg.iterations, cfg.guard,
                    cfg.extrinsic_scale(), int8_scale, int(cfg.stop), cfg.soft_output };
-#define GPURX_V3(LOGV, T)                                             \
-    (C == 4 ? launch_v3<LOGV, T, 4>(a, n, threads, smem, st)         \
-            : launch_v3<LOGV, T, 8>(a, n, threads, smem, st))
+#define GPURX_V3(LOGV, T) launch_v3<LOGV, T, CKPT>(a, n, threads, smem, st)
         if (log_map && int8_input)
             GPURX_V3(true, int8_t);
         else if (log_map)
@@ -987,8 +988,7 @@ void cuda_turbo_decode(const batch_view& dev,
     // About 128 threads per block: many windows make one codeword's block,
     // few windows (small K) pack several codewords into one, as far as
     // shared memory allows.
-    const int C = cfg.checkpoint;
-    const int nseg = (W + C - 1) / C;
+    const int nseg = (W + CKPT - 1) / CKPT;
     const size_t per_cw = size_t(nseg) * 8 * max_windows * sizeof(float) +
                           2 * size_t(nwords) * sizeof(uint32_t) + 3 * sizeof(int);
     const size_t smem_budget = 100 * 1024; // leaves room for two blocks per SM
@@ -1015,9 +1015,7 @@ void cuda_turbo_decode(const batch_view& dev,
                int(cfg.stop),
                cfg.soft_output };
     const int blocks = (n + cpb - 1) / cpb;
-#define GPURX_V2(LOGV, T)                                             \
-    (C == 4 ? launch_v2<LOGV, T, 4>(a, blocks, threads, smem, st)    \
-            : launch_v2<LOGV, T, 8>(a, blocks, threads, smem, st))
+#define GPURX_V2(LOGV, T) launch_v2<LOGV, T, CKPT>(a, blocks, threads, smem, st)
     if (log_map && int8_input)
         GPURX_V2(true, int8_t);
     else if (log_map)
