@@ -454,6 +454,7 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
     const int ja = len - min(args.guard, len);
     const int jb = min(args.guard, len);
     int it_used = 0, check = -1;
+    bool finished = !have; // this thread's codeword needs no more iterations
 
     for (int it = 1; it <= args.iterations; it++) {
         const bool run = have && !s_done[cwi];
@@ -616,11 +617,14 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
             } else if (args.stop == int(early_stop::hard_decision)) {
                 stop_now = it > 1 && s_flag[cw] == 0;
             }
-            if (stop_now && w == 0)
-                s_done[cw] = 1;
+            if (stop_now) {
+                finished = true; // every thread of the codeword decides alike
+                if (w == 0)
+                    s_done[cw] = 1; // read after the barrier below
+            }
         }
         // Every codeword finished: leave together.
-        if (__syncthreads_and(cw >= cpb || s_done[cwi]))
+        if (__syncthreads_and(finished))
             break;
     }
 
