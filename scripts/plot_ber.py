@@ -5,7 +5,7 @@
 #
 """Plot BER curves from gpurx-turbo-ber --csv output.
 
-  plot_ber.py ber.csv out.png
+  plot_ber.py ber.csv [more.csv ...] out.png
 """
 import csv
 import sys
@@ -16,16 +16,21 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
-def main(src, dst):
+def main(srcs, dst):
     curves = defaultdict(list)
-    for row in csv.DictReader(open(src)):
-        ber = float(row["ber"])
-        if ber > 0:
-            curves[row["curve"]].append((float(row["ebn0_db"]), ber))
+    for src in srcs:
+        for row in csv.DictReader(open(src)):
+            ber = float(row["ber"])
+            name = row["curve"]
+            if "P=96" in name and "/g=" not in name:
+                name += "/g=0"
+            if ber > 0:
+                curves[name].append((float(row["ebn0_db"]), ber))
     fig, ax = plt.subplots(figsize=(8, 5.5))
     for name, pts in sorted(curves.items()):
         x, y = zip(*sorted(pts))
-        ax.semilogy(x, y, "--" if "P=96" in name else "-", marker="o", ms=3, label=name)
+        style = "-" if "P=1" in name else (":" if name.endswith("g=0") else "--")
+        ax.semilogy(x, y, style, marker="o", ms=3, label=name)
     ax.axhline(1e-5, color="grey", lw=0.8)
     ax.set_xlabel("Eb/N0 (dB)")
     ax.set_ylabel("BER")
@@ -37,4 +42,4 @@ def main(src, dst):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    main(sys.argv[1:-1], sys.argv[-1])

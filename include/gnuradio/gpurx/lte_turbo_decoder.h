@@ -37,7 +37,8 @@ public:
      * \param K block size (Table 5.1.3-3)
      * \param iterations full turbo iterations, 1..16
      * \param algorithm "log-map", "max-log-map" or "scaled-max-log-map"
-     * \param subblocks P, parallel windows per codeword (1 = no windowing)
+     * \param subblocks P, parallel windows per codeword, 1..256 (1 = no
+     *        windowing); windows overlap their neighbours by 16 training steps
      * \param scaling extrinsic scale of scaled-max-log-map, (0, 1]
      * \param early_termination "none", "crc24a", "crc24b" or "hard-decision"
      * \param max_batch codewords per batch
