@@ -31,6 +31,8 @@
 #include <cuda_runtime.h>
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <mutex>
 
 namespace gr {
 namespace gpurx {
@@ -82,6 +84,24 @@ __device__ uint32_t gf_xpow32(int u, uint32_t g)
         base = gf_mulmod(base, base, g);
     }
     return result;
+}
+
+// Raises a kernel's dynamic shared memory limit on the current device when a
+// launch needs more than it was last set to, instead of on every launch.
+template <typename Fn>
+void allow_smem(Fn* fn, size_t bytes)
+{
+    static std::mutex m;
+    static std::map<std::pair<const void*, int>, size_t> allowed; // (kernel, device) -> bytes
+    int dev = 0;
+    GPURX_CUDA_CHECK(cudaGetDevice(&dev));
+    std::lock_guard<std::mutex> lock(m);
+    size_t& a = allowed[{ reinterpret_cast<const void*>(fn), dev }];
+    if (bytes > a) {
+        GPURX_CUDA_CHECK(cudaFuncSetAttribute(
+            fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+        a = bytes;
+    }
 }
 
 template <typename Tin>
@@ -286,8 +306,7 @@ template <bool LOG, typename Tin>
 void launch_v1(const kernel_args& a, int nframes, int threads, size_t smem, cudaStream_t st)
 {
     auto* fn = &turbo_decode_v1<LOG, Tin>;
-    GPURX_CUDA_CHECK(cudaFuncSetAttribute(
-        fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    allow_smem(fn, smem);
     fn<<<nframes, threads, smem, st>>>(a);
     GPURX_CUDA_CHECK_LAUNCH("turbo_decode_v1");
 }
@@ -643,8 +662,7 @@ template <bool LOG, typename Tin, int C>
 void launch_v2(const v2_args& a, int blocks, int threads, size_t smem, cudaStream_t st)
 {
     auto* fn = &turbo_decode_v2<LOG, Tin, C>;
-    GPURX_CUDA_CHECK(cudaFuncSetAttribute(
-        fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    allow_smem(fn, smem);
     fn<<<blocks, threads, smem, st>>>(a);
     GPURX_CUDA_CHECK_LAUNCH("turbo_decode_v2");
 }
@@ -919,8 +937,7 @@ template <bool LOG, typename Tin, int C>
 void launch_v3(const v2_args& a, int blocks, int threads, size_t smem, cudaStream_t st)
 {
     auto* fn = &turbo_decode_v3<LOG, Tin, C>;
-    GPURX_CUDA_CHECK(cudaFuncSetAttribute(
-        fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    allow_smem(fn, smem);
     fn<<<blocks, threads, smem, st>>>(a);
     GPURX_CUDA_CHECK_LAUNCH("turbo_decode_v3");
 }

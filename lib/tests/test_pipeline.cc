@@ -198,3 +198,29 @@ TEST(PipelineCuda, ScaleIsApplied)
     for (size_t i = 0; i < vlen; i++)
         ASSERT_EQ(reinterpret_cast<const float*>(f->data)[i], x[i] * -0.5f);
 }
+
+#ifdef GPURX_HAVE_CUDA
+#include "cuda/device_context.h"
+
+// A flowgraph that stops and starts again must not allocate again: pipelines
+// lease their streams and pinned/device buffers from the device's persistent
+// context, and give them back to its pools.
+TEST(PipelineCuda, RestartReusesPooledResources)
+{
+    auto ctx = core::device_context::acquire(0);
+    EXPECT_EQ(ctx.get(), core::device_context::acquire(0).get()) << "one context per device";
+    core::batch_copy_kernel kernel(256, 1.0f);
+    const auto cfg = make_cfg({ 3, 32, 0 }, 256);
+    { auto warm = core::make_pipeline(kernel, test::cuda_backend(), cfg); }
+    const size_t streams = ctx->streams_created(), buffers = ctx->buffers_created();
+    for (int restart = 0; restart < 5; restart++) {
+        auto pipe = core::make_pipeline(kernel, test::cuda_backend(), cfg);
+        std::vector<float> x(256, float(restart));
+        pipe->submit(x.data(), x.size() * 4, x.size() * 4, 0);
+        pipe->drain();
+        ASSERT_NE(pipe->front(true), nullptr);
+    }
+    EXPECT_EQ(ctx->streams_created(), streams) << "streams created again on restart";
+    EXPECT_EQ(ctx->buffers_created(), buffers) << "buffers allocated again on restart";
+}
+#endif
