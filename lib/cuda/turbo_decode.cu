@@ -513,12 +513,26 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
                                 a[s] = t[s];
                         }
                 }
+                // The next chunk's loads are issued before this chunk's
+                // recursion, so their latency hides behind C steps of it.
+                float LUn[C], LPn[C];
+                int IDXn[C];
+                if (len > 0)
+                    load_chunk<C>(c, La, args.in_scale, d, K, f1, f2, f2x2, start, min(C, len), LUn, LPn, IDXn);
                 for (int j0 = 0; j0 < len; j0 += C) {
                     const int n = min(C, len - j0);
 #pragma unroll
+                    for (int i = 0; i < C; i++) {
+                        LU[i] = LUn[i];
+                        LP[i] = LPn[i];
+                        IDX[i] = IDXn[i];
+                    }
+                    if (j0 + C < len)
+                        load_chunk<C>(c, La, args.in_scale, d, K, f1, f2, f2x2, start + j0 + C,
+                                      min(C, len - j0 - C), LUn, LPn, IDXn);
+#pragma unroll
                     for (int s = 0; s < 8; s++)
                         ck(j0 / C, s) = a[s];
-                    load_chunk<C>(c, La, args.in_scale, d, K, f1, f2, f2x2, start + j0, n, LU, LP, IDX);
 #pragma unroll
                     for (int i = 0; i < C; i++)
                         if (i < n) {
@@ -560,11 +574,22 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
                 // The window, one checkpoint segment at a time: recompute its
                 // alpha into registers, then walk it backwards.
                 const int nseg = (len + C - 1) / C;
+                if (nseg > 0)
+                    load_chunk<C>(c, La, args.in_scale, d, K, f1, f2, f2x2, start + (nseg - 1) * C,
+                                  len - (nseg - 1) * C, LUn, LPn, IDXn);
                 for (int seg = nseg - 1; seg >= 0; seg--) {
                     const int j0 = seg * C;
                     const int n = min(C, len - j0);
                     float A[C][8], r[8];
-                    load_chunk<C>(c, La, args.in_scale, d, K, f1, f2, f2x2, start + j0, n, LU, LP, IDX);
+#pragma unroll
+                    for (int i = 0; i < C; i++) {
+                        LU[i] = LUn[i];
+                        LP[i] = LPn[i];
+                        IDX[i] = IDXn[i];
+                    }
+                    if (seg > 0) // extrinsics go to the other buffer: no hazard
+                        load_chunk<C>(c, La, args.in_scale, d, K, f1, f2, f2x2, start + j0 - C, C,
+                                      LUn, LPn, IDXn);
 #pragma unroll
                     for (int s = 0; s < 8; s++)
                         r[s] = ck(seg, s);
