@@ -117,6 +117,38 @@ __device__ __forceinline__ float load_llr<int8_t>(const int8_t* c, int i, float 
     return float(c[i]) * in_scale;
 }
 
+// Window-boundary metrics in global scratch, shared by all three kernels:
+// [decoder][alpha | beta][window][state], P windows per row.
+__device__ __forceinline__ float* bound_ptr(float* scr, int P, int d, int beta, int win)
+{
+    return scr + ((d * 2 + beta) * P + win) * 8;
+}
+
+// First-iteration boundaries of window w: the trellis starts in state 0, ends
+// in the state the tail bits drive it to, and is uniform in between.
+template <bool LOG, typename Tin>
+__device__ void init_window_bounds(
+    float* scr, int P, int w, int nwin, const Tin* c, int K, float in_scale)
+{
+    for (int d = 0; d < 2; d++) {
+        float* a = bound_ptr(scr, P, d, 0, w);
+#pragma unroll
+        for (int s = 0; s < 8; s++)
+            a[s] = (w == 0 && s != 0) ? NEG : 0.0f;
+        float* b = bound_ptr(scr, P, d, 1, w);
+        if (w == nwin - 1) {
+            float tail[6];
+            for (int t = 0; t < 6; t++)
+                tail[t] = load_llr(c, 3 * K + 6 * d + t, in_scale);
+            tail_beta<LOG>(tail, b);
+        } else {
+#pragma unroll
+            for (int s = 0; s < 8; s++)
+                b[s] = 0.0f;
+        }
+    }
+}
+
 struct kernel_args {
     const frame_desc* frames;
     const uint8_t* in;
@@ -155,8 +187,8 @@ __global__ void __launch_bounds__(1024) turbo_decode_v1(kernel_args args)
     uint32_t* crc_tab = prev + nwords;
     // Window-boundary metrics in global scratch: [decoder][alpha|beta][window][state].
     float* bnd = args.scratch + size_t(blockIdx.x) * 32 * args.P;
-    auto abound = [&](int d, int win) { return bnd + ((d * 2 + 0) * args.P + win) * 8; };
-    auto bbound = [&](int d, int win) { return bnd + ((d * 2 + 1) * args.P + win) * 8; };
+    auto abound = [&](int d, int win) { return bound_ptr(bnd, args.P, d, 0, win); };
+    auto bbound = [&](int d, int win) { return bound_ptr(bnd, args.P, d, 1, win); };
 
     const uint32_t crc_g = args.stop == int(early_stop::crc24a) ? crc24a_poly : crc24b_poly;
     const bool crc_stop = args.stop == int(early_stop::crc24a) || args.stop == int(early_stop::crc24b);
@@ -168,25 +200,8 @@ __global__ void __launch_bounds__(1024) turbo_decode_v1(kernel_args args)
         if (crc_stop)
             crc_tab[i] = gf_xpow32(i, crc_g);
     }
-    if (active) {
-        for (int d = 0; d < 2; d++) {
-            float* a = abound(d, w);
-#pragma unroll
-            for (int s = 0; s < 8; s++)
-                a[s] = (w == 0 && s != 0) ? NEG : 0.0f;
-            float* b = bbound(d, w);
-            if (w == nwin - 1) {
-                float tail[6];
-                for (int t = 0; t < 6; t++)
-                    tail[t] = load_llr(c, 3 * K + 6 * d + t, args.in_scale);
-                tail_beta<LOG>(tail, b);
-            } else {
-#pragma unroll
-                for (int s = 0; s < 8; s++)
-                    b[s] = 0.0f;
-            }
-        }
-    }
+    if (active)
+        init_window_bounds<LOG>(bnd, args.P, w, nwin, c, K, args.in_scale);
     __syncthreads();
 
     float* soft_out =
@@ -423,8 +438,8 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
     };
 
     float* scr = args.scratch + size_t(have ? f : 0) * args.scratch_floats;
-    auto abound = [&](int d, int win) { return scr + ((d * 2 + 0) * args.P + win) * 8; };
-    auto bbound = [&](int d, int win) { return scr + ((d * 2 + 1) * args.P + win) * 8; };
+    auto abound = [&](int d, int win) { return bound_ptr(scr, args.P, d, 0, win); };
+    auto bbound = [&](int d, int win) { return bound_ptr(scr, args.P, d, 1, win); };
     float* const ext0 = scr + 32 * args.P;
     float* const ext1 = ext0 + 6144;
 
@@ -442,25 +457,8 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
         for (int i = w; i < nwords; i += nwm)
             prev[i] = 0;
     }
-    if (active) {
-        for (int d = 0; d < 2; d++) {
-            float* a = abound(d, w);
-#pragma unroll
-            for (int s = 0; s < 8; s++)
-                a[s] = (w == 0 && s != 0) ? NEG : 0.0f;
-            float* b = bbound(d, w);
-            if (w == nwin - 1) {
-                float tail[6];
-                for (int t = 0; t < 6; t++)
-                    tail[t] = load_llr(c, 3 * K + 6 * d + t, args.in_scale);
-                tail_beta<LOG>(tail, b);
-            } else {
-#pragma unroll
-                for (int s = 0; s < 8; s++)
-                    b[s] = 0.0f;
-            }
-        }
-    }
+    if (active)
+        init_window_bounds<LOG>(scr, args.P, w, nwin, c, K, args.in_scale);
     __syncthreads();
 
     float* soft_out =
@@ -741,8 +739,8 @@ __global__ void __launch_bounds__(768) turbo_decode_v3(v2_args args)
     __shared__ uint32_t s_crc;
 
     float* scr = args.scratch + size_t(f) * args.scratch_floats;
-    auto abound = [&](int d, int win) { return scr + ((d * 2 + 0) * args.P + win) * 8; };
-    auto bbound = [&](int d, int win) { return scr + ((d * 2 + 1) * args.P + win) * 8; };
+    auto abound = [&](int d, int win) { return bound_ptr(scr, args.P, d, 0, win); };
+    auto bbound = [&](int d, int win) { return bound_ptr(scr, args.P, d, 1, win); };
     float* const ext0 = scr + 32 * args.P;
     float* const ext1 = ext0 + 6144;
 
@@ -764,23 +762,8 @@ __global__ void __launch_bounds__(768) turbo_decode_v3(v2_args args)
         if (crc_stop)
             crc_tab[i] = gf_xpow32(i, crc_g);
     }
-    if (active && s == 0) {
-        for (int d = 0; d < 2; d++) {
-            float* a = abound(d, w);
-            for (int q = 0; q < 8; q++)
-                a[q] = (w == 0 && q != 0) ? NEG : 0.0f;
-            float* b = bbound(d, w);
-            if (w == nwin - 1) {
-                float tail[6];
-                for (int t = 0; t < 6; t++)
-                    tail[t] = load_llr(c, 3 * K + 6 * d + t, args.in_scale);
-                tail_beta<LOG>(tail, b);
-            } else {
-                for (int q = 0; q < 8; q++)
-                    b[q] = 0.0f;
-            }
-        }
-    }
+    if (active && s == 0)
+        init_window_bounds<LOG>(scr, args.P, w, nwin, c, K, args.in_scale);
     __syncthreads();
 
     float* soft_out = args.soft ? reinterpret_cast<float*>(args.out + fd.out_offset + turbo_soft_offset(K)) : nullptr;
