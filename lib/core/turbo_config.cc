@@ -27,6 +27,9 @@ void turbo_config::validate() const
     if (gpu_kernel == 1 && guard != 0)
         throw std::invalid_argument("gpu_kernel 1 supports guard 0 only, got guard " +
                                     std::to_string(guard));
+    if (!(fixed_scale > 0.0f && fixed_scale <= 1.0e6f))
+        throw std::invalid_argument("fixed_scale must be in (0, 1e6], got " +
+                                    std::to_string(fixed_scale));
     if (!(scaling > 0.0f && scaling <= 1.0f))
         throw std::invalid_argument("scaling must be in (0, 1], got " + std::to_string(scaling));
 }

@@ -34,9 +34,19 @@ struct turbo_config {
     //! in shared memory (guard must be 0). All decode identically (log-MAP:
     //! to rounding).
     int gpu_kernel = 2;
+    //! max-log-MAP variants run in 16-bit fixed point (turbo_fixed.h): the
+    //! fastest CUDA kernel (4: two codewords per thread, packed 16x2 DPX) and
+    //! its bit-exact CPU twin. log-MAP always runs in float; false selects
+    //! the float kernels (gpu_kernel) for max-log-MAP too.
+    bool fixed_point = true;
+    //! Fixed point: quantisation steps per LLR unit for float input (LLRs
+    //! saturate at +-127 steps, so at +-15.9 with the default 8).
+    float fixed_scale = 8.0f;
 
     //! Throws std::invalid_argument naming the bad field and its value.
     void validate() const;
+    //! True when decoding runs in 16-bit fixed point.
+    bool uses_fixed_point() const { return fixed_point && algorithm != turbo::LOG_MAP; }
     //! The extrinsic scale in effect (1 unless scaled-max-log-map).
     float extrinsic_scale() const
     {

@@ -5,6 +5,7 @@
  */
 #include "turbo_decoder_cpu.h"
 #include "lte_crc.h"
+#include "turbo_fixed.h"
 #include "turbo_trellis.h"
 
 #include <algorithm>
@@ -16,62 +17,139 @@ namespace core {
 
 using namespace turbo;
 
+namespace {
+
+// The per-step arithmetic the window schedule runs with: float (log-MAP or
+// max-log-MAP, turbo_trellis.h) or 16-bit fixed point (turbo_fixed.h).
+template <bool LOG>
+struct float_arith {
+    using T = float;
+    float scale;
+    void alpha(const T* a, T Lu, T Lp, T* out) const { alpha_step<LOG>(a, Lu, Lp, out); }
+    void beta(const T* b, T Lu, T Lp, T* out) const { beta_step<LOG>(b, Lu, Lp, out); }
+    T ext(const T* a, const T* b, T Lp) const { return extrinsic<LOG>(a, b, Lp); }
+    void tail(const T* t, T* out) const { tail_beta<LOG>(t, out); }
+    T neg() const { return NEG; }
+    T scaled(T le) const { return scale * le; }
+    float soft(T app) const { return app; }
+};
+
+template <class Ops>
+struct fixed_arith {
+    using T = int;
+    int sq;     // extrinsic scale, 1/256 steps
+    float unit; // one step in LLR units
+    void alpha(const T* a, T Lu, T Lp, T* out) const { turbo_fx::alpha_step<Ops>(a, Lu, Lp, out); }
+    void beta(const T* b, T Lu, T Lp, T* out) const { turbo_fx::beta_step<Ops>(b, Lu, Lp, out); }
+    T ext(const T* a, const T* b, T Lp) const { return turbo_fx::extrinsic<Ops>(a, b, Lp); }
+    void tail(const T* t, T* out) const { turbo_fx::tail_beta<Ops>(t, out); }
+    T neg() const { return turbo_fx::NEG; }
+    T scaled(T le) const { return turbo_fx::scale_extrinsic(le, sq); }
+    float soft(T app) const { return float(app) * unit; }
+};
+
+} // namespace
+
 turbo_decoder_cpu::turbo_decoder_cpu(const turbo_config& cfg) : d_cfg(cfg)
 {
     d_cfg.validate();
-    d_ext[0].resize(lte_max_K);
-    d_ext[1].resize(lte_max_K);
     d_prev.resize(lte_max_K);
+}
+
+void turbo_decoder_cpu::set_interleaver(int K)
+{
+    if (d_pi_K == K)
+        return;
+    const qpp_params qpp = lte_qpp(K);
+    d_pi.resize(K);
+    for (int i = 0; i < K; i++)
+        d_pi[i] = qpp_index(qpp, i);
+    d_pi_K = K;
 }
 
 turbo_decode_result
 turbo_decoder_cpu::decode(const float* llr, int K, uint8_t* hard, float* soft)
 {
+    if (d_cfg.uses_fixed_point()) {
+        const size_t n = 3 * size_t(K) + 12;
+        d_quant.resize(n);
+        for (size_t i = 0; i < n; i++)
+            d_quant[i] = turbo_fx::quantize(llr[i], d_cfg.fixed_scale);
+        return decode_fixed<turbo_fx::int_ops>(d_quant.data(), K, 1.0f / d_cfg.fixed_scale, hard, soft);
+    }
     if (d_cfg.algorithm == LOG_MAP)
-        return decode_impl<true>(llr, K, hard, soft);
-    return decode_impl<false>(llr, K, hard, soft);
+        return run(float_arith<true>{ 1.0f }, d_fbuf, llr, K, hard, soft);
+    return run(float_arith<false>{ d_cfg.extrinsic_scale() }, d_fbuf, llr, K, hard, soft);
 }
 
-template <bool LOG>
-turbo_decode_result
-turbo_decoder_cpu::decode_impl(const float* llr, int K, uint8_t* hard, float* soft)
+turbo_decode_result turbo_decoder_cpu::decode_int8(
+    const int8_t* llr, int K, float int8_scale, uint8_t* hard, float* soft)
 {
-    const qpp_params qpp = lte_qpp(K);
-    if (d_pi_K != K) {
-        d_pi.resize(K);
-        for (int i = 0; i < K; i++)
-            d_pi[i] = qpp_index(qpp, i);
-        d_pi_K = K;
+    const size_t n = 3 * size_t(K) + 12;
+    if (d_cfg.uses_fixed_point()) {
+        d_quant.resize(n);
+        for (size_t i = 0; i < n; i++)
+            d_quant[i] = turbo_fx::quantize(llr[i]);
+        return decode_fixed<turbo_fx::int_ops>(d_quant.data(), K, int8_scale, hard, soft);
     }
+    d_convert.resize(n);
+    for (size_t i = 0; i < n; i++)
+        d_convert[i] = float(llr[i]) * int8_scale; // as the GPU kernels convert
+    return decode(d_convert.data(), K, hard, soft);
+}
+
+template <class Ops>
+turbo_decode_result turbo_decoder_cpu::decode_fixed(
+    const int* q, int K, float soft_unit, uint8_t* hard, float* soft)
+{
+    const fixed_arith<Ops> ar{ turbo_fx::scale_q(d_cfg.extrinsic_scale()), soft_unit };
+    return run(ar, d_ibuf, q, K, hard, soft);
+}
+
+template turbo_decode_result turbo_decoder_cpu::decode_fixed<turbo_fx::int_ops>(
+    const int*, int, float, uint8_t*, float*);
+template turbo_decode_result turbo_decoder_cpu::decode_fixed<turbo_fx::checked_int_ops>(
+    const int*, int, float, uint8_t*, float*);
+
+template <class Arith>
+turbo_decode_result turbo_decoder_cpu::run(const Arith& ar,
+                                           buffers<typename Arith::T>& bf,
+                                           const typename Arith::T* llr,
+                                           int K,
+                                           uint8_t* hard,
+                                           float* soft)
+{
+    using T = typename Arith::T;
+    set_interleaver(K);
     const int W = window_length(K, d_cfg.subblocks);
     const int nwin = window_count(K, d_cfg.subblocks);
-    const float scale = d_cfg.extrinsic_scale();
-    d_alpha.resize(size_t(W) * 8);
+    bf.ext[0].assign(K, T(0));
+    bf.ext[1].assign(K, T(0));
+    bf.alpha.resize(size_t(W) * 8);
     // Window-boundary metrics [decoder][window][state], and the snapshot each
     // half-iteration starts from (all windows start from the previous values,
     // as the GPU's windows run at the same time).
-    d_abound.assign(size_t(2) * nwin * 8, 0.0f);
-    d_bbound.assign(size_t(2) * nwin * 8, 0.0f);
-    d_ain.resize(d_abound.size());
-    d_bin.resize(d_bbound.size());
-    std::fill(d_ext[0].begin(), d_ext[0].begin() + K, 0.0f);
+    bf.abound.assign(size_t(2) * nwin * 8, T(0));
+    bf.bbound.assign(size_t(2) * nwin * 8, T(0));
+    bf.ain.resize(bf.abound.size());
+    bf.bin.resize(bf.bbound.size());
     const int guard = d_cfg.guard;
     for (int d = 0; d < 2; d++) {
-        float* a0 = &d_abound[size_t(d) * nwin * 8];
+        T* a0 = &bf.abound[size_t(d) * nwin * 8];
         for (int s = 1; s < 8; s++)
-            a0[s] = NEG; // both encoders start in state 0
-        tail_beta<LOG>(llr + 3 * K + 6 * d, &d_bbound[(size_t(d) * nwin + nwin - 1) * 8]);
+            a0[s] = ar.neg(); // both encoders start in state 0
+        ar.tail(llr + 3 * K + 6 * d, &bf.bbound[(size_t(d) * nwin + nwin - 1) * 8]);
     }
 
     turbo_decode_result res{ 0, -1 };
     for (int it = 1; it <= d_cfg.iterations; it++) {
         for (int d = 0; d < 2; d++) {
-            float* ab = &d_abound[size_t(d) * nwin * 8];
-            float* bb = &d_bbound[size_t(d) * nwin * 8];
-            std::copy(ab, ab + nwin * 8, d_ain.begin());
-            std::copy(bb, bb + nwin * 8, d_bin.begin());
-            const float* La = d_ext[d].data();
-            float* Le = d_ext[1 - d].data();
+            T* ab = &bf.abound[size_t(d) * nwin * 8];
+            T* bb = &bf.bbound[size_t(d) * nwin * 8];
+            std::copy(ab, ab + nwin * 8, bf.ain.begin());
+            std::copy(bb, bb + nwin * 8, bf.bin.begin());
+            const T* La = bf.ext[d].data();
+            T* Le = bf.ext[1 - d].data();
             auto Lu_at = [&](int k) {
                 const int idx = d ? d_pi[k] : k;
                 return llr[3 * idx] + La[idx];
@@ -84,25 +162,25 @@ turbo_decoder_cpu::decode_impl(const float* llr, int K, uint8_t* hard, float* so
                 // Where this window saves metrics for its neighbours' training.
                 const int ja = len - std::min(guard, len); // alpha for window w+1
                 const int jb = std::min(guard, len);       // beta for window w-1
-                float a[8], b[8], t[8];
-                std::copy(&d_ain[w * 8], &d_ain[w * 8] + 8, a);
+                T a[8], b[8], t[8];
+                std::copy(&bf.ain[w * 8], &bf.ain[w * 8] + 8, a);
                 for (int k = start - gf; k < start; k++) {
-                    alpha_step<LOG>(a, Lu_at(k), llr[3 * k + 1 + d], t);
+                    ar.alpha(a, Lu_at(k), llr[3 * k + 1 + d], t);
                     std::copy(t, t + 8, a);
                 }
                 for (int j = 0; j < len; j++) {
                     const int k = start + j;
-                    std::copy(a, a + 8, &d_alpha[size_t(j) * 8]);
+                    std::copy(a, a + 8, &bf.alpha[size_t(j) * 8]);
                     if (j == ja && w + 1 < nwin)
                         std::copy(a, a + 8, ab + (w + 1) * 8);
-                    alpha_step<LOG>(a, Lu_at(k), llr[3 * k + 1 + d], t);
+                    ar.alpha(a, Lu_at(k), llr[3 * k + 1 + d], t);
                     std::copy(t, t + 8, a);
                 }
                 if (ja == len && w + 1 < nwin)
                     std::copy(a, a + 8, ab + (w + 1) * 8);
-                std::copy(&d_bin[w * 8], &d_bin[w * 8] + 8, b);
+                std::copy(&bf.bin[w * 8], &bf.bin[w * 8] + 8, b);
                 for (int k = start + len + gb - 1; k >= start + len; k--) {
-                    beta_step<LOG>(b, Lu_at(k), llr[3 * k + 1 + d], t);
+                    ar.beta(b, Lu_at(k), llr[3 * k + 1 + d], t);
                     std::copy(t, t + 8, b);
                 }
                 if (jb == len && w > 0)
@@ -110,18 +188,18 @@ turbo_decoder_cpu::decode_impl(const float* llr, int K, uint8_t* hard, float* so
                 for (int j = len - 1; j >= 0; j--) {
                     const int k = start + j;
                     const int idx = d ? d_pi[k] : k;
-                    const float Lu = llr[3 * idx] + La[idx];
-                    const float Lp = llr[3 * k + 1 + d];
-                    const float le = extrinsic<LOG>(&d_alpha[size_t(j) * 8], b, Lp);
+                    const T Lu = llr[3 * idx] + La[idx];
+                    const T Lp = llr[3 * k + 1 + d];
+                    const T le = ar.ext(&bf.alpha[size_t(j) * 8], b, Lp);
                     if (d == 1) {
-                        const float app = Lu + le;
-                        hard[idx] = app > 0.0f ? 1 : 0;
+                        const T app = Lu + le;
+                        hard[idx] = app > T(0) ? 1 : 0;
                         if (soft)
-                            soft[idx] = app;
+                            soft[idx] = ar.soft(app);
                     }
-                    beta_step<LOG>(b, Lu, Lp, t);
+                    ar.beta(b, Lu, Lp, t);
                     std::copy(t, t + 8, b);
-                    Le[idx] = scale * le;
+                    Le[idx] = ar.scaled(le);
                     if (j == jb && w > 0)
                         std::copy(b, b + 8, bb + (w - 1) * 8);
                 }
@@ -141,11 +219,6 @@ turbo_decoder_cpu::decode_impl(const float* llr, int K, uint8_t* hard, float* so
     }
     return res;
 }
-
-template turbo_decode_result
-turbo_decoder_cpu::decode_impl<true>(const float*, int, uint8_t*, float*);
-template turbo_decode_result
-turbo_decoder_cpu::decode_impl<false>(const float*, int, uint8_t*, float*);
 
 } // namespace core
 } // namespace gpurx

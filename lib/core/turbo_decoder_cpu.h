@@ -8,7 +8,8 @@
 // the GPU (P windows per codeword; each window starts its recursions `guard`
 // steps inside its neighbours, from the metrics saved there in the previous
 // iteration), window after window, with the same per-step arithmetic
-// (turbo_trellis.h), so max-log-MAP results agree bit for bit.
+// (turbo_trellis.h for float, turbo_fixed.h for 16-bit fixed point), so
+// max-log-MAP results agree bit for bit.
 //
 // A-priori and extrinsic LLRs are double-buffered: decoder d reads ext[d] and
 // writes ext[1-d], so training steps that read a neighbour's positions see
@@ -35,20 +36,48 @@ class turbo_decoder_cpu
 public:
     explicit turbo_decoder_cpu(const turbo_config& cfg);
     /*!
-     * Decode one codeword of block size K.
+     * Decode one codeword of block size K from float LLRs. With
+     * cfg.uses_fixed_point() the LLRs are first quantised by
+     * cfg.fixed_scale (turbo_fixed.h).
      * \param llr 3K+12 LLRs in the interleaved layout c[3k+i] = d(i)_k
      * \param hard K output bits (0/1)
      * \param soft K a-posteriori LLRs, or nullptr
      */
     turbo_decode_result decode(const float* llr, int K, uint8_t* hard, float* soft);
+    /*!
+     * Decode from int8 LLRs (LLR = value x int8_scale): quantised as they are
+     * in fixed point, converted to float otherwise.
+     */
+    turbo_decode_result
+    decode_int8(const int8_t* llr, int K, float int8_scale, uint8_t* hard, float* soft);
+    /*!
+     * Decode already quantised LLRs with the fixed-point arithmetic;
+     * \p soft_unit is one quantisation step in LLR units. \p Ops is
+     * turbo_fx::int_ops, or a checking variant in the tests.
+     */
+    template <class Ops>
+    turbo_decode_result
+    decode_fixed(const int* q, int K, float soft_unit, uint8_t* hard, float* soft);
     const turbo_config& config() const { return d_cfg; }
 
+    // Work buffers of one metric type (float or int).
+    template <typename T>
+    struct buffers {
+        std::vector<T> ext[2], alpha, abound, bbound, ain, bin;
+    };
+
 private:
-    template <bool LOG>
-    turbo_decode_result decode_impl(const float* llr, int K, uint8_t* hard, float* soft);
+    template <class Arith>
+    turbo_decode_result
+    run(const Arith& ar, buffers<typename Arith::T>& buf, const typename Arith::T* llr, int K,
+        uint8_t* hard, float* soft);
+    void set_interleaver(int K);
 
     turbo_config d_cfg;
-    std::vector<float> d_ext[2], d_alpha, d_abound, d_bbound, d_ain, d_bin;
+    buffers<float> d_fbuf;
+    buffers<int> d_ibuf;
+    std::vector<float> d_convert;
+    std::vector<int> d_quant;
     std::vector<int> d_pi;
     std::vector<uint8_t> d_prev;
     int d_pi_K = 0;

@@ -30,7 +30,6 @@ turbo_batch_kernel::turbo_batch_kernel(const turbo_config& cfg, int cpu_threads,
                             : std::max<size_t>(1, std::thread::hardware_concurrency());
     for (size_t i = 0; i < d_threads; i++)
         d_decoders.push_back(std::make_unique<turbo_decoder_cpu>(d_cfg));
-    d_convert.resize(d_threads);
 }
 
 size_t turbo_batch_kernel::scratch_bytes(size_t max_frames) const
@@ -43,20 +42,16 @@ void turbo_batch_kernel::decode_range(const batch_view& b, size_t first, size_t 
     for (size_t f = first; f < b.nframes; f += step) {
         const frame_desc& fd = b.frames[f];
         const int K = frame_K(fd);
-        const float* llr = reinterpret_cast<const float*>(b.in + fd.in_offset);
-        if (fd.flags & TURBO_INPUT_INT8) {
-            auto& buf = d_convert[worker];
-            buf.resize(3 * size_t(K) + 12);
-            const auto* q = reinterpret_cast<const int8_t*>(b.in + fd.in_offset);
-            for (size_t i = 0; i < buf.size(); i++)
-                buf[i] = float(q[i]) * d_int8_scale; // as the GPU kernel converts
-            llr = buf.data();
-        }
         uint8_t* hard = b.out + fd.out_offset;
         float* soft = d_cfg.soft_output
                           ? reinterpret_cast<float*>(hard + turbo_soft_offset(K))
                           : nullptr;
-        const auto r = d_decoders[worker]->decode(llr, K, hard, soft);
+        turbo_decoder_cpu& dec = *d_decoders[worker];
+        const auto r = (fd.flags & TURBO_INPUT_INT8)
+                           ? dec.decode_int8(reinterpret_cast<const int8_t*>(b.in + fd.in_offset),
+                                             K, d_int8_scale, hard, soft)
+                           : dec.decode(reinterpret_cast<const float*>(b.in + fd.in_offset), K,
+                                        hard, soft);
         b.results[f] = { FRAME_OK, r.iterations, r.check, 0 };
     }
 }

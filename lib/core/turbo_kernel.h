@@ -44,7 +44,6 @@ private:
     float d_int8_scale;
     size_t d_threads;
     std::vector<std::unique_ptr<turbo_decoder_cpu>> d_decoders;
-    std::vector<std::vector<float>> d_convert; // int8 -> float, per worker
 };
 
 } // namespace core

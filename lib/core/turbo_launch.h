@@ -38,6 +38,19 @@ void cuda_turbo_decode(const batch_view& dev,
                        int max_windows,
                        void* stream);
 
+/*!
+ * Kernel 4, the 16-bit fixed-point decoder (cfg.uses_fixed_point()): two
+ * codewords of equal K per thread block, one thread per window. int8 input is
+ * taken as quantised; float input is quantised by cfg.fixed_scale.
+ */
+void cuda_turbo_decode_fixed(const batch_view& dev,
+                             const turbo_config& cfg,
+                             float int8_scale,
+                             bool int8_input,
+                             int max_K,
+                             int max_windows,
+                             void* stream);
+
 } // namespace core
 } // namespace gpurx
 } // namespace gr

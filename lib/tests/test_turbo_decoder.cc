@@ -4,15 +4,22 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 // The turbo decoder on both backends: noiseless decoding for all 188 block
-// sizes, CPU/GPU agreement on noisy input, early termination, int8 input.
+// sizes, CPU/GPU agreement on noisy input, early termination, int8 input, and
+// the 16-bit bounds of the fixed-point arithmetic.
+//
+// `kernel` below: 1-3 are the float CUDA kernels (fixed_point = false; on the
+// CPU any of them means the float decoder), 4 the fixed-point one
+// (fixed_point = true, the default for max-log-MAP; log-MAP stays float).
 #include "core/lte_crc.h"
 #include "core/turbo_decoder_cpu.h"
+#include "core/turbo_fixed.h"
 #include "test_util.h"
 #include "turbo_test_util.h"
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
+#include <set>
 
 using namespace gr::gpurx;
 using test::codeword;
@@ -29,28 +36,31 @@ std::vector<codeword> all_sizes(std::mt19937& rng)
     return v;
 }
 
-core::turbo_config cfg_of(core::turbo::algorithm a, int P, int iters = 4)
+core::turbo_config cfg_of(core::turbo::algorithm a, int P, int iters = 4, int kernel = 4)
 {
     core::turbo_config c;
     c.algorithm = a;
     c.subblocks = P;
     c.iterations = iters;
+    c.fixed_point = kernel == 4;
+    if (kernel != 4)
+        c.gpu_kernel = kernel;
     return c;
 }
 
-void noiseless_all_sizes(const core::backend_choice& where, int kernel = 2)
+void noiseless_all_sizes(const core::backend_choice& where, int kernel)
 {
     std::mt19937 rng(3);
     const auto cws = all_sizes(rng);
     for (auto a : { core::turbo::LOG_MAP, core::turbo::MAX_LOG_MAP, core::turbo::SCALED_MAX_LOG_MAP })
         for (int P : { 1, 8, 96 }) {
-            auto cfg = cfg_of(a, P, 2);
-            cfg.gpu_kernel = kernel;
+            auto cfg = cfg_of(a, P, 2, kernel);
             cfg.guard = kernel == 1 ? 0 : 32;
             const auto out = test::decode_all(cws, cfg, where, 50);
             for (size_t i = 0; i < cws.size(); i++) {
                 ASSERT_EQ(out[i].hard, cws[i].bits)
-                    << "K=" << cws[i].K << " P=" << P << " " << core::algorithm_name(a);
+                    << "K=" << cws[i].K << " P=" << P << " " << core::algorithm_name(a)
+                    << " kernel " << kernel;
                 EXPECT_EQ(out[i].result.iterations, 2);
             }
         }
@@ -60,18 +70,24 @@ void noiseless_all_sizes(const core::backend_choice& where, int kernel = 2)
 // backends. Max-log-MAP must agree bit for bit, soft values included; log-MAP
 // differs only in the last bits of expf/log1pf, so its hard decisions must
 // agree on all but a tiny fraction of bits.
-void cpu_gpu_agree(core::turbo::algorithm a, int P, int guard = 32, int kernel = 2)
+// Block sizes of a batch: all different neighbours (the fixed-point kernel
+// decodes such pairs one after the other), or runs of one K (decoded two per
+// block), with odd counts.
+const std::vector<int> mixed_K = { 40, 1024, 6144, 512, 3200 };
+const std::vector<int> runs_K = { 6144, 6144, 6144, 6144, 6144, 40, 40, 1024, 1024, 1024, 528 };
+
+void cpu_gpu_agree(core::turbo::algorithm a, int P, int guard = 32, int kernel = 4,
+                   const std::vector<int>& Ks = mixed_K)
 {
     std::mt19937 rng(17 + P);
     std::vector<codeword> cws;
     for (int i = 0; i < 24; i++) {
-        const int K = std::vector<int>{ 40, 1024, 6144, 512, 3200 }[i % 5];
+        const int K = Ks[i % Ks.size()];
         cws.push_back(test::make_codeword(K, -4.0, rng)); // near the waterfall
     }
-    auto cfg = cfg_of(a, P, 6);
+    auto cfg = cfg_of(a, P, 6, kernel);
     cfg.soft_output = true;
     cfg.guard = guard;
-    cfg.gpu_kernel = kernel;
     const auto cpu = test::decode_all(cws, cfg, test::cpu_backend(), 7);
     const auto gpu = test::decode_all(cws, cfg, test::cuda_backend(), 7);
     size_t bits = 0, differ = 0, frames_differ = 0;
@@ -92,25 +108,36 @@ void cpu_gpu_agree(core::turbo::algorithm a, int P, int guard = 32, int kernel =
 
 } // namespace
 
-TEST(TurboDecoder, CpuNoiselessAllSizes) { noiseless_all_sizes(test::cpu_backend()); }
-TEST(TurboDecoderCuda, NoiselessAllSizes) { noiseless_all_sizes(test::cuda_backend()); }
+TEST(TurboDecoder, CpuNoiselessAllSizes) { noiseless_all_sizes(test::cpu_backend(), 2); }
+TEST(TurboDecoder, CpuFixedNoiselessAllSizes) { noiseless_all_sizes(test::cpu_backend(), 4); }
+TEST(TurboDecoderCuda, NoiselessAllSizes) { noiseless_all_sizes(test::cuda_backend(), 2); }
 TEST(TurboDecoderCuda, Kernel1NoiselessAllSizes) { noiseless_all_sizes(test::cuda_backend(), 1); }
 TEST(TurboDecoderCuda, Kernel3NoiselessAllSizes) { noiseless_all_sizes(test::cuda_backend(), 3); }
+TEST(TurboDecoderCuda, FixedNoiselessAllSizes) { noiseless_all_sizes(test::cuda_backend(), 4); }
 
-TEST(TurboDecoderCuda, AgreesWithCpuMaxLogP1) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 1); }
-TEST(TurboDecoderCuda, AgreesWithCpuScaledP96) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 96); }
-TEST(TurboDecoderCuda, AgreesWithCpuScaledP7) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 7); }
+TEST(TurboDecoderCuda, AgreesWithCpuMaxLogP1) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 1, 32, 2); }
+TEST(TurboDecoderCuda, AgreesWithCpuScaledP96) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 96, 32, 2); }
+TEST(TurboDecoderCuda, AgreesWithCpuScaledP7) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 7, 32, 2); }
 TEST(TurboDecoderCuda, AgreesWithCpuLogMapP32) { cpu_gpu_agree(core::turbo::LOG_MAP, 32); }
-TEST(TurboDecoderCuda, AgreesWithCpuNoGuardP96) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 96, 0); }
-TEST(TurboDecoderCuda, AgreesWithCpuGuard5P50) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 50, 5); }
+TEST(TurboDecoderCuda, AgreesWithCpuNoGuardP96) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 96, 0, 2); }
+TEST(TurboDecoderCuda, AgreesWithCpuGuard5P50) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 50, 5, 2); }
 TEST(TurboDecoderCuda, Kernel3AgreesWithCpuP96) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 96, 32, 3); }
 TEST(TurboDecoderCuda, Kernel3AgreesWithCpuLogMapP16) { cpu_gpu_agree(core::turbo::LOG_MAP, 16, 32, 3); }
 TEST(TurboDecoderCuda, Kernel3FallsBackAbove96Windows) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 200, 16, 3); }
 TEST(TurboDecoderCuda, Kernel1AgreesWithCpuP96) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 96, 0, 1); }
 TEST(TurboDecoderCuda, Kernel1AgreesWithCpuLogMapP1) { cpu_gpu_agree(core::turbo::LOG_MAP, 1, 0, 1); }
+TEST(TurboDecoderCuda, FixedAgreesWithCpuScaledP96Pairs)
+{
+    cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 96, 16, 4, runs_K);
+}
+TEST(TurboDecoderCuda, FixedAgreesWithCpuScaledP96Mixed) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 96, 16, 4); }
+TEST(TurboDecoderCuda, FixedAgreesWithCpuMaxLogP1) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 1, 16, 4, runs_K); }
+TEST(TurboDecoderCuda, FixedAgreesWithCpuP7Guard5) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 7, 5, 4, runs_K); }
+TEST(TurboDecoderCuda, FixedAgreesWithCpuNoGuardP50) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 50, 0, 4, runs_K); }
+TEST(TurboDecoderCuda, FixedAgreesWithCpuP256) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 256, 16, 4, runs_K); }
 
 namespace {
-void early_termination(const core::backend_choice& where)
+void early_termination(const core::backend_choice& where, int kernel)
 {
     std::mt19937 rng(23);
     std::vector<codeword> cws;
@@ -124,7 +151,7 @@ void early_termination(const core::backend_choice& where)
             cw.llr[i] = c[i] ? 3.0f : -3.0f;
         cws.push_back(cw);
     }
-    auto cfg = cfg_of(core::turbo::SCALED_MAX_LOG_MAP, 16, 8);
+    auto cfg = cfg_of(core::turbo::SCALED_MAX_LOG_MAP, 16, 8, kernel);
     cfg.stop = core::early_stop::crc24b;
     auto out = test::decode_all(cws, cfg, where);
     for (size_t i = 0; i < cws.size(); i++) {
@@ -148,18 +175,61 @@ void early_termination(const core::backend_choice& where)
 }
 } // namespace
 
-TEST(TurboDecoder, CpuEarlyTermination) { early_termination(test::cpu_backend()); }
-TEST(TurboDecoderCuda, EarlyTermination) { early_termination(test::cuda_backend()); }
+TEST(TurboDecoder, CpuEarlyTermination)
+{
+    early_termination(test::cpu_backend(), 2);
+    early_termination(test::cpu_backend(), 4);
+}
+TEST(TurboDecoderCuda, EarlyTermination)
+{
+    early_termination(test::cuda_backend(), 2);
+    early_termination(test::cuda_backend(), 4);
+}
+
+// Early termination per codeword while the other codeword of a pair goes
+// on: frames that pass their CRC at different iterations, side by side.
+TEST(TurboDecoderCuda, FixedEarlyTerminationPerCodewordMatchesCpu)
+{
+    std::mt19937 rng(41);
+    std::vector<codeword> cws;
+    const int K = 1024;
+    for (int i = 0; i < 16; i++) {
+        codeword cw = test::make_codeword(K, noiseless, rng);
+        core::crc24_attach(cw.bits.data(), K - 24, core::crc24_type::a);
+        std::vector<uint8_t> c(3 * K + 12);
+        core::lte_turbo_encoder(K).encode(cw.bits.data(), c.data());
+        std::normal_distribution<float> n(0.0f, 1.0f);
+        const float sigma = 0.75f + 0.03f * float(i); // some need more iterations
+        for (size_t j = 0; j < c.size(); j++)
+            cw.llr[j] = 2.0f * ((c[j] ? 1.0f : -1.0f) + sigma * n(rng)) / (sigma * sigma);
+        cws.push_back(cw);
+    }
+    auto cfg = cfg_of(core::turbo::SCALED_MAX_LOG_MAP, 16, 10, 4);
+    cfg.stop = core::early_stop::crc24a;
+    cfg.soft_output = true;
+    const auto cpu = test::decode_all(cws, cfg, test::cpu_backend());
+    const auto gpu = test::decode_all(cws, cfg, test::cuda_backend());
+    std::set<int> iters;
+    for (size_t i = 0; i < cws.size(); i++) {
+        EXPECT_EQ(cpu[i].hard, gpu[i].hard) << i;
+        EXPECT_EQ(cpu[i].soft, gpu[i].soft) << i;
+        EXPECT_EQ(cpu[i].result.iterations, gpu[i].result.iterations) << i;
+        EXPECT_EQ(cpu[i].result.check, gpu[i].result.check) << i;
+        iters.insert(cpu[i].result.iterations);
+    }
+    EXPECT_GE(iters.size(), 2u) << "the frames should stop at different iterations";
+}
 
 TEST(TurboDecoderCuda, Int8InputMatchesCpu)
 {
+    for (int kernel : { 2, 4 }) {
     std::mt19937 rng(29);
     const int K = 2048;
     const float q_scale = 0.25f;
     std::vector<codeword> cws;
     for (int i = 0; i < 6; i++)
         cws.push_back(test::make_codeword(K, -3.0, rng));
-    auto cfg = cfg_of(core::turbo::MAX_LOG_MAP, 32, 5);
+    auto cfg = cfg_of(core::turbo::MAX_LOG_MAP, 32, 5, kernel);
     core::turbo_batch_kernel gpu_k(cfg, 1, q_scale), cpu_k(cfg, 1, q_scale);
     core::pipeline_config pc;
     pc.max_batch = 8;
@@ -185,6 +255,7 @@ TEST(TurboDecoderCuda, Int8InputMatchesCpu)
         gp->pop();
         cp->pop();
     }
+    }
 }
 
 TEST(TurboDecoder, CpuCorrectsErrorsAtModerateSnr)
@@ -205,6 +276,74 @@ TEST(TurboDecoder, CpuCorrectsErrorsAtModerateSnr)
     }
     EXPECT_GT(double(raw) / bits, 0.10);
     EXPECT_LT(double(dec) / bits, 1e-3);
+}
+
+// The bounds argument of turbo_fixed.h, checked: every intermediate value of
+// the CPU twin stays in the int16 range on saturated random input (the worst
+// case for the metric spread), on noiseless saturated input and on noisy
+// input, for several window counts, with and without extrinsic scaling.
+TEST(TurboDecoder, FixedPointStaysInInt16)
+{
+    std::mt19937 rng(43);
+    const int K = 1024;
+    std::uniform_int_distribution<int> sat(0, 1), any(-127, 127);
+    std::vector<std::vector<int>> inputs;
+    std::vector<int> q(3 * K + 12);
+    for (auto& v : q)
+        v = sat(rng) ? 127 : -127;
+    inputs.push_back(q);
+    for (auto& v : q)
+        v = any(rng);
+    inputs.push_back(q);
+    codeword cw = test::make_codeword(K, noiseless, rng);
+    for (size_t i = 0; i < q.size(); i++)
+        q[i] = cw.llr[i] > 0 ? 127 : -127;
+    inputs.push_back(q);
+    cw = test::make_codeword(K, -4.0, rng);
+    for (size_t i = 0; i < q.size(); i++)
+        q[i] = core::turbo_fx::quantize(cw.llr[i], 8.0f);
+    inputs.push_back(q);
+    std::vector<uint8_t> hard(K);
+    std::vector<float> soft(K);
+    long checked = 0;
+    for (auto a : { core::turbo::MAX_LOG_MAP, core::turbo::SCALED_MAX_LOG_MAP })
+        for (int P : { 1, 16, 96 })
+            for (const auto& in : inputs) {
+                core::turbo_decoder_cpu dec(cfg_of(a, P, 8, 4));
+                core::turbo_fx::checked_int_ops::violations = 0;
+                dec.decode_fixed<core::turbo_fx::checked_int_ops>(in.data(), K, 0.125f, hard.data(), soft.data());
+                EXPECT_EQ(core::turbo_fx::checked_int_ops::violations, 0)
+                    << core::algorithm_name(a) << " P=" << P;
+                checked++;
+            }
+    EXPECT_EQ(checked, 24);
+    std::printf("largest intermediate magnitude: %d (bound 17626)\n", core::turbo_fx::checked_int_ops::max_abs);
+    EXPECT_LE(core::turbo_fx::checked_int_ops::max_abs, 17626);
+}
+
+// The fixed-point decoder is the float decoder to within quantisation: on the
+// same noisy frames both correct nearly all channel errors, and they agree on
+// all but a few decisions.
+TEST(TurboDecoder, FixedPointTracksFloat)
+{
+    std::mt19937 rng(47);
+    std::vector<codeword> cws;
+    for (int i = 0; i < 12; i++)
+        cws.push_back(test::make_codeword(1024, -3.5, rng));
+    const auto fx = test::decode_all(cws, cfg_of(core::turbo::SCALED_MAX_LOG_MAP, 16, 6, 4), test::cpu_backend());
+    const auto fl = test::decode_all(cws, cfg_of(core::turbo::SCALED_MAX_LOG_MAP, 16, 6, 2), test::cpu_backend());
+    size_t e_fx = 0, e_fl = 0, raw = 0, bits = 0;
+    for (size_t i = 0; i < cws.size(); i++) {
+        e_fx += test::bit_errors(fx[i].hard, cws[i].bits);
+        e_fl += test::bit_errors(fl[i].hard, cws[i].bits);
+        for (int k = 0; k < cws[i].K; k++)
+            raw += (cws[i].llr[3 * k] > 0) != bool(cws[i].bits[k]);
+        bits += cws[i].K;
+    }
+    std::printf("raw %zu, float %zu, fixed %zu bit errors of %zu\n", raw, e_fl, e_fx, bits);
+    EXPECT_GT(double(raw) / bits, 0.10);
+    EXPECT_LT(double(e_fx) / bits, 2e-3);
+    EXPECT_LT(double(e_fl) / bits, 2e-3);
 }
 
 TEST(TurboDecoder, ConfigErrorsNameTheParameter)
@@ -235,6 +374,9 @@ TEST(TurboDecoder, ConfigErrorsNameTheParameter)
     c = {};
     c.gpu_kernel = 1; // needs guard 0
     names(c, "guard");
+    c = {};
+    c.fixed_scale = 0;
+    names(c, "fixed_scale");
     EXPECT_THROW(core::parse_algorithm("map"), std::invalid_argument);
     EXPECT_THROW(core::parse_early_stop("crc16"), std::invalid_argument);
 }

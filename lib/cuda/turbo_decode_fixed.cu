@@ -1,0 +1,579 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// Kernel 4: 16-bit fixed-point max-log-MAP, two codewords per thread.
+//
+// A thread block decodes a pair of codewords of the same K; thread w runs
+// window w of both, one codeword in each 16-bit half of every register, so
+// each add.s16x2 / max.s16x2 / VIADDMNMX (Hopper's DPX add-max) advances two
+// trellises. The per-step arithmetic is turbo_fixed.h's, shared with the CPU
+// twin (turbo_decoder_cpu::decode_fixed), and exact, so the two agree bit for
+// bit.
+//
+// Where the float kernels read LLRs from global memory with a stride of one
+// window per thread, this one first loads the pair into shared memory, once:
+// quantised to int8 (the two codewords side by side in 16 bits) and laid out
+// window-transposed, position k = w W + j at j N + w (N windows), so the
+// threads of a warp, all at step j of their windows, read consecutive
+// half-words. The interleaved half-iteration reads position Pi(k): the QPP is
+// contention-free for windows dividing K, so those reads also fall in one
+// row. A-priori/extrinsic LLRs (int16 x 2) stay in shared memory too, updated
+// in place: each half-iteration first runs everything that reads other
+// windows' positions (training steps) and the forward recursion, then, after
+// a barrier, the backward recursion that rewrites the window's own positions.
+// alpha is checkpointed every C steps (global scratch, cached) and each
+// segment recomputed before its backward walk, as in kernel 2.
+#include "../core/lte_crc.h"
+#include "../core/turbo_fixed.h"
+#include "../core/turbo_launch.h"
+#include "cuda_check.h"
+#include "turbo_common.cuh"
+
+#include <cuda_runtime.h>
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+
+namespace {
+
+using turbo_fx::NEG;
+
+// Two int16 lanes per 32-bit register.
+struct s16x2_ops {
+    using V = uint32_t;
+    static __device__ __forceinline__ V add(V a, V b) { return __vadd2(a, b); }
+    static __device__ __forceinline__ V sub(V a, V b) { return __vsub2(a, b); }
+    static __device__ __forceinline__ V addmax(V a, V b, V c) { return __viaddmax_s16x2(a, b, c); }
+    static __device__ __forceinline__ V zero() { return 0u; }
+};
+
+__device__ __forceinline__ uint32_t pack2(int lo, int hi)
+{
+    return (uint32_t(lo) & 0xFFFFu) | (uint32_t(hi) << 16);
+}
+__device__ __forceinline__ int lane_lo(uint32_t v) { return int(int16_t(v & 0xFFFFu)); }
+__device__ __forceinline__ int lane_hi(uint32_t v) { return int(v) >> 16; }
+
+// Two int8 (low byte: codeword A) sign-extended to two int16.
+__device__ __forceinline__ uint32_t sext8x2(uint32_t v)
+{
+    uint32_t r;
+    asm("prmt.b32 %0, %1, 0, 0x9180;" : "=r"(r) : "r"(v));
+    return r;
+}
+
+template <typename Tin>
+__device__ __forceinline__ int quant(const Tin* c, int i, float scale);
+template <>
+__device__ __forceinline__ int quant<float>(const float* c, int i, float scale)
+{
+    return turbo_fx::quantize(c[i], scale);
+}
+template <>
+__device__ __forceinline__ int quant<int8_t>(const int8_t* c, int i, float)
+{
+    return turbo_fx::quantize(c[i]);
+}
+
+// alpha checkpoint spacing and load chunk, in steps. 4 was measured too:
+// fewer registers, but slower (docs/benchmarks.md).
+constexpr int FX_CKPT = 8;
+// Registers per thread: at most 168 lets three 3-warp blocks (P = 96) share
+// an SM sub-partition's 16K registers; more limits the SM to two blocks.
+constexpr int FX_MAX_REGS = 168;
+
+struct fx_args {
+    const frame_desc* frames;
+    const uint8_t* in;
+    uint8_t* out;
+    frame_result* results;
+    uint32_t* scratch;
+    size_t scratch_words; // per frame
+    int nframes;
+    int P;
+    int T;     // threads per block, >= windows of any frame
+    int slots; // shared positions per stream: max W x windows
+    int nwords_max;
+    int iterations;
+    int guard;
+    int sq; // extrinsic scale, 1/256
+    float in_scale;
+    float soft_unit;
+    int stop;
+    bool soft;
+};
+
+// Shared memory of one block.
+struct fx_smem {
+    uint32_t* ext;      // [slots] int16 x 2 a-priori/extrinsic, natural positions
+    uint32_t* packed;   // [2][nwords_max] hard decisions, bit K-1-i
+    uint32_t* prev;     // [2][nwords_max]
+    uint32_t* crc_tab;  // [nwords_max]
+    int* tailq;         // [2][12]
+    uint32_t* s_crc;    // [2]
+    int* s_flag;        // [2]
+    uint16_t* sys;      // [slots] int8 x 2
+    uint16_t* par;      // [2][slots]
+
+    __device__ fx_smem(uint32_t* base, const fx_args& a)
+    {
+        ext = base;
+        packed = ext + a.slots;
+        prev = packed + 2 * a.nwords_max;
+        crc_tab = prev + 2 * a.nwords_max;
+        tailq = reinterpret_cast<int*>(crc_tab + a.nwords_max);
+        s_crc = reinterpret_cast<uint32_t*>(tailq + 24);
+        s_flag = reinterpret_cast<int*>(s_crc + 2);
+        sys = reinterpret_cast<uint16_t*>(s_flag + 2);
+        par = sys + a.slots;
+    }
+    static size_t bytes(int slots, int nwords_max)
+    {
+        return (size_t(slots) + 5 * size_t(nwords_max) + 24 + 4) * 4 + 3 * size_t(slots) * 2;
+    }
+};
+
+// Geometry and interleaver of the codeword pair being decoded.
+struct fx_code {
+    int K, W, nwin;
+    uint32_t f1, f2, f2x2, wdiv; // wdiv: ceil(2^32 / W), for W >= 2
+
+    // Shared slot of natural position k (window k / W, offset k % W).
+    __device__ __forceinline__ int slot(int k) const
+    {
+        const int q = W == 1 ? k : int(__umulhi(uint32_t(k), wdiv));
+        return (k - q * W) * nwin + q;
+    }
+};
+
+// Inputs of n <= C consecutive steps k0.. of decoder d, all in window wk
+// starting at offset j0: packed Lu = Ls + La, Lp, each step's systematic
+// position (Pi(k) for d = 1) and its slot, whose extrinsic the backward pass
+// rewrites. The interleaver advances incrementally, as in kernel 2.
+template <int C, int d>
+__device__ __forceinline__ void load_steps(const fx_smem& sm, const fx_code& cd, int wk,
+                                           int j0, int n, uint32_t (&LU)[C], uint32_t (&LP)[C],
+                                           int (&SLOT)[C], int (&IDX)[C])
+{
+    const int k0 = wk * cd.W + j0;
+    const uint16_t* par = sm.par + (d ? cd.nwin * cd.W : 0);
+    int pi = 0, delta = 0;
+    if constexpr (d == 1) {
+        pi = int(((cd.f1 + cd.f2 * uint32_t(k0)) % uint32_t(cd.K)) * uint32_t(k0) % uint32_t(cd.K));
+        delta = int((cd.f1 + cd.f2 * uint32_t(2 * k0 + 1)) % uint32_t(cd.K));
+    }
+#pragma unroll
+    for (int i = 0; i < C; i++) {
+        if (i < n) {
+            const int own = (j0 + i) * cd.nwin + wk;
+            const int s = d ? cd.slot(pi) : own;
+            SLOT[i] = s;
+            IDX[i] = d ? pi : k0 + i;
+            LU[i] = s16x2_ops::add(sext8x2(sm.sys[s]), sm.ext[s]);
+            LP[i] = sext8x2(par[own]);
+            if constexpr (d == 1) {
+                pi += delta;
+                if (pi >= cd.K)
+                    pi -= cd.K;
+                delta += int(cd.f2x2);
+                if (delta >= cd.K)
+                    delta -= cd.K;
+            }
+        }
+    }
+}
+
+// Chunk length known at compile time: a full chunk.
+template <int C>
+using full_chunk = std::integral_constant<int, C>;
+
+__device__ __forceinline__ void copy8(uint32_t* dst, const uint32_t* src)
+{
+#pragma unroll
+    for (int s = 0; s < 8; s++)
+        dst[s] = src[s];
+}
+
+// Decode frames fa (low lanes) and fb (high lanes) of equal K; with
+// !b_real, fb == fa and the high lanes' results are dropped.
+template <typename Tin, int C>
+__device__ void decode_pair(const fx_args& a, const fx_smem& sm, int fa, int fb, bool b_real)
+{
+    using O = s16x2_ops;
+    const int tid = threadIdx.x;
+    const frame_desc fdA = a.frames[fa], fdB = a.frames[fb];
+    fx_code cd;
+    cd.K = int(fdA.param & 0x1FFFu);
+    cd.f1 = (fdA.param >> 13) & 0x1FFu;
+    cd.f2 = fdA.param >> 22;
+    cd.f2x2 = (2 * cd.f2) % uint32_t(cd.K);
+    cd.W = turbo::window_length(cd.K, a.P);
+    cd.nwin = turbo::window_count(cd.K, a.P);
+    cd.wdiv = cd.W >= 2 ? 0xFFFFFFFFu / uint32_t(cd.W) + 1u : 0u;
+    const int K = cd.K, W = cd.W, nwin = cd.nwin;
+    const int nwords = (K + 31) / 32;
+    const Tin* cA = reinterpret_cast<const Tin*>(a.in + fdA.in_offset);
+    const Tin* cB = reinterpret_cast<const Tin*>(a.in + fdB.in_offset);
+    uint32_t* scr = a.scratch + size_t(fa) * a.scratch_words;
+    // Window-boundary metrics [decoder][alpha|beta][window][state], then
+    // alpha checkpoints [segment][state][window].
+    auto bound = [&](int d, int beta, int win) { return scr + ((d * 2 + beta) * nwin + win) * 8; };
+    uint32_t* ckpt = scr + 32 * nwin;
+    const bool crc_stop = a.stop == int(early_stop::crc24a) || a.stop == int(early_stop::crc24b);
+    const uint32_t crc_g = a.stop == int(early_stop::crc24a) ? crc24a_poly : crc24b_poly;
+
+    // Load and quantise both codewords into the transposed layout.
+    for (int i = tid; i < 3 * K + 12; i += blockDim.x) {
+        const int qa = quant(cA, i, a.in_scale), qb = quant(cB, i, a.in_scale);
+        if (i < 3 * K) {
+            const int k = i / 3, st = i - 3 * k;
+            uint16_t* dst = st == 0 ? sm.sys : sm.par + (st - 1) * nwin * W;
+            dst[cd.slot(k)] = uint16_t((qa & 0xFF) | ((qb & 0xFF) << 8));
+        } else {
+            sm.tailq[i - 3 * K] = qa;
+            sm.tailq[12 + i - 3 * K] = qb;
+        }
+    }
+    for (int i = tid; i < nwin * W; i += blockDim.x)
+        sm.ext[i] = 0u;
+    for (int i = tid; i < nwords; i += blockDim.x) {
+        sm.prev[i] = sm.prev[a.nwords_max + i] = 0u;
+        sm.packed[i] = sm.packed[a.nwords_max + i] = 0u;
+        if (crc_stop)
+            sm.crc_tab[i] = gf_xpow32(i, crc_g);
+    }
+    if (tid < 2) {
+        sm.s_crc[tid] = 0u;
+        sm.s_flag[tid] = 0;
+    }
+    __syncthreads();
+    const int w = tid;
+    if (w < nwin) {
+        for (int d = 0; d < 2; d++) {
+            uint32_t* ab = bound(d, 0, w);
+            ab[0] = 0u;
+            for (int s = 1; s < 8; s++)
+                ab[s] = w == 0 ? pack2(NEG, NEG) : 0u;
+            uint32_t* bb = bound(d, 1, w);
+            if (w == nwin - 1) {
+                int tl[2][6], bl[2][8];
+                for (int l = 0; l < 2; l++) {
+                    for (int t = 0; t < 6; t++)
+                        tl[l][t] = sm.tailq[12 * l + 6 * d + t];
+                    turbo_fx::tail_beta<turbo_fx::int_ops>(tl[l], bl[l]);
+                }
+                for (int s = 0; s < 8; s++)
+                    bb[s] = pack2(bl[0][s], bl[1][s]);
+            } else {
+                for (int s = 0; s < 8; s++)
+                    bb[s] = 0u;
+            }
+        }
+    }
+    __syncthreads();
+
+    const bool active = w < nwin;
+    const int start = w * W;
+    const int len = active ? min(W, K - start) : 0;
+    const int next_len = active ? max(0, min(W, K - start - len)) : 0;
+    const int gf = turbo::guard_before(w, W, a.guard);
+    const int gb = turbo::guard_after(w, nwin, next_len, a.guard);
+    const int ja = len - min(a.guard, len);
+    const int jb = min(a.guard, len);
+    const int nseg = (len + C - 1) / C;
+    bool done[2] = { false, false };
+    int it_used[2] = { 0, 0 }, check[2] = { -1, -1 };
+    float* soft_out[2] = { nullptr, nullptr };
+    if (a.soft) {
+        soft_out[0] = reinterpret_cast<float*>(a.out + fdA.out_offset + turbo_soft_offset(K));
+        if (b_real)
+            soft_out[1] = reinterpret_cast<float*>(a.out + fdB.out_offset + turbo_soft_offset(K));
+    }
+
+    for (int it = 1; it <= a.iterations; it++) {
+        // One half-iteration, compiled per decoder (d = 1 reads through the
+        // interleaver) so that neither pays for the other's addressing.
+        auto half = [&](auto dc) {
+            constexpr int d = decltype(dc)::value;
+            uint32_t A[8], B[8], t[8], asave[8], bsave[8];
+            uint32_t LU[C], LP[C];
+            int SL[C], IX[C];
+            if (d == 1)
+                for (int l = 0; l < 2; l++)
+                    if (!done[l])
+                        for (int i = tid; i < nwords; i += blockDim.x)
+                            sm.packed[l * a.nwords_max + i] = 0u;
+            // Phase 1: every read of other windows' positions, and alpha.
+            // Each chunk body is instantiated twice: for a full chunk (n = C,
+            // with no save point inside) without per-step tests, and generic.
+            auto alpha_train = [&](int j0, auto nc) { // training in window w-1
+                const int n = nc;
+                load_steps<C, d>(sm, cd, w - 1, j0, n, LU, LP, SL, IX);
+#pragma unroll
+                for (int i = 0; i < C; i++)
+                    if (i < n) {
+                        turbo_fx::alpha_step<O>(A, LU[i], LP[i], t);
+                        copy8(A, t);
+                    }
+            };
+            auto alpha_fwd = [&](int j0, auto nc) {
+                const int n = nc;
+                constexpr bool full = std::is_same<decltype(nc), full_chunk<C>>::value;
+                load_steps<C, d>(sm, cd, w, j0, n, LU, LP, SL, IX);
+#pragma unroll
+                for (int s = 0; s < 8; s++)
+                    ckpt[((j0 / C) * 8 + s) * nwin + w] = A[s];
+                if (full && j0 == ja)
+                    copy8(asave, A);
+#pragma unroll
+                for (int i = 0; i < C; i++)
+                    if (i < n) {
+                        if (!full && j0 + i == ja)
+                            copy8(asave, A);
+                        turbo_fx::alpha_step<O>(A, LU[i], LP[i], t);
+                        copy8(A, t);
+                    }
+            };
+            auto beta_train = [&](int j0, auto nc) { // training in window w+1
+                const int n = nc;
+                load_steps<C, d>(sm, cd, w + 1, j0, n, LU, LP, SL, IX);
+#pragma unroll
+                for (int i = C - 1; i >= 0; i--)
+                    if (i < n) {
+                        turbo_fx::beta_step<O>(B, LU[i], LP[i], t);
+                        copy8(B, t);
+                    }
+            };
+            if (active) {
+                copy8(A, bound(d, 0, w));
+                copy8(B, bound(d, 1, w));
+                for (int j0 = W - gf; j0 < W; j0 += C) {
+                    const int n = min(C, W - j0);
+                    if (n == C)
+                        alpha_train(j0, full_chunk<C>{});
+                    else
+                        alpha_train(j0, n);
+                }
+                for (int j0 = 0; j0 < len; j0 += C) {
+                    const int n = min(C, len - j0);
+                    if (n == C && !(ja > j0 && ja < j0 + C))
+                        alpha_fwd(j0, full_chunk<C>{});
+                    else
+                        alpha_fwd(j0, n);
+                }
+                if (ja == len)
+                    copy8(asave, A);
+                for (int hi = gb; hi > 0; hi -= C) {
+                    const int j0 = max(0, hi - C), n = hi - j0;
+                    if (n == C)
+                        beta_train(j0, full_chunk<C>{});
+                    else
+                        beta_train(j0, n);
+                }
+                if (jb == len)
+                    copy8(bsave, B);
+            }
+            __syncthreads();
+            if (d == 0 && tid < 2) { // read after the previous iteration's last barrier
+                sm.s_crc[tid] = 0u;
+                sm.s_flag[tid] = 0;
+            }
+            // Phase 2: the backward walk, rewriting this window's extrinsics:
+            // each segment's alpha recomputed from its checkpoint, then beta.
+            auto backward = [&](int j0, auto nc) {
+                const int n = nc;
+                constexpr bool full = std::is_same<decltype(nc), full_chunk<C>>::value;
+                load_steps<C, d>(sm, cd, w, j0, n, LU, LP, SL, IX);
+                uint32_t R[C][8], r[8];
+#pragma unroll
+                for (int s = 0; s < 8; s++)
+                    r[s] = ckpt[((j0 / C) * 8 + s) * nwin + w];
+#pragma unroll
+                for (int i = 0; i < C; i++)
+                    if (i < n) {
+                        copy8(R[i], r);
+                        turbo_fx::alpha_step<O>(r, LU[i], LP[i], t);
+                        copy8(r, t);
+                    }
+#pragma unroll
+                for (int i = C - 1; i >= 0; i--) {
+                    if (i < n) {
+                        const uint32_t le = turbo_fx::extrinsic<O>(R[i], B, LP[i]);
+                        const int le0 = lane_lo(le), le1 = lane_hi(le);
+                        if (d == 1) {
+                            const int idx = IX[i];
+                            const int app[2] = { lane_lo(LU[i]) + le0, lane_hi(LU[i]) + le1 };
+                            const int p = K - 1 - idx;
+#pragma unroll
+                            for (int l = 0; l < 2; l++) {
+                                if (done[l])
+                                    continue;
+                                if (app[l] > 0)
+                                    atomicOr(&sm.packed[l * a.nwords_max + (p >> 5)], 1u << (p & 31));
+                                if (soft_out[l])
+                                    soft_out[l][idx] = float(app[l]) * a.soft_unit;
+                            }
+                        }
+                        turbo_fx::beta_step<O>(B, LU[i], LP[i], t);
+                        copy8(B, t);
+                        sm.ext[SL[i]] = pack2(turbo_fx::scale_extrinsic(le0, a.sq),
+                                              turbo_fx::scale_extrinsic(le1, a.sq));
+                        if (!full && j0 + i == jb)
+                            copy8(bsave, B);
+                    }
+                }
+                if (full && j0 == jb)
+                    copy8(bsave, B);
+            };
+            if (active) {
+                if (w + 1 < nwin)
+                    copy8(bound(d, 0, w + 1), asave);
+                for (int seg = nseg - 1; seg >= 0; seg--) {
+                    const int j0 = seg * C, n = min(C, len - j0);
+                    if (n == C && !(jb > j0 && jb < j0 + C))
+                        backward(j0, full_chunk<C>{});
+                    else
+                        backward(j0, n);
+                }
+                if (w > 0)
+                    copy8(bound(d, 1, w - 1), bsave);
+            }
+            __syncthreads();
+        };
+        half(std::integral_constant<int, 0>{});
+        half(std::integral_constant<int, 1>{});
+
+        // Early termination, per codeword.
+#pragma unroll
+        for (int l = 0; l < 2; l++) {
+            if (done[l])
+                continue;
+            const uint32_t* pk = sm.packed + l * a.nwords_max;
+            uint32_t* pv = sm.prev + l * a.nwords_max;
+            if (crc_stop) {
+                uint32_t r = 0;
+                for (int i = tid; i < nwords; i += blockDim.x)
+                    r ^= gf_mulmod(gf_reduce32(pk[i], crc_g), sm.crc_tab[i], crc_g);
+                if (r)
+                    atomicXor(&sm.s_crc[l], r);
+            } else if (a.stop == int(early_stop::hard_decision)) {
+                for (int i = tid; i < nwords; i += blockDim.x) {
+                    if (pk[i] != pv[i])
+                        atomicOr(&sm.s_flag[l], 1);
+                    pv[i] = pk[i];
+                }
+            }
+        }
+        __syncthreads();
+#pragma unroll
+        for (int l = 0; l < 2; l++) {
+            if (done[l])
+                continue;
+            it_used[l] = it;
+            if (crc_stop) {
+                check[l] = sm.s_crc[l] == 0u ? 1 : 0;
+                done[l] = check[l] == 1;
+            } else if (a.stop == int(early_stop::hard_decision)) {
+                done[l] = it > 1 && sm.s_flag[l] == 0;
+            }
+        }
+        if (done[0] && (done[1] || !b_real))
+            break;
+    }
+
+    // Hard decisions out of the packed bits.
+    for (int l = 0; l < (b_real ? 2 : 1); l++) {
+        const frame_desc& fd = l ? fdB : fdA;
+        uint8_t* hard = a.out + fd.out_offset;
+        const uint32_t* pk = sm.packed + l * a.nwords_max;
+        for (int i = tid; i < K; i += blockDim.x) {
+            const int p = K - 1 - i;
+            hard[i] = uint8_t((pk[p >> 5] >> (p & 31)) & 1u);
+        }
+        if (tid == 0)
+            a.results[l ? fb : fa] = frame_result{ FRAME_OK, it_used[l], check[l], 0 };
+    }
+    __syncthreads(); // shared memory is reused by the block's next pair
+}
+
+// Block b decodes frames 2b and 2b+1 together when their K match (the usual
+// case: a batch of one K), else one after the other.
+template <typename Tin, int C>
+__global__ void __maxnreg__(FX_MAX_REGS) turbo_decode_fx(fx_args a)
+{
+    extern __shared__ uint32_t smem_fx[];
+    const fx_smem sm(smem_fx, a);
+    const int fa = 2 * blockIdx.x, fb = fa + 1;
+    const int Ka = int(a.frames[fa].param & 0x1FFFu);
+    if (fb < a.nframes && int(a.frames[fb].param & 0x1FFFu) == Ka) {
+        decode_pair<Tin, C>(a, sm, fa, fb, true);
+    } else {
+        decode_pair<Tin, C>(a, sm, fa, fa, false);
+        if (fb < a.nframes)
+            decode_pair<Tin, C>(a, sm, fb, fb, false);
+    }
+}
+
+} // namespace
+
+void cuda_turbo_decode_fixed(const batch_view& dev,
+                             const turbo_config& cfg,
+                             float int8_scale,
+                             bool int8_input,
+                             int max_K,
+                             int max_windows,
+                             void* stream)
+{
+    auto st = static_cast<cudaStream_t>(stream);
+    const int n = static_cast<int>(dev.nframes);
+    if (n == 0)
+        return;
+    const int T = ((max_windows + 31) / 32) * 32;
+    const int W = turbo::window_length(max_K, cfg.subblocks);
+    const int nwords = (max_K + 31) / 32;
+    fx_args a{};
+    a.frames = dev.frames;
+    a.in = dev.in;
+    a.out = dev.out;
+    a.results = dev.results;
+    a.scratch = reinterpret_cast<uint32_t*>(dev.scratch);
+    // Per frame: 32 words of boundaries per window, then alpha checkpoints,
+    // 8 words per window and C-step segment: at most P (32 + 8 ceil(W / C))
+    // words, under 32 P + 12288 (turbo_scratch_floats) for every K and P,
+    // checked here.
+    a.scratch_words = turbo_scratch_floats(cfg.subblocks);
+    const size_t need = size_t(cfg.subblocks) * (32 + 8 * size_t((W + FX_CKPT - 1) / FX_CKPT));
+    if (need > a.scratch_words)
+        throw std::logic_error("turbo_decode_fx: scratch of " + std::to_string(a.scratch_words) +
+                               " words per frame, " + std::to_string(need) + " needed");
+    a.nframes = n;
+    a.P = cfg.subblocks;
+    a.T = T;
+    a.slots = W * max_windows;
+    a.nwords_max = nwords;
+    a.iterations = cfg.iterations;
+    a.guard = cfg.guard;
+    a.sq = turbo_fx::scale_q(cfg.extrinsic_scale());
+    a.in_scale = cfg.fixed_scale;
+    a.soft_unit = int8_input ? int8_scale : 1.0f / cfg.fixed_scale;
+    a.stop = int(cfg.stop);
+    a.soft = cfg.soft_output;
+    const size_t smem = fx_smem::bytes(a.slots, nwords);
+    const int blocks = (n + 1) / 2;
+    auto* fn = int8_input ? &turbo_decode_fx<int8_t, FX_CKPT> : &turbo_decode_fx<float, FX_CKPT>;
+    allow_smem(fn, smem, true);
+    fn<<<blocks, T, smem, st>>>(a);
+    GPURX_CUDA_CHECK_LAUNCH("turbo_decode_fx");
+}
+
+} // namespace core
+} // namespace gpurx
+} // namespace gr
