@@ -10,8 +10,11 @@
 //                   [--algorithm scaled-max-log-map] [--iterations 6]
 //                   [--ebn0 0.2:1.2:0.1] [--min-frame-errors 100]
 //                   [--max-frames 20000] [--guard 16] [--csv FILE] [--table]
-//                   [--table-P 96]
+//                   [--table-P 96] [--arithmetic fixed|float] [--max-log-only]
 //
+// --arithmetic float runs max-log-MAP in float (the default is 16-bit fixed
+// point, as in the blocks; log-MAP is always float); --max-log-only leaves
+// the log-MAP curves out of the table.
 // --table runs the reference set (log-MAP 6 and 8 iterations, scaled
 // max-log-MAP 6, max-log-MAP 6; P = 1 and P = 96) and prints the Eb/N0 where
 // each curve crosses BER 1e-5, for docs/turbo_ber.md.
@@ -52,6 +55,8 @@ struct options {
     bool table = false;
     int table_P = 96; //!< the windowed decoder the table compares with P = 1
     bool no_p1 = false; //!< table without its P = 1 curves (they do not depend on guard)
+    bool fixed_point = true; //!< 16-bit fixed point for the max-log-MAP variants
+    bool max_log_only = false; //!< table without the log-MAP curves (always float)
 };
 
 // One Eb/N0 point: encode random frames, add noise on worker threads while
@@ -178,7 +183,8 @@ void usage()
 {
     std::fprintf(stderr, "usage: gpurx-turbo-ber [--backend B] [--K K] [--P P] [--algorithm A] "
                          "[--iterations N] [--ebn0 start:stop:step] [--min-frame-errors N] "
-                         "[--max-frames N] [--guard G] [--csv FILE] [--table] [--table-P P]\n");
+                         "[--max-frames N] [--guard G] [--csv FILE] [--table] [--table-P P] "
+                         "[--arithmetic fixed|float] [--max-log-only]\n");
 }
 
 } // namespace
@@ -213,7 +219,15 @@ int main(int argc, char** argv)
         else if (a == "--max-frames") o.max_frames = std::stoull(val());
         else if (a == "--csv") o.csv = val();
         else if (a == "--table") o.table = true;
-        else {
+        else if (a == "--max-log-only") o.max_log_only = true;
+        else if (a == "--arithmetic") {
+            const std::string v = val();
+            if (v != "fixed" && v != "float") {
+                std::fprintf(stderr, "--arithmetic wants fixed or float, got %s\n", v.c_str());
+                return 2;
+            }
+            o.fixed_point = v == "fixed";
+        } else {
             usage();
             return 2;
         }
@@ -227,7 +241,9 @@ int main(int argc, char** argv)
             std::fprintf(csv, "curve,K,P,algorithm,iterations,ebn0_db,frames,frame_errors,bits,bit_errors,ber,fer\n");
         struct curve { const char* alg; int iters; double ref; };
         std::vector<curve> curves;
-        if (o.table)
+        if (o.table && o.max_log_only)
+            curves = { { "scaled-max-log-map", 6, 0.68 }, { "max-log-map", 6, 0.90 } };
+        else if (o.table)
             curves = { { "log-map", 6, 0.56 }, { "log-map", 8, 0.44 },
                        { "scaled-max-log-map", 6, 0.68 }, { "max-log-map", 6, 0.90 } };
         else
@@ -244,8 +260,11 @@ int main(int argc, char** argv)
                 cfg.iterations = c.iters;
                 cfg.subblocks = P;
                 cfg.guard = o.guard;
-                char label[64];
-                std::snprintf(label, sizeof label, "%s/%d it/P=%d/g=%d", c.alg, c.iters, P, P > 1 ? o.guard : 0);
+                cfg.fixed_point = o.fixed_point;
+                const char* arith = cfg.uses_fixed_point() ? "int16" : "float";
+                char label[80];
+                std::snprintf(label, sizeof label, "%s/%s/%d it/P=%d/g=%d", c.alg, arith, c.iters, P,
+                              P > 1 ? o.guard : 0);
                 options oc = o;
                 if (o.table) { // a window around each reference value
                     oc.e0 = std::round((c.ref - 0.2) * 10) / 10;
@@ -263,7 +282,8 @@ int main(int argc, char** argv)
                     std::snprintf(ref, sizeof ref, "P=1: %.3f dB", at_p1);
                     std::snprintf(diff, sizeof diff, "%+.3f dB", x - at_p1);
                 }
-                std::printf("| %s | %d | %d | %.3f dB | %s | %s |\n", c.alg, c.iters, P, x, ref, diff);
+                std::printf("| %s, %s | %d | %d | %.3f dB | %s | %s |\n", c.alg, arith, c.iters, P, x, ref,
+                            diff);
                 std::fflush(stdout);
             }
         }

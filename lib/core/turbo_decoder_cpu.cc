@@ -25,8 +25,9 @@ template <bool LOG>
 struct float_arith {
     using T = float;
     float scale;
-    void alpha(const T* a, T Lu, T Lp, T* out) const { alpha_step<LOG>(a, Lu, Lp, out); }
-    void beta(const T* b, T Lu, T Lp, T* out) const { beta_step<LOG>(b, Lu, Lp, out); }
+    // Float metrics are normalised on every step.
+    void alpha(const T* a, T Lu, T Lp, T* out, bool) const { alpha_step<LOG>(a, Lu, Lp, out); }
+    void beta(const T* b, T Lu, T Lp, T* out, bool) const { beta_step<LOG>(b, Lu, Lp, out); }
     T ext(const T* a, const T* b, T Lp) const { return extrinsic<LOG>(a, b, Lp); }
     void tail(const T* t, T* out) const { tail_beta<LOG>(t, out); }
     T neg() const { return NEG; }
@@ -39,8 +40,14 @@ struct fixed_arith {
     using T = int;
     int sq;     // extrinsic scale, 1/256 steps
     float unit; // one step in LLR units
-    void alpha(const T* a, T Lu, T Lp, T* out) const { turbo_fx::alpha_step<Ops>(a, Lu, Lp, out); }
-    void beta(const T* b, T Lu, T Lp, T* out) const { turbo_fx::beta_step<Ops>(b, Lu, Lp, out); }
+    void alpha(const T* a, T Lu, T Lp, T* out, bool norm) const
+    {
+        turbo_fx::alpha_step<Ops>(a, Lu, Lp, out, norm);
+    }
+    void beta(const T* b, T Lu, T Lp, T* out, bool norm) const
+    {
+        turbo_fx::beta_step<Ops>(b, Lu, Lp, out, norm);
+    }
     T ext(const T* a, const T* b, T Lp) const { return turbo_fx::extrinsic<Ops>(a, b, Lp); }
     void tail(const T* t, T* out) const { turbo_fx::tail_beta<Ops>(t, out); }
     T neg() const { return turbo_fx::NEG; }
@@ -164,8 +171,10 @@ turbo_decode_result turbo_decoder_cpu::run(const Arith& ar,
                 const int jb = std::min(guard, len);       // beta for window w-1
                 T a[8], b[8], t[8];
                 std::copy(&bf.ain[w * 8], &bf.ain[w * 8] + 8, a);
+                // Fixed point normalises on odd offsets within the window a
+                // step belongs to (training steps: the neighbour's).
                 for (int k = start - gf; k < start; k++) {
-                    ar.alpha(a, Lu_at(k), llr[3 * k + 1 + d], t);
+                    ar.alpha(a, Lu_at(k), llr[3 * k + 1 + d], t, (k - start + W) & 1);
                     std::copy(t, t + 8, a);
                 }
                 for (int j = 0; j < len; j++) {
@@ -173,14 +182,14 @@ turbo_decode_result turbo_decoder_cpu::run(const Arith& ar,
                     std::copy(a, a + 8, &bf.alpha[size_t(j) * 8]);
                     if (j == ja && w + 1 < nwin)
                         std::copy(a, a + 8, ab + (w + 1) * 8);
-                    ar.alpha(a, Lu_at(k), llr[3 * k + 1 + d], t);
+                    ar.alpha(a, Lu_at(k), llr[3 * k + 1 + d], t, j & 1);
                     std::copy(t, t + 8, a);
                 }
                 if (ja == len && w + 1 < nwin)
                     std::copy(a, a + 8, ab + (w + 1) * 8);
                 std::copy(&bf.bin[w * 8], &bf.bin[w * 8] + 8, b);
                 for (int k = start + len + gb - 1; k >= start + len; k--) {
-                    ar.beta(b, Lu_at(k), llr[3 * k + 1 + d], t);
+                    ar.beta(b, Lu_at(k), llr[3 * k + 1 + d], t, (k - start - W) & 1);
                     std::copy(t, t + 8, b);
                 }
                 if (jb == len && w > 0)
@@ -197,7 +206,7 @@ turbo_decode_result turbo_decoder_cpu::run(const Arith& ar,
                         if (soft)
                             soft[idx] = ar.soft(app);
                     }
-                    ar.beta(b, Lu, Lp, t);
+                    ar.beta(b, Lu, Lp, t, j & 1);
                     std::copy(t, t + 8, b);
                     Le[idx] = ar.scaled(le);
                     if (j == jb && w > 0)

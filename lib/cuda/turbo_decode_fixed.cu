@@ -191,9 +191,11 @@ __device__ __forceinline__ void load_steps(const fx_smem& sm, const fx_code& cd,
     }
 }
 
-// Chunk length known at compile time: a full chunk.
+// Chunk length known at compile time: a full chunk; and a chunk's parity.
 template <int C>
 using full_chunk = std::integral_constant<int, C>;
+template <int P>
+using parity = std::integral_constant<int, P>;
 
 __device__ __forceinline__ void copy8(uint32_t* dst, const uint32_t* src)
 {
@@ -203,9 +205,11 @@ __device__ __forceinline__ void copy8(uint32_t* dst, const uint32_t* src)
 }
 
 // Decode frames fa (low lanes) and fb (high lanes) of equal K; with
-// !b_real, fb == fa and the high lanes' results are dropped.
+// !b_real, fb == fa and the high lanes' results are dropped. Not inlined: the
+// kernel calls it from three places, and one copy keeps the instruction
+// cache footprint down.
 template <typename Tin, int C>
-__device__ void decode_pair(const fx_args& a, const fx_smem& sm, int fa, int fb, bool b_real)
+__device__ __noinline__ void decode_pair(const fx_args& a, const fx_smem& sm, int fa, int fb, bool b_real)
 {
     using O = s16x2_ops;
     const int tid = threadIdx.x;
@@ -314,13 +318,16 @@ __device__ void decode_pair(const fx_args& a, const fx_smem& sm, int fa, int fb,
             // Phase 1: every read of other windows' positions, and alpha.
             // Each chunk body is instantiated twice: for a full chunk (n = C,
             // with no save point inside) without per-step tests, and generic.
-            auto alpha_train = [&](int j0, auto nc) { // training in window w-1
+            // Normalisation on odd offsets j0 + i; a full chunk's parity (of j0)
+            // is a template argument, so it compiles to every other step.
+            auto alpha_train = [&](int j0, auto nc, auto pc) { // training in window w-1
                 const int n = nc;
+                const int par0 = pc;
                 load_steps<C, d>(sm, cd, w - 1, j0, n, LU, LP, SL, IX);
 #pragma unroll
                 for (int i = 0; i < C; i++)
                     if (i < n) {
-                        turbo_fx::alpha_step<O>(A, LU[i], LP[i], t);
+                        turbo_fx::alpha_step<O>(A, LU[i], LP[i], t, (par0 + i) & 1);
                         copy8(A, t);
                     }
             };
@@ -338,17 +345,18 @@ __device__ void decode_pair(const fx_args& a, const fx_smem& sm, int fa, int fb,
                     if (i < n) {
                         if (!full && j0 + i == ja)
                             copy8(asave, A);
-                        turbo_fx::alpha_step<O>(A, LU[i], LP[i], t);
+                        turbo_fx::alpha_step<O>(A, LU[i], LP[i], t, i & 1); // j0 % C == 0
                         copy8(A, t);
                     }
             };
-            auto beta_train = [&](int j0, auto nc) { // training in window w+1
+            auto beta_train = [&](int j0, auto nc, auto pc) { // training in window w+1
                 const int n = nc;
+                const int par0 = pc;
                 load_steps<C, d>(sm, cd, w + 1, j0, n, LU, LP, SL, IX);
 #pragma unroll
                 for (int i = C - 1; i >= 0; i--)
                     if (i < n) {
-                        turbo_fx::beta_step<O>(B, LU[i], LP[i], t);
+                        turbo_fx::beta_step<O>(B, LU[i], LP[i], t, (par0 + i) & 1);
                         copy8(B, t);
                     }
             };
@@ -357,10 +365,12 @@ __device__ void decode_pair(const fx_args& a, const fx_smem& sm, int fa, int fb,
                 copy8(B, bound(d, 1, w));
                 for (int j0 = W - gf; j0 < W; j0 += C) {
                     const int n = min(C, W - j0);
-                    if (n == C)
-                        alpha_train(j0, full_chunk<C>{});
+                    if (n == C && !(j0 & 1))
+                        alpha_train(j0, full_chunk<C>{}, parity<0>{});
+                    else if (n == C)
+                        alpha_train(j0, full_chunk<C>{}, parity<1>{});
                     else
-                        alpha_train(j0, n);
+                        alpha_train(j0, n, j0 & 1);
                 }
                 for (int j0 = 0; j0 < len; j0 += C) {
                     const int n = min(C, len - j0);
@@ -373,10 +383,12 @@ __device__ void decode_pair(const fx_args& a, const fx_smem& sm, int fa, int fb,
                     copy8(asave, A);
                 for (int hi = gb; hi > 0; hi -= C) {
                     const int j0 = max(0, hi - C), n = hi - j0;
-                    if (n == C)
-                        beta_train(j0, full_chunk<C>{});
+                    if (n == C && !(j0 & 1))
+                        beta_train(j0, full_chunk<C>{}, parity<0>{});
+                    else if (n == C)
+                        beta_train(j0, full_chunk<C>{}, parity<1>{});
                     else
-                        beta_train(j0, n);
+                        beta_train(j0, n, j0 & 1);
                 }
                 if (jb == len)
                     copy8(bsave, B);
@@ -400,7 +412,7 @@ __device__ void decode_pair(const fx_args& a, const fx_smem& sm, int fa, int fb,
                 for (int i = 0; i < C; i++)
                     if (i < n) {
                         copy8(R[i], r);
-                        turbo_fx::alpha_step<O>(r, LU[i], LP[i], t);
+                        turbo_fx::alpha_step<O>(r, LU[i], LP[i], t, i & 1); // j0 % C == 0
                         copy8(r, t);
                     }
 #pragma unroll
@@ -422,7 +434,7 @@ __device__ void decode_pair(const fx_args& a, const fx_smem& sm, int fa, int fb,
                                     soft_out[l][idx] = float(app[l]) * a.soft_unit;
                             }
                         }
-                        turbo_fx::beta_step<O>(B, LU[i], LP[i], t);
+                        turbo_fx::beta_step<O>(B, LU[i], LP[i], t, i & 1);
                         copy8(B, t);
                         sm.ext[SL[i]] = pack2(turbo_fx::scale_extrinsic(le0, a.sq),
                                               turbo_fx::scale_extrinsic(le1, a.sq));
