@@ -205,11 +205,11 @@ __device__ __forceinline__ void copy8(uint32_t* dst, const uint32_t* src)
 }
 
 // Decode frames fa (low lanes) and fb (high lanes) of equal K; with
-// !b_real, fb == fa and the high lanes' results are dropped. Not inlined: the
-// kernel calls it from three places, and one copy keeps the instruction
-// cache footprint down.
+// !b_real, fb == fa and the high lanes' results are dropped. Inlined (a call
+// costs spills) at the kernel's one call site, which keeps one copy of it in
+// the instruction cache.
 template <typename Tin, int C>
-__device__ __noinline__ void decode_pair(const fx_args& a, const fx_smem& sm, int fa, int fb, bool b_real)
+__device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm, int fa, int fb, bool b_real)
 {
     using O = s16x2_ops;
     const int tid = threadIdx.x;
@@ -305,49 +305,52 @@ __device__ __noinline__ void decode_pair(const fx_args& a, const fx_smem& sm, in
     for (int it = 1; it <= a.iterations; it++) {
         // One half-iteration, compiled per decoder (d = 1 reads through the
         // interleaver) so that neither pays for the other's addressing.
+        // Hard decisions (and soft output) are needed after every iteration
+        // only for early termination; else after the last one.
+        const bool want_out = a.stop != int(early_stop::none) || it == a.iterations;
         auto half = [&](auto dc) {
             constexpr int d = decltype(dc)::value;
-            uint32_t A[8], B[8], t[8], asave[8], bsave[8];
+            uint32_t A[8], B[8], t[8], asave[8], bsave[8], ckn[8];
             uint32_t LU[C], LP[C];
             int SL[C], IX[C];
-            if (d == 1)
+            if (d == 1 && want_out)
                 for (int l = 0; l < 2; l++)
                     if (!done[l])
                         for (int i = tid; i < nwords; i += blockDim.x)
                             sm.packed[l * a.nwords_max + i] = 0u;
             // Phase 1: every read of other windows' positions, and alpha.
-            // Each chunk body is instantiated twice: for a full chunk (n = C,
-            // with no save point inside) without per-step tests, and generic.
-            // Normalisation on odd offsets j0 + i; a full chunk's parity (of j0)
-            // is a template argument, so it compiles to every other step.
-            auto alpha_train = [&](int j0, auto nc, auto pc) { // training in window w-1
+            // Chunk bodies are instantiated for a full chunk (n = C, no save
+            // point inside, parity of j0 known) without per-step tests, and
+            // generic. Normalisation runs on odd offsets j0 + i.
+            // alpha over a chunk of window wk: the window's own (checkpoints
+            // and the boundary saved for window w+1) or training (in w-1).
+            auto alpha_chunk = [&](int wk, int j0, auto nc, auto pc, bool train) {
                 const int n = nc;
                 const int par0 = pc;
-                load_steps<C, d>(sm, cd, w - 1, j0, n, LU, LP, SL, IX);
+                constexpr bool full = std::is_same<decltype(nc), full_chunk<C>>::value;
+                load_steps<C, d>(sm, cd, wk, j0, n, LU, LP, SL, IX);
+                if (!train) {
+#pragma unroll
+                    for (int s = 0; s < 8; s++)
+                        ckpt[((j0 / C) * 8 + s) * nwin + w] = A[s];
+                    if (full && j0 == ja)
+                        copy8(asave, A);
+                }
 #pragma unroll
                 for (int i = 0; i < C; i++)
                     if (i < n) {
+                        if (!full && !train && j0 + i == ja)
+                            copy8(asave, A);
                         turbo_fx::alpha_step<O>(A, LU[i], LP[i], t, (par0 + i) & 1);
                         copy8(A, t);
                     }
             };
-            auto alpha_fwd = [&](int j0, auto nc) {
-                const int n = nc;
-                constexpr bool full = std::is_same<decltype(nc), full_chunk<C>>::value;
-                load_steps<C, d>(sm, cd, w, j0, n, LU, LP, SL, IX);
-#pragma unroll
-                for (int s = 0; s < 8; s++)
-                    ckpt[((j0 / C) * 8 + s) * nwin + w] = A[s];
-                if (full && j0 == ja)
-                    copy8(asave, A);
-#pragma unroll
-                for (int i = 0; i < C; i++)
-                    if (i < n) {
-                        if (!full && j0 + i == ja)
-                            copy8(asave, A);
-                        turbo_fx::alpha_step<O>(A, LU[i], LP[i], t, i & 1); // j0 % C == 0
-                        copy8(A, t);
-                    }
+            auto alpha_run = [&](int wk, int j0, int n, bool train) {
+                const bool save_inside = !train && ja > j0 && ja < j0 + C;
+                if (n == C && !save_inside && !(j0 & 1))
+                    alpha_chunk(wk, j0, full_chunk<C>{}, parity<0>{}, train);
+                else
+                    alpha_chunk(wk, j0, n, j0 & 1, train);
             };
             auto beta_train = [&](int j0, auto nc, auto pc) { // training in window w+1
                 const int n = nc;
@@ -363,30 +366,16 @@ __device__ __noinline__ void decode_pair(const fx_args& a, const fx_smem& sm, in
             if (active) {
                 copy8(A, bound(d, 0, w));
                 copy8(B, bound(d, 1, w));
-                for (int j0 = W - gf; j0 < W; j0 += C) {
-                    const int n = min(C, W - j0);
-                    if (n == C && !(j0 & 1))
-                        alpha_train(j0, full_chunk<C>{}, parity<0>{});
-                    else if (n == C)
-                        alpha_train(j0, full_chunk<C>{}, parity<1>{});
-                    else
-                        alpha_train(j0, n, j0 & 1);
-                }
-                for (int j0 = 0; j0 < len; j0 += C) {
-                    const int n = min(C, len - j0);
-                    if (n == C && !(ja > j0 && ja < j0 + C))
-                        alpha_fwd(j0, full_chunk<C>{});
-                    else
-                        alpha_fwd(j0, n);
-                }
+                for (int j0 = W - gf; j0 < W; j0 += C)
+                    alpha_run(w - 1, j0, min(C, W - j0), true);
+                for (int j0 = 0; j0 < len; j0 += C)
+                    alpha_run(w, j0, min(C, len - j0), false);
                 if (ja == len)
                     copy8(asave, A);
                 for (int hi = gb; hi > 0; hi -= C) {
                     const int j0 = max(0, hi - C), n = hi - j0;
                     if (n == C && !(j0 & 1))
                         beta_train(j0, full_chunk<C>{}, parity<0>{});
-                    else if (n == C)
-                        beta_train(j0, full_chunk<C>{}, parity<1>{});
                     else
                         beta_train(j0, n, j0 & 1);
                 }
@@ -399,15 +388,21 @@ __device__ __noinline__ void decode_pair(const fx_args& a, const fx_smem& sm, in
                 sm.s_flag[tid] = 0;
             }
             // Phase 2: the backward walk, rewriting this window's extrinsics:
-            // each segment's alpha recomputed from its checkpoint, then beta.
-            auto backward = [&](int j0, auto nc) {
+            // each segment's alpha recomputed from its checkpoint (the next
+            // segment's checkpoint load is issued before this one's work, to
+            // hide its latency), then beta. OUT: decisions wanted.
+            auto backward = [&](int j0, auto nc, auto outc) {
                 const int n = nc;
                 constexpr bool full = std::is_same<decltype(nc), full_chunk<C>>::value;
+                constexpr bool out = decltype(outc)::value;
                 load_steps<C, d>(sm, cd, w, j0, n, LU, LP, SL, IX);
                 uint32_t R[C][8], r[8];
+                copy8(r, ckn);
+                if (j0 >= C) {
 #pragma unroll
-                for (int s = 0; s < 8; s++)
-                    r[s] = ckpt[((j0 / C) * 8 + s) * nwin + w];
+                    for (int s = 0; s < 8; s++)
+                        ckn[s] = ckpt[((j0 / C - 1) * 8 + s) * nwin + w];
+                }
 #pragma unroll
                 for (int i = 0; i < C; i++)
                     if (i < n) {
@@ -420,7 +415,7 @@ __device__ __noinline__ void decode_pair(const fx_args& a, const fx_smem& sm, in
                     if (i < n) {
                         const uint32_t le = turbo_fx::extrinsic<O>(R[i], B, LP[i]);
                         const int le0 = lane_lo(le), le1 = lane_hi(le);
-                        if (d == 1) {
+                        if (d == 1 && out) {
                             const int idx = IX[i];
                             const int app[2] = { lane_lo(LU[i]) + le0, lane_hi(LU[i]) + le1 };
                             const int p = K - 1 - idx;
@@ -445,15 +440,26 @@ __device__ __noinline__ void decode_pair(const fx_args& a, const fx_smem& sm, in
                 if (full && j0 == jb)
                     copy8(bsave, B);
             };
+            auto backward_out = [&](int j0, int n, auto outc) {
+                if (n == C && !(jb > j0 && jb < j0 + C))
+                    backward(j0, full_chunk<C>{}, outc);
+                else
+                    backward(j0, n, outc);
+            };
             if (active) {
                 if (w + 1 < nwin)
                     copy8(bound(d, 0, w + 1), asave);
+                if (nseg > 0) {
+#pragma unroll
+                    for (int s = 0; s < 8; s++)
+                        ckn[s] = ckpt[((nseg - 1) * 8 + s) * nwin + w];
+                }
                 for (int seg = nseg - 1; seg >= 0; seg--) {
                     const int j0 = seg * C, n = min(C, len - j0);
-                    if (n == C && !(jb > j0 && jb < j0 + C))
-                        backward(j0, full_chunk<C>{});
+                    if (d == 1 && want_out)
+                        backward_out(j0, n, std::true_type{});
                     else
-                        backward(j0, n);
+                        backward_out(j0, n, std::false_type{});
                 }
                 if (w > 0)
                     copy8(bound(d, 1, w - 1), bsave);
@@ -523,14 +529,12 @@ __global__ void __maxnreg__(FX_MAX_REGS) turbo_decode_fx(fx_args a)
 {
     extern __shared__ uint32_t smem_fx[];
     const fx_smem sm(smem_fx, a);
-    const int fa = 2 * blockIdx.x, fb = fa + 1;
-    const int Ka = int(a.frames[fa].param & 0x1FFFu);
-    if (fb < a.nframes && int(a.frames[fb].param & 0x1FFFu) == Ka) {
-        decode_pair<Tin, C>(a, sm, fa, fb, true);
-    } else {
-        decode_pair<Tin, C>(a, sm, fa, fa, false);
-        if (fb < a.nframes)
-            decode_pair<Tin, C>(a, sm, fb, fb, false);
+    const int f0 = 2 * blockIdx.x, f1 = f0 + 1;
+    const bool pair = f1 < a.nframes && int(a.frames[f1].param & 0x1FFFu) == int(a.frames[f0].param & 0x1FFFu);
+    const int reps = pair || f1 >= a.nframes ? 1 : 2;
+    for (int r = 0; r < reps; r++) {
+        const int fa = f0 + r;
+        decode_pair<Tin, C>(a, sm, fa, pair ? f1 : fa, pair);
     }
 }
 
