@@ -93,9 +93,7 @@ public:
             pipe,
             io,
             [&](const uint8_t* item, int index) {
-                if (llrs_finite(reinterpret_cast<const float*>(item), n)) {
-                    pipe.submit(item, n * sizeof(float), d_K, d_param);
-                } else {
+                if (!submit_finite_llrs(pipe, reinterpret_cast<const float*>(item), n, d_K, d_param)) {
                     d_logger->warn("codeword {} holds NaN or Inf LLRs: not decoded, output "
                                    "zeros tagged gpurx_error",
                                    first_in + index);

@@ -151,12 +151,11 @@ public:
             const int K = core::lte_K_from_codeword_length(L);
             if (K == 0) {
                 report(pos, "length " + std::to_string(L) + " is not 3K+12 for an LTE block size K");
-            } else if (!llrs_finite(in + consumed, size_t(L))) {
-                report(pos, "NaN or Inf in the LLRs");
             } else {
                 if (!pipe.can_accept())
                     break;
-                pipe.submit(in + consumed, size_t(L) * sizeof(float), K, core::turbo_frame_param(K));
+                if (!submit_finite_llrs(pipe, in + consumed, size_t(L), K, core::turbo_frame_param(K)))
+                    report(pos, "NaN or Inf in the LLRs");
             }
             consumed += int(L);
             t++;

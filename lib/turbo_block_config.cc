@@ -6,6 +6,7 @@
 #include "turbo_block_config.h"
 #include "pipeline_holder.h"
 
+
 #include <cmath>
 #include <stdexcept>
 
@@ -53,6 +54,23 @@ bool llrs_finite(const float* x, size_t n)
     for (size_t i = 0; i < n; i++)
         acc += x[i] - x[i];
     return acc == 0.0f;
+}
+
+bool submit_finite_llrs(core::batch_pipeline& pipe, const float* llr, size_t n, int K, uint32_t param)
+{
+    float* dst = reinterpret_cast<float*>(
+        pipe.begin_frame(n * sizeof(float), size_t(K), param));
+    float acc = 0.0f;
+    for (size_t i = 0; i < n; i++) { // copy and check in one vectorisable pass
+        dst[i] = llr[i];
+        acc += llr[i] - llr[i];
+    }
+    if (acc == 0.0f) {
+        pipe.commit_frame();
+        return true;
+    }
+    pipe.abort_frame();
+    return false;
 }
 
 } // namespace gpurx

@@ -29,6 +29,13 @@ make_turbo_pipeline_config(int max_K, bool soft, int max_batch, int slots, int f
 //! True when every LLR is finite (no NaN, no Inf).
 bool llrs_finite(const float* x, size_t n);
 
+/*!
+ * Submit a codeword of \p n float LLRs, checking them as they are copied into
+ * the pipeline's (pinned) staging, in one pass over the input. Returns false,
+ * submitting nothing, when an LLR is NaN or Inf. Requires pipe.can_accept().
+ */
+bool submit_finite_llrs(core::batch_pipeline& pipe, const float* llr, size_t n, int K, uint32_t param);
+
 } // namespace gpurx
 } // namespace gr
 

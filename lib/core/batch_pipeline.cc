@@ -130,6 +130,19 @@ uint8_t* batch_pipeline::begin_frame(
     return dst;
 }
 
+void batch_pipeline::abort_frame()
+{
+    if (!d_frame_open)
+        throw std::logic_error("batch_pipeline: abort_frame() without begin_frame()");
+    auto& s = d_slots[d_fill];
+    const frame_desc& fd = d_engine->frames(d_fill)[s.nkernel - 1];
+    s.in_used -= align_up(fd.in_bytes);
+    s.out_used -= align_up(fd.out_bytes);
+    s.nkernel--;
+    s.entries.pop_back();
+    d_frame_open = false;
+}
+
 uint64_t batch_pipeline::commit_frame()
 {
     if (!d_frame_open)

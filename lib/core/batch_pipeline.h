@@ -85,6 +85,9 @@ public:
                          uint64_t user = 0);
     //! Completes begin_frame(); returns the frame's sequence number.
     uint64_t commit_frame();
+    //! Withdraws the frame begin_frame() opened (its input proved malformed
+    //! while being written): as if begin_frame() had not been called.
+    void abort_frame();
 
     /*!
      * Record a frame that will not be processed (malformed input). It keeps

@@ -158,6 +158,36 @@ TEST(Pipeline, RejectsOversizedFrame)
     EXPECT_EQ(pipe->pending(), 0u) << "a rejected submit must leave no trace";
 }
 
+// A frame withdrawn after begin_frame() leaves no trace: the frames around it
+// come out in order, with consecutive sequence numbers and their own data.
+void abort_leaves_no_trace(const core::backend_choice& where)
+{
+    const size_t vlen = 16;
+    core::batch_copy_kernel kernel(vlen, 1.0f);
+    auto pipe = core::make_pipeline(kernel, where, make_cfg({ 2, 4, 0 }, vlen));
+    std::vector<float> a(vlen, 1.0f), b(vlen, 2.0f);
+    pipe->submit(a.data(), vlen * 4, vlen * 4, 0, 0, 10);
+    auto* dst = reinterpret_cast<float*>(pipe->begin_frame(vlen * 4, vlen * 4, 0, 0, 99));
+    std::fill(dst, dst + vlen, 7.0f);
+    pipe->abort_frame();
+    EXPECT_THROW(pipe->abort_frame(), std::logic_error);
+    pipe->submit(b.data(), vlen * 4, vlen * 4, 0, 0, 11);
+    pipe->drain();
+    for (uint64_t i = 0; i < 2; i++) {
+        const auto* f = pipe->front(true);
+        ASSERT_NE(f, nullptr);
+        EXPECT_EQ(f->seq, i);
+        EXPECT_EQ(f->user, 10 + i);
+        const auto* v = reinterpret_cast<const float*>(f->data);
+        EXPECT_EQ(v[0], i ? 2.0f : 1.0f);
+        EXPECT_EQ(v[vlen - 1], i ? 2.0f : 1.0f);
+        pipe->pop();
+    }
+    EXPECT_EQ(pipe->front(false), nullptr);
+}
+TEST(Pipeline, CpuAbortFrameLeavesNoTrace) { abort_leaves_no_trace(test::cpu_backend()); }
+TEST(PipelineCuda, AbortFrameLeavesNoTrace) { abort_leaves_no_trace(test::cuda_backend()); }
+
 TEST(Pipeline, ConfigErrorsNameTheParameter)
 {
     auto expect_names = [](core::pipeline_config c, const char* name) {
