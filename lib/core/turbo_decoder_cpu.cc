@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 namespace gr {
 namespace gpurx {
@@ -35,9 +37,22 @@ struct float_arith {
     float soft(T app) const { return app; }
 };
 
+// Scaled, saturated extrinsic of 16 lanes: widened to 32 bits for the
+// product, as turbo_fx::scale_extrinsic does for one.
+inline turbo_fx::simd_v scale_extrinsic(turbo_fx::simd_v le, int sq)
+{
+    typedef int32_t wide __attribute__((vector_size(4 * turbo_fx::SIMD_LANES)));
+    wide w = (__builtin_convertvector(le, wide) * sq) >> 8;
+    const wide hi = wide{} + turbo_fx::EXT_MAX, lo = wide{} - turbo_fx::EXT_MAX;
+    w = w > hi ? hi : w;
+    w = w < lo ? lo : w;
+    return __builtin_convertvector(w, turbo_fx::simd_v);
+}
+inline int scale_extrinsic(int le, int sq) { return turbo_fx::scale_extrinsic(le, sq); }
+
 template <class Ops>
 struct fixed_arith {
-    using T = int;
+    using T = typename Ops::V;
     int sq;     // extrinsic scale, 1/256 steps
     float unit; // one step in LLR units
     void alpha(const T* a, T Lu, T Lp, T* out, bool norm) const
@@ -50,12 +65,77 @@ struct fixed_arith {
     }
     T ext(const T* a, const T* b, T Lp) const { return turbo_fx::extrinsic<Ops>(a, b, Lp); }
     void tail(const T* t, T* out) const { turbo_fx::tail_beta<Ops>(t, out); }
-    T neg() const { return turbo_fx::NEG; }
-    T scaled(T le) const { return turbo_fx::scale_extrinsic(le, sq); }
-    float soft(T app) const { return float(app) * unit; }
+    T neg() const { return Ops::splat(turbo_fx::NEG); }
+    T scaled(T le) const { return scale_extrinsic(le, sq); }
+    float soft(int app) const { return float(app) * unit; }
+};
+
+// Where the decisions of one codeword go, and its early termination.
+struct one_sink {
+    const turbo_config& cfg;
+    uint8_t* hard;
+    float* soft;
+    std::vector<uint8_t>& prev;
+    int K;
+    turbo_decode_result res{ 0, -1 };
+
+    template <class Arith, typename T>
+    void decide(const Arith& ar, int idx, T app)
+    {
+        hard[idx] = app > T(0) ? 1 : 0;
+        if (soft)
+            soft[idx] = ar.soft(app);
+    }
+    //! After iteration it: true to stop.
+    bool end_iteration(int it)
+    {
+        res.iterations = it;
+        if (cfg.stop == early_stop::crc24a || cfg.stop == early_stop::crc24b) {
+            const auto t = cfg.stop == early_stop::crc24a ? crc24_type::a : crc24_type::b;
+            res.check = crc24(hard, K, t) == 0 ? 1 : 0;
+            return res.check == 1;
+        }
+        if (cfg.stop == early_stop::hard_decision) {
+            const bool same = it > 1 && std::memcmp(prev.data(), hard, K) == 0;
+            std::memcpy(prev.data(), hard, K);
+            return same;
+        }
+        return false;
+    }
+};
+
+// The same for SIMD lanes: one_sink per lane; a lane whose codeword has
+// stopped keeps its decisions (the vector goes on for the others).
+struct lanes_sink {
+    std::vector<one_sink> lane;
+    std::vector<bool> done;
+
+    template <class Arith>
+    void decide(const Arith& ar, int idx, turbo_fx::simd_v app)
+    {
+        for (size_t l = 0; l < lane.size(); l++)
+            if (!done[l])
+                lane[l].decide(ar, idx, int(app[l]));
+    }
+    bool end_iteration(int it)
+    {
+        bool all = true;
+        for (size_t l = 0; l < lane.size(); l++) {
+            if (!done[l])
+                done[l] = lane[l].end_iteration(it);
+            all = all && done[l];
+        }
+        return all;
+    }
 };
 
 } // namespace
+
+struct turbo_decoder_cpu::simd_state {
+    buffers<turbo_fx::simd_v> buf;
+    std::vector<turbo_fx::simd_v> llr;
+    std::vector<std::vector<uint8_t>> prev;
+};
 
 turbo_decoder_cpu::turbo_decoder_cpu(const turbo_config& cfg) : d_cfg(cfg)
 {
@@ -85,8 +165,8 @@ turbo_decoder_cpu::decode(const float* llr, int K, uint8_t* hard, float* soft)
         return decode_fixed<turbo_fx::int_ops>(d_quant.data(), K, 1.0f / d_cfg.fixed_scale, hard, soft);
     }
     if (d_cfg.algorithm == LOG_MAP)
-        return run(float_arith<true>{ 1.0f }, d_fbuf, llr, K, hard, soft);
-    return run(float_arith<false>{ d_cfg.extrinsic_scale() }, d_fbuf, llr, K, hard, soft);
+        return run_one(float_arith<true>{ 1.0f }, d_fbuf, llr, K, hard, soft);
+    return run_one(float_arith<false>{ d_cfg.extrinsic_scale() }, d_fbuf, llr, K, hard, soft);
 }
 
 turbo_decode_result turbo_decoder_cpu::decode_int8(
@@ -110,7 +190,55 @@ turbo_decode_result turbo_decoder_cpu::decode_fixed(
     const int* q, int K, float soft_unit, uint8_t* hard, float* soft)
 {
     const fixed_arith<Ops> ar{ turbo_fx::scale_q(d_cfg.extrinsic_scale()), soft_unit };
-    return run(ar, d_ibuf, q, K, hard, soft);
+    return run_one(ar, d_ibuf, q, K, hard, soft);
+}
+
+void turbo_decoder_cpu::decode_fixed_lanes(const int* const* q,
+                                           int n,
+                                           int K,
+                                           float soft_unit,
+                                           uint8_t* const* hard,
+                                           float* const* soft,
+                                           turbo_decode_result* res)
+{
+    constexpr int L = turbo_fx::SIMD_LANES;
+    if (n < 1 || n > L)
+        throw std::invalid_argument("decode_fixed_lanes: 1.." + std::to_string(L) +
+                                    " lanes, got " + std::to_string(n));
+    if (!d_simd)
+        d_simd = std::make_shared<simd_state>();
+    auto& st = *d_simd;
+    // Transpose: value i of every lane side by side (unused lanes repeat
+    // lane 0; their results are not reported).
+    const size_t len = 3 * size_t(K) + 12;
+    st.llr.resize(len);
+    for (size_t i = 0; i < len; i++)
+        for (int l = 0; l < L; l++)
+            st.llr[i][l] = int16_t(q[l < n ? l : 0][i]);
+    st.prev.resize(n);
+    lanes_sink sink;
+    for (int l = 0; l < n; l++) {
+        st.prev[l].resize(K);
+        sink.lane.push_back(one_sink{ d_cfg, hard[l], soft[l], st.prev[l], K });
+    }
+    sink.done.assign(n, false);
+    const fixed_arith<turbo_fx::simd_ops> ar{ turbo_fx::scale_q(d_cfg.extrinsic_scale()), soft_unit };
+    run(ar, st.buf, st.llr.data(), K, sink);
+    for (int l = 0; l < n; l++)
+        res[l] = sink.lane[l].res;
+}
+
+template <class Arith>
+turbo_decode_result turbo_decoder_cpu::run_one(const Arith& ar,
+                                               buffers<typename Arith::T>& bf,
+                                               const typename Arith::T* llr,
+                                               int K,
+                                               uint8_t* hard,
+                                               float* soft)
+{
+    one_sink sink{ d_cfg, hard, soft, d_prev, K };
+    run(ar, bf, llr, K, sink);
+    return sink.res;
 }
 
 template turbo_decode_result turbo_decoder_cpu::decode_fixed<turbo_fx::int_ops>(
@@ -118,26 +246,25 @@ template turbo_decode_result turbo_decoder_cpu::decode_fixed<turbo_fx::int_ops>(
 template turbo_decode_result turbo_decoder_cpu::decode_fixed<turbo_fx::checked_int_ops>(
     const int*, int, float, uint8_t*, float*);
 
-template <class Arith>
-turbo_decode_result turbo_decoder_cpu::run(const Arith& ar,
-                                           buffers<typename Arith::T>& bf,
-                                           const typename Arith::T* llr,
-                                           int K,
-                                           uint8_t* hard,
-                                           float* soft)
+template <class Arith, class Sink>
+void turbo_decoder_cpu::run(const Arith& ar,
+                            buffers<typename Arith::T>& bf,
+                            const typename Arith::T* llr,
+                            int K,
+                            Sink& sink)
 {
     using T = typename Arith::T;
     set_interleaver(K);
     const int W = window_length(K, d_cfg.subblocks);
     const int nwin = window_count(K, d_cfg.subblocks);
-    bf.ext[0].assign(K, T(0));
-    bf.ext[1].assign(K, T(0));
+    bf.ext[0].assign(K, T{});
+    bf.ext[1].assign(K, T{});
     bf.alpha.resize(size_t(W) * 8);
     // Window-boundary metrics [decoder][window][state], and the snapshot each
     // half-iteration starts from (all windows start from the previous values,
     // as the GPU's windows run at the same time).
-    bf.abound.assign(size_t(2) * nwin * 8, T(0));
-    bf.bbound.assign(size_t(2) * nwin * 8, T(0));
+    bf.abound.assign(size_t(2) * nwin * 8, T{});
+    bf.bbound.assign(size_t(2) * nwin * 8, T{});
     bf.ain.resize(bf.abound.size());
     bf.bin.resize(bf.bbound.size());
     const int guard = d_cfg.guard;
@@ -148,8 +275,9 @@ turbo_decode_result turbo_decoder_cpu::run(const Arith& ar,
         ar.tail(llr + 3 * K + 6 * d, &bf.bbound[(size_t(d) * nwin + nwin - 1) * 8]);
     }
 
-    turbo_decode_result res{ 0, -1 };
     for (int it = 1; it <= d_cfg.iterations; it++) {
+        // Decisions are needed after every iteration only to stop early.
+        const bool want = d_cfg.stop != early_stop::none || it == d_cfg.iterations;
         for (int d = 0; d < 2; d++) {
             T* ab = &bf.abound[size_t(d) * nwin * 8];
             T* bb = &bf.bbound[size_t(d) * nwin * 8];
@@ -200,12 +328,8 @@ turbo_decode_result turbo_decoder_cpu::run(const Arith& ar,
                     const T Lu = llr[3 * idx] + La[idx];
                     const T Lp = llr[3 * k + 1 + d];
                     const T le = ar.ext(&bf.alpha[size_t(j) * 8], b, Lp);
-                    if (d == 1) {
-                        const T app = Lu + le;
-                        hard[idx] = app > T(0) ? 1 : 0;
-                        if (soft)
-                            soft[idx] = ar.soft(app);
-                    }
+                    if (d == 1 && want)
+                        sink.decide(ar, idx, T(Lu + le));
                     ar.beta(b, Lu, Lp, t, j & 1);
                     std::copy(t, t + 8, b);
                     Le[idx] = ar.scaled(le);
@@ -214,19 +338,9 @@ turbo_decode_result turbo_decoder_cpu::run(const Arith& ar,
                 }
             }
         }
-        res.iterations = it;
-        if (d_cfg.stop == early_stop::crc24a || d_cfg.stop == early_stop::crc24b) {
-            const auto t = d_cfg.stop == early_stop::crc24a ? crc24_type::a : crc24_type::b;
-            res.check = crc24(hard, K, t) == 0 ? 1 : 0;
-            if (res.check)
-                break;
-        } else if (d_cfg.stop == early_stop::hard_decision) {
-            if (it > 1 && std::memcmp(d_prev.data(), hard, K) == 0)
-                break;
-            std::memcpy(d_prev.data(), hard, K);
-        }
+        if (sink.end_iteration(it))
+            break;
     }
-    return res;
 }
 
 } // namespace core

@@ -20,6 +20,7 @@
 #include "lte_qpp.h"
 #include "turbo_config.h"
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace gr {
@@ -58,24 +59,38 @@ public:
     template <class Ops>
     turbo_decode_result
     decode_fixed(const int* q, int K, float soft_unit, uint8_t* hard, float* soft);
+    /*!
+     * Fixed point, up to turbo_fx::SIMD_LANES codewords of the same K at
+     * once, one per SIMD lane: each lane's results are those of
+     * decode_fixed(), bit for bit, iterations included.
+     * \param q n lanes' quantised LLRs
+     * \param hard, soft, res n lanes' outputs (soft entries may be nullptr)
+     */
+    void decode_fixed_lanes(const int* const* q, int n, int K, float soft_unit,
+                            uint8_t* const* hard, float* const* soft, turbo_decode_result* res);
     const turbo_config& config() const { return d_cfg; }
 
-    // Work buffers of one metric type (float or int).
+    // Work buffers of one metric type (float, int or SIMD vector).
     template <typename T>
     struct buffers {
         std::vector<T> ext[2], alpha, abound, bbound, ain, bin;
     };
 
 private:
+    template <class Arith, class Sink>
+    void run(const Arith& ar, buffers<typename Arith::T>& buf, const typename Arith::T* llr, int K,
+             Sink& sink);
     template <class Arith>
     turbo_decode_result
-    run(const Arith& ar, buffers<typename Arith::T>& buf, const typename Arith::T* llr, int K,
-        uint8_t* hard, float* soft);
+    run_one(const Arith& ar, buffers<typename Arith::T>& buf, const typename Arith::T* llr, int K,
+            uint8_t* hard, float* soft);
     void set_interleaver(int K);
 
     turbo_config d_cfg;
     buffers<float> d_fbuf;
     buffers<int> d_ibuf;
+    struct simd_state; // SIMD buffers (turbo_fixed.h types)
+    std::shared_ptr<simd_state> d_simd;
     std::vector<float> d_convert;
     std::vector<int> d_quant;
     std::vector<int> d_pi;

@@ -76,6 +76,7 @@ struct int_ops {
         return s > c ? s : c;
     }
     static GPURX_HD V zero() { return 0; }
+    static GPURX_HD V splat(int x) { return x; }
 };
 
 #ifndef __CUDACC__
@@ -101,7 +102,31 @@ struct checked_int_ops {
         return s > c ? s : c;
     }
     static V zero() { return 0; }
+    static V splat(int x) { return x; }
 };
+
+//! SIMD_LANES codewords side by side, one per int16 lane of a vector (GCC
+//! vector extensions: SSE2/AVX2 code without intrinsics). The CPU backend's
+//! fast path; lanes never mix, so each lane is int_ops bit for bit.
+constexpr int SIMD_LANES = 16;
+typedef int16_t simd_v __attribute__((vector_size(2 * SIMD_LANES)));
+// These functions are inlined within one translation unit: the ABI note GCC
+// gives for 32-byte vectors built without AVX does not apply.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+struct simd_ops {
+    using V = simd_v;
+    static V add(V a, V b) { return a + b; }
+    static V sub(V a, V b) { return a - b; }
+    static V addmax(V a, V b, V c)
+    {
+        const V s = a + b;
+        return s > c ? s : c;
+    }
+    static V zero() { return V{}; }
+    static V splat(int x) { return V{} + int16_t(x); }
+};
+#pragma GCC diagnostic pop
 #endif
 
 namespace detail {
@@ -205,7 +230,7 @@ GPURX_HD void tail_beta(const typename O::V tail[6], typename O::V out[8])
     typename O::V b[8];
 GPURX_UNROLL
     for (int s = 0; s < 8; s++)
-        b[s] = s == 0 ? O::zero() : typename O::V(NEG);
+        b[s] = s == 0 ? O::zero() : O::splat(NEG);
     for (int t = 2; t >= 0; t--) {
         typename O::V nb[8];
 GPURX_UNROLL

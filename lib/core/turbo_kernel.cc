@@ -5,6 +5,7 @@
  */
 #include "turbo_kernel.h"
 #include "lte_qpp.h"
+#include "turbo_fixed.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -30,6 +31,7 @@ turbo_batch_kernel::turbo_batch_kernel(const turbo_config& cfg, int cpu_threads,
                             : std::max<size_t>(1, std::thread::hardware_concurrency());
     for (size_t i = 0; i < d_threads; i++)
         d_decoders.push_back(std::make_unique<turbo_decoder_cpu>(d_cfg));
+    d_quant.assign(d_threads, std::vector<std::vector<int>>(turbo_fx::SIMD_LANES));
 }
 
 size_t turbo_batch_kernel::scratch_bytes(size_t max_frames) const
@@ -56,8 +58,66 @@ void turbo_batch_kernel::decode_range(const batch_view& b, size_t first, size_t 
     }
 }
 
+void turbo_batch_kernel::decode_lanes(const batch_view& b, size_t first, size_t n, size_t worker)
+{
+    const int K = frame_K(b.frames[first]);
+    const size_t len = 3 * size_t(K) + 12;
+    const int* q[turbo_fx::SIMD_LANES];
+    uint8_t* hard[turbo_fx::SIMD_LANES];
+    float* soft[turbo_fx::SIMD_LANES];
+    turbo_decode_result res[turbo_fx::SIMD_LANES];
+    float soft_unit = 1.0f / d_cfg.fixed_scale;
+    for (size_t l = 0; l < n; l++) {
+        const frame_desc& fd = b.frames[first + l];
+        auto& buf = d_quant[worker][l];
+        buf.resize(len);
+        if (fd.flags & TURBO_INPUT_INT8) {
+            const auto* in = reinterpret_cast<const int8_t*>(b.in + fd.in_offset);
+            for (size_t i = 0; i < len; i++)
+                buf[i] = turbo_fx::quantize(in[i]);
+            soft_unit = d_int8_scale;
+        } else {
+            const auto* in = reinterpret_cast<const float*>(b.in + fd.in_offset);
+            for (size_t i = 0; i < len; i++)
+                buf[i] = turbo_fx::quantize(in[i], d_cfg.fixed_scale);
+        }
+        q[l] = buf.data();
+        hard[l] = b.out + fd.out_offset;
+        soft[l] = d_cfg.soft_output ? reinterpret_cast<float*>(hard[l] + turbo_soft_offset(K)) : nullptr;
+    }
+    d_decoders[worker]->decode_fixed_lanes(q, int(n), K, soft_unit, hard, soft, res);
+    for (size_t l = 0; l < n; l++)
+        b.results[first + l] = { FRAME_OK, res[l].iterations, res[l].check, 0 };
+}
+
 void turbo_batch_kernel::run_cpu(const batch_view& b)
 {
+    if (d_cfg.uses_fixed_point()) {
+        // Runs of frames with one K and input type, SIMD_LANES at most, each
+        // decoded as the lanes of one vector; workers take runs in turn.
+        std::vector<std::pair<size_t, size_t>> runs;
+        for (size_t f = 0; f < b.nframes;) {
+            size_t e = f + 1;
+            while (e < b.nframes && e - f < size_t(turbo_fx::SIMD_LANES) &&
+                   frame_K(b.frames[e]) == frame_K(b.frames[f]) &&
+                   (b.frames[e].flags & TURBO_INPUT_INT8) == (b.frames[f].flags & TURBO_INPUT_INT8))
+                e++;
+            runs.emplace_back(f, e - f);
+            f = e;
+        }
+        auto work = [this, &b, &runs](size_t t, size_t step) {
+            for (size_t r = t; r < runs.size(); r += step)
+                decode_lanes(b, runs[r].first, runs[r].second, t);
+        };
+        const size_t n = std::min(d_threads, runs.size());
+        std::vector<std::thread> workers;
+        for (size_t t = 1; t < n; t++)
+            workers.emplace_back(work, t, n);
+        work(0, std::max<size_t>(n, 1));
+        for (auto& th : workers)
+            th.join();
+        return;
+    }
     const size_t n = std::min(d_threads, b.nframes);
     if (n <= 1) {
         decode_range(b, 0, 1, 0);

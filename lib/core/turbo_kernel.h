@@ -39,11 +39,15 @@ public:
 
 private:
     void decode_range(const batch_view& b, size_t first, size_t step, size_t worker);
+    // Fixed point: frames [first, first + n) of one K and input type, as
+    // SIMD lanes.
+    void decode_lanes(const batch_view& b, size_t first, size_t n, size_t worker);
 
     turbo_config d_cfg;
     float d_int8_scale;
     size_t d_threads;
     std::vector<std::unique_ptr<turbo_decoder_cpu>> d_decoders;
+    std::vector<std::vector<std::vector<int>>> d_quant; // [worker][lane] quantised LLRs
 };
 
 } // namespace core
