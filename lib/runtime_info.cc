@@ -5,6 +5,8 @@
  */
 #include "core/backend.h"
 #include "core/cuda_probe.h"
+#include "core/turbo_decoder_cpu.h"
+#include "core/turbo_fixed.h"
 #include <gnuradio/gpurx/runtime_info.h>
 
 #include <sstream>
@@ -51,6 +53,8 @@ std::string runtime_report()
           << d.multiprocessors << " SMs, " << (d.usable ? "usable" : "NOT usable: " + d.problem)
           << "\n";
     }
+    o << "  CPU backend: turbo decoder fixed point in SIMD lanes of "
+      << core::turbo_fx::SIMD_LANES << " codewords, " << core::turbo_decoder_cpu::simd_isa() << " build\n";
     const auto choice = core::select_backend("auto", 0);
     o << "  backend=\"auto\" chooses: " << core::backend_name(choice.kind) << " (" << choice.reason
       << ")\n";

@@ -3,12 +3,17 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+// 32-byte vectors pass between functions of this file only (inlined): the ABI
+// note GCC gives for them without AVX does not apply.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
 #include "turbo_decoder_cpu.h"
 #include "lte_crc.h"
 #include "turbo_fixed.h"
 #include "turbo_trellis.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -133,7 +138,7 @@ struct lanes_sink {
 
 struct turbo_decoder_cpu::simd_state {
     buffers<turbo_fx::simd_v> buf;
-    std::vector<turbo_fx::simd_v> llr;
+    avector<turbo_fx::simd_v> llr;
     std::vector<std::vector<uint8_t>> prev;
 };
 
@@ -193,6 +198,12 @@ turbo_decode_result turbo_decoder_cpu::decode_fixed(
     return run_one(ar, d_ibuf, q, K, hard, soft);
 }
 
+struct turbo_decoder_cpu::lanes_job {
+    fixed_arith<turbo_fx::simd_ops> ar;
+    int K;
+    lanes_sink& sink;
+};
+
 void turbo_decoder_cpu::decode_fixed_lanes(const int* const* q,
                                            int n,
                                            int K,
@@ -222,11 +233,36 @@ void turbo_decoder_cpu::decode_fixed_lanes(const int* const* q,
         sink.lane.push_back(one_sink{ d_cfg, hard[l], soft[l], st.prev[l], K });
     }
     sink.done.assign(n, false);
-    const fixed_arith<turbo_fx::simd_ops> ar{ turbo_fx::scale_q(d_cfg.extrinsic_scale()), soft_unit };
-    run(ar, st.buf, st.llr.data(), K, sink);
+    lanes_job job{ fixed_arith<turbo_fx::simd_ops>{ turbo_fx::scale_q(d_cfg.extrinsic_scale()), soft_unit },
+                   K, sink };
+    if (std::strcmp(simd_isa(), "avx2") == 0)
+        run_lanes_avx2(job);
+    else
+        run_lanes_generic(job);
     for (int l = 0; l < n; l++)
         res[l] = sink.lane[l].res;
 }
+
+__attribute__((target("avx2"), flatten)) void turbo_decoder_cpu::run_lanes_avx2(lanes_job& job)
+{
+    run(job.ar, d_simd->buf, d_simd->llr.data(), job.K, job.sink);
+}
+__attribute__((flatten)) void turbo_decoder_cpu::run_lanes_generic(lanes_job& job)
+{
+    run(job.ar, d_simd->buf, d_simd->llr.data(), job.K, job.sink);
+}
+
+namespace {
+std::atomic<bool> g_force_baseline{ false };
+}
+
+const char* turbo_decoder_cpu::simd_isa()
+{
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    return avx2 && !g_force_baseline.load(std::memory_order_relaxed) ? "avx2" : "sse2";
+}
+
+void turbo_decoder_cpu::force_baseline_simd(bool on) { g_force_baseline = on; }
 
 template <class Arith>
 turbo_decode_result turbo_decoder_cpu::run_one(const Arith& ar,

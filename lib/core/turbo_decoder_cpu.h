@@ -21,6 +21,7 @@
 #include "turbo_config.h"
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <vector>
 
 namespace gr {
@@ -69,11 +70,36 @@ public:
     void decode_fixed_lanes(const int* const* q, int n, int K, float soft_unit,
                             uint8_t* const* hard, float* const* soft, turbo_decode_result* res);
     const turbo_config& config() const { return d_cfg; }
+    //! The instruction set decode_fixed_lanes() runs with: "avx2" or "sse2".
+    static const char* simd_isa();
+    //! Tests: run the baseline (SSE2) build even where AVX2 is available.
+    static void force_baseline_simd(bool on);
+
+    //! 64-byte aligned storage: SIMD vectors whatever the ISA a function is
+    //! compiled for (see turbo_fx::simd_v).
+    template <typename T>
+    struct aligned64_allocator {
+        using value_type = T;
+        aligned64_allocator() = default;
+        template <typename U>
+        aligned64_allocator(const aligned64_allocator<U>&) {}
+        T* allocate(size_t n)
+        {
+            return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t(64)));
+        }
+        void deallocate(T* p, size_t) { ::operator delete(p, std::align_val_t(64)); }
+        template <typename U>
+        bool operator==(const aligned64_allocator<U>&) const { return true; }
+        template <typename U>
+        bool operator!=(const aligned64_allocator<U>&) const { return false; }
+    };
+    template <typename T>
+    using avector = std::vector<T, aligned64_allocator<T>>;
 
     // Work buffers of one metric type (float, int or SIMD vector).
     template <typename T>
     struct buffers {
-        std::vector<T> ext[2], alpha, abound, bbound, ain, bin;
+        avector<T> ext[2], alpha, abound, bbound, ain, bin;
     };
 
 private:
@@ -85,6 +111,11 @@ private:
     run_one(const Arith& ar, buffers<typename Arith::T>& buf, const typename Arith::T* llr, int K,
             uint8_t* hard, float* soft);
     void set_interleaver(int K);
+    struct lanes_job;
+    // The SIMD schedule, everything inlined into it, compiled for AVX2 and
+    // for the baseline ISA; decode_fixed_lanes picks one at run time.
+    void run_lanes_avx2(lanes_job& job);
+    void run_lanes_generic(lanes_job& job);
 
     turbo_config d_cfg;
     buffers<float> d_fbuf;

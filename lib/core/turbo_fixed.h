@@ -109,6 +109,9 @@ struct checked_int_ops {
 //! vector extensions: SSE2/AVX2 code without intrinsics). The CPU backend's
 //! fast path; lanes never mix, so each lane is int_ops bit for bit.
 constexpr int SIMD_LANES = 16;
+// GCC gives this type the alignment of the ISA a function is compiled for
+// (16 bytes without AVX, 32 with), so heap buffers of it must be allocated
+// 64-byte aligned whatever the caller's ISA (aligned64_allocator).
 typedef int16_t simd_v __attribute__((vector_size(2 * SIMD_LANES)));
 // These functions are inlined within one translation unit: the ABI note GCC
 // gives for 32-byte vectors built without AVX does not apply.

@@ -53,7 +53,6 @@ struct s16x2_ops {
     static __device__ __forceinline__ V sub(V a, V b) { return __vsub2(a, b); }
     static __device__ __forceinline__ V addmax(V a, V b, V c) { return __viaddmax_s16x2(a, b, c); }
     static __device__ __forceinline__ V zero() { return 0u; }
-    static __device__ __forceinline__ V splat(int x) { return (uint32_t(x) & 0xFFFFu) * 0x10001u; }
 };
 
 __device__ __forceinline__ uint32_t pack2(int lo, int hi)

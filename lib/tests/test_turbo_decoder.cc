@@ -347,6 +347,9 @@ TEST(TurboDecoder, SimdLanesMatchScalar)
         q.push_back(v);
     }
     std::set<int> iters;
+    for (bool baseline : { false, true }) {
+    core::turbo_decoder_cpu::force_baseline_simd(baseline);
+    std::printf("SIMD build: %s\n", core::turbo_decoder_cpu::simd_isa());
     for (auto stop : { core::early_stop::crc24a, core::early_stop::hard_decision, core::early_stop::none })
         for (int P : { 1, 16, 50 })
             for (int n : { 16, 5 }) {
@@ -375,6 +378,8 @@ TEST(TurboDecoder, SimdLanesMatchScalar)
                     iters.insert(r1[l].iterations);
                 }
             }
+    }
+    core::turbo_decoder_cpu::force_baseline_simd(false);
     EXPECT_GE(iters.size(), 3u) << "lanes should stop at different iterations";
 }
 
