@@ -267,8 +267,8 @@ int main(int argc, char** argv)
         const auto cfg = make_cfg(S, 6, P);
         const int nframes = 24 * sms;
         const double kern = kernel_gbps(K, cfg, nframes, quick ? 5 : 20);
-        const double e2e_f = pipeline_gbps(K, cfg, gpu, false, 6 * sms, quick ? 8000 : 40000);
-        const double e2e_i = pipeline_gbps(K, cfg, gpu, true, 6 * sms, quick ? 8000 : 40000);
+        const double e2e_f = pipeline_gbps(K, cfg, gpu, false, 6 * sms, quick ? 40000 : 200000);
+        const double e2e_i = pipeline_gbps(K, cfg, gpu, true, 6 * sms, quick ? 40000 : 200000);
         // CPU: batches of 16 vectors of SIMD_LANES codewords, one per core.
         const double cpu_rate = pipeline_gbps(K, cfg, cpu, false, 16 * core::turbo_fx::SIMD_LANES,
                                               quick ? 1024 : 4096);

@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # Runs on the GPU host (through the device tool), from the repository root,
-# with the build tree, the install prefix and the GNU Radio bundle carried:
-#   carry: [".gpuhost", "install", "build"]
-#   command: bash scripts/gpuhost-check.sh [tests] [sanitize] [bench...]
+# with the build tree (packed by scripts/pack-build-for-gpuhost.sh into
+# .devrun/, as it no longer fits the 64 MiB carry unpacked) and the GNU Radio
+# bundle carried:
+#   carry: [".devrun", ".gpuhost"]
+#   command: bash scripts/gpuhost-check.sh [tests] [sanitize] [bench-turbo]
+#            [bench-pipeline] [bench-flowgraph] [example] [ber]
 # Writes logs to $OUT (or ./.devout). Nothing is compiled there: binaries
 # built here (nvcc 13, sm_90) run there as they are.
 set -uo pipefail
+# The build tree may travel packed (scripts/pack-build-for-gpuhost.sh).
+if [ ! -d build ] && [ -f .devrun/build.tar.xz ]; then
+    tar -xJf .devrun/build.tar.xz
+fi
 out=${OUT:-$PWD/.devout}
 mkdir -p "$out"
 root=$PWD
