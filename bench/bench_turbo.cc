@@ -91,7 +91,7 @@ double kernel_gbps(int K, const core::turbo_config& cfg, int nframes, int reps)
     ck(cudaMalloc(&din, hin.size()), "malloc");
     ck(cudaMalloc(&dout, out_stride * nframes), "malloc");
     ck(cudaMalloc(&dres, nframes * sizeof(core::frame_result)), "malloc");
-    ck(cudaMalloc(&dscr, nframes * core::turbo_scratch_floats(cfg.subblocks) * 4), "malloc");
+    ck(cudaMalloc(&dscr, nframes * core::turbo_scratch_floats(cfg.max_subblocks()) * 4), "malloc");
     ck(cudaMemcpy(dfd, fd.data(), fd.size() * sizeof(core::frame_desc), cudaMemcpyHostToDevice), "cpy");
     ck(cudaMemcpy(din, hin.data(), hin.size(), cudaMemcpyHostToDevice), "cpy");
     core::batch_view v{ static_cast<core::frame_desc*>(dfd), size_t(nframes),
@@ -99,15 +99,15 @@ double kernel_gbps(int K, const core::turbo_config& cfg, int nframes, int reps)
                         static_cast<core::frame_result*>(dres), static_cast<uint8_t*>(dscr) };
     cudaStream_t st;
     ck(cudaStreamCreate(&st), "stream");
-    const int nwin = core::turbo::window_count(K, cfg.subblocks);
-    core::cuda_turbo_decode(v, cfg, 1.0f, false, K, nwin, st); // warm-up
+    const auto geo = core::turbo_geometry_of(cfg, K);
+    core::cuda_turbo_decode(v, cfg, 1.0f, false, geo, st); // warm-up
     cudaEvent_t e0, e1;
     ck(cudaEventCreate(&e0), "event");
     ck(cudaEventCreate(&e1), "event");
     std::vector<float> times;
     for (int r = 0; r < reps; r++) {
         ck(cudaEventRecord(e0, st), "record");
-        core::cuda_turbo_decode(v, cfg, 1.0f, false, K, nwin, st);
+        core::cuda_turbo_decode(v, cfg, 1.0f, false, geo, st);
         ck(cudaEventRecord(e1, st), "record");
         ck(cudaEventSynchronize(e1), "sync");
         float ms;

@@ -36,7 +36,7 @@ void cuda_scale_batch(const batch_view&, size_t, float, void*)
     throw std::runtime_error("gr-gpurx was built without CUDA: cuda_scale_batch");
 }
 
-void cuda_turbo_decode(const batch_view&, const turbo_config&, float, bool, int, int, void*)
+void cuda_turbo_decode(const batch_view&, const turbo_config&, float, bool, const turbo_geometry&, void*)
 {
     throw std::runtime_error("gr-gpurx was built without CUDA: cuda_turbo_decode");
 }

@@ -16,8 +16,8 @@ void turbo_config::validate() const
     if (iterations < 1 || iterations > 16)
         throw std::invalid_argument("iterations must be in 1..16, got " +
                                     std::to_string(iterations));
-    if (subblocks < 1 || subblocks > 256)
-        throw std::invalid_argument("subblocks must be in 1..256, got " +
+    if (subblocks < 0 || subblocks > 256)
+        throw std::invalid_argument("subblocks must be in 1..256, or 0 for automatic, got " +
                                     std::to_string(subblocks));
     if (guard < 0 || guard > 256)
         throw std::invalid_argument("guard must be in 0..256, got " + std::to_string(guard));

@@ -19,7 +19,9 @@ enum class early_stop { none, crc24a, crc24b, hard_decision };
 struct turbo_config {
     turbo::algorithm algorithm = turbo::SCALED_MAX_LOG_MAP;
     int iterations = 6;    //!< full iterations, 1..16
-    int subblocks = 1;     //!< P: parallel windows per codeword, 1..256
+    //! P: parallel windows per codeword, 1..256, or 0: automatic, windows of
+    //! at most 64 steps (P = ceil(K/64), 96 for K = 6144), per codeword.
+    int subblocks = 1;
     float scaling = 0.75f; //!< extrinsic scale of scaled-max-log-map, (0, 1]
     early_stop stop = early_stop::none;
     bool soft_output = false; //!< also output the a-posteriori LLRs
@@ -45,6 +47,10 @@ struct turbo_config {
 
     //! Throws std::invalid_argument naming the bad field and its value.
     void validate() const;
+    //! P in effect for a codeword of K.
+    int subblocks_for(int K) const { return turbo::subblocks_for(subblocks, K); }
+    //! The largest P any codeword can get (sizes per-frame scratch).
+    int max_subblocks() const { return subblocks > 0 ? subblocks : turbo::subblocks_for(0, 6144); }
     //! True when decoding runs in 16-bit fixed point.
     bool uses_fixed_point() const { return fixed_point && algorithm != turbo::LOG_MAP; }
     //! The extrinsic scale in effect (1 unless scaled-max-log-map).

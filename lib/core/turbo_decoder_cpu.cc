@@ -291,8 +291,8 @@ void turbo_decoder_cpu::run(const Arith& ar,
 {
     using T = typename Arith::T;
     set_interleaver(K);
-    const int W = window_length(K, d_cfg.subblocks);
-    const int nwin = window_count(K, d_cfg.subblocks);
+    const int W = window_length(K, d_cfg.subblocks_for(K));
+    const int nwin = window_count(K, d_cfg.subblocks_for(K));
     bf.ext[0].assign(K, T{});
     bf.ext[1].assign(K, T{});
     bf.alpha.resize(size_t(W) * 8);

@@ -15,6 +15,13 @@ namespace gr {
 namespace gpurx {
 namespace core {
 
+turbo_geometry turbo_geometry_of(const turbo_config& cfg, int K)
+{
+    const int P = cfg.subblocks_for(K);
+    const int W = turbo::window_length(K, P), nwin = turbo::window_count(K, P);
+    return { K, nwin, W, W * nwin };
+}
+
 uint32_t turbo_frame_param(int K)
 {
     const qpp_params q = lte_qpp(K);
@@ -36,7 +43,7 @@ turbo_batch_kernel::turbo_batch_kernel(const turbo_config& cfg, int cpu_threads,
 
 size_t turbo_batch_kernel::scratch_bytes(size_t max_frames) const
 {
-    return max_frames * turbo_scratch_floats(d_cfg.subblocks) * sizeof(float);
+    return max_frames * turbo_scratch_floats(d_cfg.max_subblocks()) * sizeof(float);
 }
 
 void turbo_batch_kernel::decode_range(const batch_view& b, size_t first, size_t step, size_t worker)
@@ -134,18 +141,23 @@ void turbo_batch_kernel::run_cpu(const batch_view& b)
 
 void turbo_batch_kernel::enqueue_cuda(const batch_view& dev, const frame_desc* host_frames, void* stream)
 {
-    int max_K = 0, max_windows = 0;
+    int max_K = 0, max_windows = 0, max_W = 0, max_slots = 0;
     bool int8 = false;
     for (size_t f = 0; f < dev.nframes; f++) {
         const int K = frame_K(host_frames[f]);
         max_K = std::max(max_K, K);
-        max_windows = std::max(max_windows, turbo::window_count(K, d_cfg.subblocks));
+        const int P = d_cfg.subblocks_for(K);
+        const int W = turbo::window_length(K, P), nwin = turbo::window_count(K, P);
+        max_windows = std::max(max_windows, nwin);
+        max_W = std::max(max_W, W);
+        max_slots = std::max(max_slots, W * nwin);
         int8 = int8 || (host_frames[f].flags & TURBO_INPUT_INT8);
     }
     for (size_t f = 0; f < dev.nframes; f++)
         if (bool(host_frames[f].flags & TURBO_INPUT_INT8) != int8)
             throw std::invalid_argument("turbo batch mixes int8 and float32 input");
-    cuda_turbo_decode(dev, d_cfg, d_int8_scale, int8, max_K, max_windows, stream);
+    cuda_turbo_decode(dev, d_cfg, d_int8_scale, int8, turbo_geometry{ max_K, max_windows, max_W, max_slots },
+                      stream);
 }
 
 } // namespace core

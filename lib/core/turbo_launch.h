@@ -25,17 +25,24 @@ inline size_t turbo_scratch_floats(int subblocks)
     return size_t(32) * subblocks + 2 * size_t(6144);
 }
 
+//! Bounds over a batch's frames of the window geometry (they size shared
+//! memory and thread blocks): K, windows, window length, and windows x
+//! window length.
+struct turbo_geometry {
+    int max_K, max_windows, max_W, max_slots;
+};
+//! The geometry of a batch of frames of one K.
+turbo_geometry turbo_geometry_of(const turbo_config& cfg, int K);
+
 /*!
- * Enqueue the decoding of a batch: one thread block per codeword, one thread
- * per window. \p max_K and \p max_windows bound the batch's frames (they size
- * shared memory and the block).
+ * Enqueue the decoding of a batch: one thread per window. \p geo bounds the
+ * batch's frames.
  */
 void cuda_turbo_decode(const batch_view& dev,
                        const turbo_config& cfg,
                        float int8_scale,
                        bool int8_input,
-                       int max_K,
-                       int max_windows,
+                       const turbo_geometry& geo,
                        void* stream);
 
 /*!
@@ -47,8 +54,7 @@ void cuda_turbo_decode_fixed(const batch_view& dev,
                              const turbo_config& cfg,
                              float int8_scale,
                              bool int8_input,
-                             int max_K,
-                             int max_windows,
+                             const turbo_geometry& geo,
                              void* stream);
 
 } // namespace core

@@ -141,6 +141,12 @@ GPURX_UNROLL
         out[s] = b[s];
 }
 
+//! Window length of automatic sub-blocks (subblocks = 0).
+constexpr int AUTO_WINDOW = 64;
+//! P for a codeword of K steps: \p P itself, or with P = 0 (automatic) the
+//! fewest windows of at most AUTO_WINDOW steps.
+GPURX_HD int subblocks_for(int P, int K) { return P > 0 ? P : (K + AUTO_WINDOW - 1) / AUTO_WINDOW; }
+
 //! Window geometry for P sub-blocks: windows of ceil(K/P) steps.
 GPURX_HD int window_length(int K, int P) { return (K + P - 1) / P; }
 GPURX_HD int window_count(int K, int P)

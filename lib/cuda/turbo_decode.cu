@@ -92,7 +92,8 @@ struct kernel_args {
     uint8_t* out;
     frame_result* results;
     float* scratch;
-    int P;
+    int P;    // windows' stride in scratch: the most any frame gets
+    int Pcfg; // turbo_config::subblocks (0: automatic)
     int iterations;
     float scale;
     float in_scale;
@@ -111,8 +112,8 @@ __global__ void __launch_bounds__(1024) turbo_decode_v1(kernel_args args)
     const int K = int(fd.param & 0x1FFFu);
     const uint32_t f1 = (fd.param >> 13) & 0x1FFu, f2 = fd.param >> 22;
     const Tin* c = reinterpret_cast<const Tin*>(args.in + fd.in_offset);
-    const int W = window_length(K, args.P);
-    const int nwin = window_count(K, args.P);
+    const int W = window_length(K, subblocks_for(args.Pcfg, K));
+    const int nwin = window_count(K, subblocks_for(args.Pcfg, K));
     const int nwords = (K + 31) / 32;
     const int w = threadIdx.x;
     const bool active = w < nwin;
@@ -293,7 +294,8 @@ struct v2_args {
     int nwin_max; // threads per codeword
     int nseg_max; // checkpoints per window
     int nwords_max;
-    int P;
+    int P;    // windows' stride in scratch: the most any frame gets
+    int Pcfg; // turbo_config::subblocks (0: automatic)
     int iterations;
     int guard;
     float scale;
@@ -364,8 +366,8 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
     const uint32_t f1 = (fd.param >> 13) & 0x1FFu, f2 = fd.param >> 22;
     const uint32_t f2x2 = (2 * f2) % uint32_t(K);
     const Tin* c = reinterpret_cast<const Tin*>(args.in + fd.in_offset);
-    const int W = have ? window_length(K, args.P) : 1;
-    const int nwin = have ? window_count(K, args.P) : 0;
+    const int W = have ? window_length(K, subblocks_for(args.Pcfg, K)) : 1;
+    const int nwin = have ? window_count(K, subblocks_for(args.Pcfg, K)) : 0;
     const int nwords = have ? (K + 31) / 32 : 0;
     const bool active = w < nwin;
     uint32_t* packed = packed_all + size_t(cwi) * args.nwords_max;
@@ -662,8 +664,8 @@ __global__ void __launch_bounds__(768) turbo_decode_v3(v2_args args)
     const uint32_t f1 = (fd.param >> 13) & 0x1FFu, f2 = fd.param >> 22;
     const uint32_t f2x2 = (2 * f2) % uint32_t(K);
     const Tin* c = reinterpret_cast<const Tin*>(args.in + fd.in_offset);
-    const int W = window_length(K, args.P);
-    const int nwin = window_count(K, args.P);
+    const int W = window_length(K, subblocks_for(args.Pcfg, K));
+    const int nwin = window_count(K, subblocks_for(args.Pcfg, K));
     const int nwords = (K + 31) / 32;
     const bool active = w < nwin;
     const int nthreads = blockDim.x;
@@ -893,23 +895,24 @@ void cuda_turbo_decode(const batch_view& dev,
                        const turbo_config& cfg,
                        float int8_scale,
                        bool int8_input,
-                       int max_K,
-                       int max_windows,
+                       const turbo_geometry& geo,
                        void* stream)
 {
     if (cfg.uses_fixed_point()) {
-        cuda_turbo_decode_fixed(dev, cfg, int8_scale, int8_input, max_K, max_windows, stream);
+        cuda_turbo_decode_fixed(dev, cfg, int8_scale, int8_input, geo, stream);
         return;
     }
+    const int max_K = geo.max_K, max_windows = geo.max_windows;
+    const int Pstride = cfg.max_subblocks();
     auto st = static_cast<cudaStream_t>(stream);
     const int n = static_cast<int>(dev.nframes);
     const bool log_map = cfg.algorithm == LOG_MAP;
-    const int W = window_length(max_K, cfg.subblocks);
+    const int W = geo.max_W;
     const int nwords = (max_K + 31) / 32;
     if (cfg.gpu_kernel == 1) {
         // alpha for the widest window layout of any frame in the batch; a
         // frame with a smaller K uses a prefix.
-        const size_t alpha_floats = size_t(W) * max_windows * 8;
+        const size_t alpha_floats = size_t(geo.max_slots) * 8;
         const size_t smem = (alpha_floats + max_K) * sizeof(float) + 3 * nwords * sizeof(uint32_t);
         const int threads = ((max_windows + 31) / 32) * 32;
         kernel_args a{ dev.frames,
@@ -917,6 +920,7 @@ void cuda_turbo_decode(const batch_view& dev,
                        dev.out,
                        dev.results,
                        reinterpret_cast<float*>(dev.scratch),
+                       Pstride,
                        cfg.subblocks,
                        cfg.iterations,
                        cfg.extrinsic_scale(),
@@ -940,8 +944,8 @@ void cuda_turbo_decode(const batch_view& dev,
         const int threads = ((8 * max_windows + 31) / 32) * 32;
         const size_t smem = size_t(nseg) * threads * sizeof(float) + 3 * size_t(nwords) * sizeof(uint32_t);
         v2_args a{ dev.frames, dev.in, dev.out, dev.results,
-                   reinterpret_cast<float*>(dev.scratch), turbo_scratch_floats(cfg.subblocks),
-                   n, 1, max_windows, nseg, nwords, cfg.subblocks, cfg.iterations, cfg.guard,
+                   reinterpret_cast<float*>(dev.scratch), turbo_scratch_floats(Pstride),
+                   n, 1, max_windows, nseg, nwords, Pstride, cfg.subblocks, cfg.iterations, cfg.guard,
                    cfg.extrinsic_scale(), int8_scale, int(cfg.stop), cfg.soft_output };
 #define GPURX_V3(LOGV, T) launch_v3<LOGV, T, CKPT>(a, n, threads, smem, st)
         if (log_map && int8_input)
@@ -971,12 +975,13 @@ void cuda_turbo_decode(const batch_view& dev,
                dev.out,
                dev.results,
                reinterpret_cast<float*>(dev.scratch),
-               turbo_scratch_floats(cfg.subblocks),
+               turbo_scratch_floats(Pstride),
                n,
                cpb,
                max_windows,
                nseg,
                nwords,
+               Pstride,
                cfg.subblocks,
                cfg.iterations,
                cfg.guard,

@@ -98,7 +98,7 @@ struct fx_args {
     uint32_t* scratch;
     size_t scratch_words; // per frame
     int nframes;
-    int P;
+    int P;     // turbo_config::subblocks (0: automatic)
     int T;     // threads per block, >= windows of any frame
     int slots; // shared positions per stream: max W x windows
     int nwords_max;
@@ -219,8 +219,8 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
     cd.f1 = (fdA.param >> 13) & 0x1FFu;
     cd.f2 = fdA.param >> 22;
     cd.f2x2 = (2 * cd.f2) % uint32_t(cd.K);
-    cd.W = turbo::window_length(cd.K, a.P);
-    cd.nwin = turbo::window_count(cd.K, a.P);
+    cd.W = turbo::window_length(cd.K, turbo::subblocks_for(a.P, cd.K));
+    cd.nwin = turbo::window_count(cd.K, turbo::subblocks_for(a.P, cd.K));
     cd.wdiv = cd.W >= 2 ? 0xFFFFFFFFu / uint32_t(cd.W) + 1u : 0u;
     const int K = cd.K, W = cd.W, nwin = cd.nwin;
     const int nwords = (K + 31) / 32;
@@ -544,16 +544,16 @@ void cuda_turbo_decode_fixed(const batch_view& dev,
                              const turbo_config& cfg,
                              float int8_scale,
                              bool int8_input,
-                             int max_K,
-                             int max_windows,
+                             const turbo_geometry& geo,
                              void* stream)
 {
+    const int max_K = geo.max_K, max_windows = geo.max_windows;
     auto st = static_cast<cudaStream_t>(stream);
     const int n = static_cast<int>(dev.nframes);
     if (n == 0)
         return;
     const int T = ((max_windows + 31) / 32) * 32;
-    const int W = turbo::window_length(max_K, cfg.subblocks);
+    const int W = geo.max_W;
     const int nwords = (max_K + 31) / 32;
     fx_args a{};
     a.frames = dev.frames;
@@ -565,15 +565,15 @@ void cuda_turbo_decode_fixed(const batch_view& dev,
     // 8 words per window and C-step segment: at most P (32 + 8 ceil(W / C))
     // words, under 32 P + 12288 (turbo_scratch_floats) for every K and P,
     // checked here.
-    a.scratch_words = turbo_scratch_floats(cfg.subblocks);
-    const size_t need = size_t(cfg.subblocks) * (32 + 8 * size_t((W + FX_CKPT - 1) / FX_CKPT));
+    a.scratch_words = turbo_scratch_floats(cfg.max_subblocks());
+    const size_t need = size_t(cfg.max_subblocks()) * (32 + 8 * size_t((W + FX_CKPT - 1) / FX_CKPT));
     if (need > a.scratch_words)
         throw std::logic_error("turbo_decode_fx: scratch of " + std::to_string(a.scratch_words) +
                                " words per frame, " + std::to_string(need) + " needed");
     a.nframes = n;
     a.P = cfg.subblocks;
     a.T = T;
-    a.slots = W * max_windows;
+    a.slots = geo.max_slots;
     a.nwords_max = nwords;
     a.iterations = cfg.iterations;
     a.guard = cfg.guard;

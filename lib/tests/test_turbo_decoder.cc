@@ -54,7 +54,7 @@ void noiseless_all_sizes(const core::backend_choice& where, int kernel)
     std::mt19937 rng(3);
     const auto cws = all_sizes(rng);
     for (auto a : { core::turbo::LOG_MAP, core::turbo::MAX_LOG_MAP, core::turbo::SCALED_MAX_LOG_MAP })
-        for (int P : { 1, 8, 96 }) {
+        for (int P : { 0, 1, 8, 96 }) {
             auto cfg = cfg_of(a, P, 2, kernel);
             cfg.guard = kernel == 1 ? 0 : 32;
             const auto out = test::decode_all(cws, cfg, where, 50);
@@ -135,6 +135,10 @@ TEST(TurboDecoderCuda, FixedAgreesWithCpuScaledP96Mixed) { cpu_gpu_agree(core::t
 TEST(TurboDecoderCuda, FixedAgreesWithCpuMaxLogP1) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 1, 16, 4, runs_K); }
 TEST(TurboDecoderCuda, FixedAgreesWithCpuP7Guard5) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 7, 5, 4, runs_K); }
 TEST(TurboDecoderCuda, FixedAgreesWithCpuNoGuardP50) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 50, 0, 4, runs_K); }
+TEST(TurboDecoderCuda, FixedAgreesWithCpuAutoP) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 0, 16, 4, runs_K); }
+TEST(TurboDecoderCuda, AgreesWithCpuAutoPMixed) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 0, 16, 2); }
+TEST(TurboDecoderCuda, Kernel1AgreesWithCpuAutoP) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 0, 0, 1); }
+TEST(TurboDecoderCuda, Kernel3AgreesWithCpuAutoP) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 0, 16, 3); }
 TEST(TurboDecoderCuda, FixedAgreesWithCpuP256) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 256, 16, 4, runs_K); }
 
 namespace {
@@ -383,6 +387,26 @@ TEST(TurboDecoder, SimdLanesMatchScalar)
     EXPECT_GE(iters.size(), 3u) << "lanes should stop at different iterations";
 }
 
+// subblocks = 0 is, for each K, the explicit P = ceil(K/64): windows of at
+// most 64 steps.
+TEST(TurboDecoder, AutomaticSubblocksAreWindowsOf64)
+{
+    std::mt19937 rng(59);
+    for (int K : { 40, 64, 72, 1024, 3200, 6144 }) {
+        const codeword cw = test::make_codeword(K, -4.0, rng);
+        auto automatic = cfg_of(core::turbo::SCALED_MAX_LOG_MAP, 0, 6, 4);
+        auto expl = cfg_of(core::turbo::SCALED_MAX_LOG_MAP, (K + 63) / 64, 6, 4);
+        EXPECT_EQ(automatic.subblocks_for(K), expl.subblocks);
+        EXPECT_LE(core::turbo::window_length(K, automatic.subblocks_for(K)), 64);
+        std::vector<uint8_t> h1(K), h2(K);
+        std::vector<float> s1(K), s2(K);
+        core::turbo_decoder_cpu(automatic).decode(cw.llr.data(), K, h1.data(), s1.data());
+        core::turbo_decoder_cpu(expl).decode(cw.llr.data(), K, h2.data(), s2.data());
+        EXPECT_EQ(h1, h2) << "K=" << K;
+        EXPECT_EQ(s1, s2) << "K=" << K;
+    }
+}
+
 // The fixed-point decoder is the float decoder to within quantisation: on the
 // same noisy frames both correct nearly all channel errors, and they agree on
 // all but a few decisions.
@@ -425,7 +449,10 @@ TEST(TurboDecoder, ConfigErrorsNameTheParameter)
     c.iterations = 17;
     names(c, "iterations");
     c = {};
-    c.subblocks = 0;
+    c.subblocks = -1;
+    names(c, "subblocks");
+    c = {};
+    c.subblocks = 257;
     names(c, "subblocks");
     c = {};
     c.scaling = 0;

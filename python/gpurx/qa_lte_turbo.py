@@ -78,7 +78,7 @@ class qa_lte_turbo(gr_unittest.TestCase):
     def test_003_bad_parameters_name_themselves(self):
         cases = ((dict(K=41), "K=41"), (dict(K=40, iterations=0), "iterations"),
                  (dict(K=40, algorithm="map"), "algorithm"),
-                 (dict(K=40, subblocks=0), "subblocks"), (dict(K=40, scaling=1.5), "scaling"),
+                 (dict(K=40, subblocks=-1), "subblocks"), (dict(K=40, scaling=1.5), "scaling"),
                  (dict(K=40, early_termination="crc16"), "early_termination"),
                  (dict(K=40, max_batch=0), "max_batch"), (dict(K=40, slots=0), "slots"),
                  (dict(K=40, flush_us=-5), "flush_us"), (dict(K=40, backend="gpu"), "backend"))

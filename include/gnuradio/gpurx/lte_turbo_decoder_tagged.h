@@ -36,7 +36,7 @@ public:
     typedef std::shared_ptr<lte_turbo_decoder_tagged> sptr;
     static sptr make(int iterations = 6,
                      const std::string& algorithm = "scaled-max-log-map",
-                     int subblocks = 1,
+                     int subblocks = 0,
                      float scaling = 0.75f,
                      const std::string& early_termination = "none",
                      int max_batch = 64,

@@ -26,7 +26,7 @@ void bind_lte_turbo_decoder(py::module& m)
              py::arg("K"),
              py::arg("iterations") = 6,
              py::arg("algorithm") = "scaled-max-log-map",
-             py::arg("subblocks") = 1,
+             py::arg("subblocks") = 0,
              py::arg("scaling") = 0.75f,
              py::arg("early_termination") = "none",
              py::arg("max_batch") = 64,

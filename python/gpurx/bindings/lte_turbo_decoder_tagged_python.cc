@@ -25,7 +25,7 @@ void bind_lte_turbo_decoder_tagged(py::module& m)
         .def(py::init(&cls::make),
              py::arg("iterations") = 6,
              py::arg("algorithm") = "scaled-max-log-map",
-             py::arg("subblocks") = 1,
+             py::arg("subblocks") = 0,
              py::arg("scaling") = 0.75f,
              py::arg("early_termination") = "none",
              py::arg("max_batch") = 64,
