@@ -191,6 +191,24 @@ TEST(TurboDecoderCuda, EarlyTermination)
     early_termination(test::cuda_backend(), 4);
 }
 
+namespace {
+// A codeword carrying a valid CRC24A, through BPSK and AWGN of deviation
+// sigma (LLRs 2y/sigma^2): a range of sigma makes frames that need different
+// numbers of iterations.
+codeword crc_codeword_awgn(int K, float sigma, std::mt19937& rng)
+{
+    codeword cw = test::make_codeword(K, noiseless, rng);
+    core::crc24_attach(cw.bits.data(), K - 24, core::crc24_type::a);
+    std::vector<uint8_t> c(3 * K + 12);
+    core::lte_turbo_encoder(K).encode(cw.bits.data(), c.data());
+    std::normal_distribution<float> n(0.0f, 1.0f);
+    for (size_t j = 0; j < c.size(); j++)
+        cw.llr[j] = 2.0f * ((c[j] ? 1.0f : -1.0f) + sigma * n(rng)) / (sigma * sigma);
+    return cw;
+}
+
+} // namespace
+
 // Early termination per codeword while the other codeword of a pair goes
 // on: frames that pass their CRC at different iterations, side by side.
 TEST(TurboDecoderCuda, FixedEarlyTerminationPerCodewordMatchesCpu)
@@ -198,17 +216,8 @@ TEST(TurboDecoderCuda, FixedEarlyTerminationPerCodewordMatchesCpu)
     std::mt19937 rng(41);
     std::vector<codeword> cws;
     const int K = 1024;
-    for (int i = 0; i < 16; i++) {
-        codeword cw = test::make_codeword(K, noiseless, rng);
-        core::crc24_attach(cw.bits.data(), K - 24, core::crc24_type::a);
-        std::vector<uint8_t> c(3 * K + 12);
-        core::lte_turbo_encoder(K).encode(cw.bits.data(), c.data());
-        std::normal_distribution<float> n(0.0f, 1.0f);
-        const float sigma = 0.75f + 0.03f * float(i); // some need more iterations
-        for (size_t j = 0; j < c.size(); j++)
-            cw.llr[j] = 2.0f * ((c[j] ? 1.0f : -1.0f) + sigma * n(rng)) / (sigma * sigma);
-        cws.push_back(cw);
-    }
+    for (int i = 0; i < 16; i++)
+        cws.push_back(crc_codeword_awgn(K, 0.75f + 0.03f * float(i), rng));
     auto cfg = cfg_of(core::turbo::SCALED_MAX_LOG_MAP, 16, 10, 4);
     cfg.stop = core::early_stop::crc24a;
     cfg.soft_output = true;
@@ -339,15 +348,10 @@ TEST(TurboDecoder, SimdLanesMatchScalar)
     const int K = 1024;
     std::vector<std::vector<int>> q;
     for (int i = 0; i < 16; i++) {
-        codeword cw = test::make_codeword(K, noiseless, rng);
-        core::crc24_attach(cw.bits.data(), K - 24, core::crc24_type::a);
-        std::vector<uint8_t> c(3 * K + 12);
-        core::lte_turbo_encoder(K).encode(cw.bits.data(), c.data());
-        std::normal_distribution<float> g(0.0f, 1.0f);
-        const float sigma = 0.75f + 0.03f * float(i);
-        std::vector<int> v(c.size());
-        for (size_t j = 0; j < c.size(); j++)
-            v[j] = core::turbo_fx::quantize(2.0f * ((c[j] ? 1.0f : -1.0f) + sigma * g(rng)) / (sigma * sigma), 8.0f);
+        const codeword cw = crc_codeword_awgn(K, 0.75f + 0.03f * float(i), rng);
+        std::vector<int> v(cw.llr.size());
+        for (size_t j = 0; j < v.size(); j++)
+            v[j] = core::turbo_fx::quantize(cw.llr[j], 8.0f);
         q.push_back(v);
     }
     std::set<int> iters;
