@@ -7,6 +7,13 @@
 // note GCC gives for them without AVX does not apply.
 #pragma GCC diagnostic ignored "-Wpsabi"
 
+// An AVX2 build of the SIMD schedule, chosen at run time, on x86 only.
+#if defined(__x86_64__) || defined(__i386__)
+#define GPURX_X86 1
+#else
+#define GPURX_X86 0
+#endif
+
 #include "turbo_decoder_cpu.h"
 #include "lte_crc.h"
 #include "turbo_fixed.h"
@@ -243,10 +250,14 @@ void turbo_decoder_cpu::decode_fixed_lanes(const int* const* q,
         res[l] = sink.lane[l].res;
 }
 
+#if GPURX_X86
 __attribute__((target("avx2"), flatten)) void turbo_decoder_cpu::run_lanes_avx2(lanes_job& job)
 {
     run(job.ar, d_simd->buf, d_simd->llr.data(), job.K, job.sink);
 }
+#else
+void turbo_decoder_cpu::run_lanes_avx2(lanes_job& job) { run_lanes_generic(job); }
+#endif
 __attribute__((flatten)) void turbo_decoder_cpu::run_lanes_generic(lanes_job& job)
 {
     run(job.ar, d_simd->buf, d_simd->llr.data(), job.K, job.sink);
@@ -258,8 +269,12 @@ std::atomic<bool> g_force_baseline{ false };
 
 const char* turbo_decoder_cpu::simd_isa()
 {
+#if GPURX_X86
     static const bool avx2 = __builtin_cpu_supports("avx2");
     return avx2 && !g_force_baseline.load(std::memory_order_relaxed) ? "avx2" : "sse2";
+#else
+    return "generic"; // GCC vector extensions for the target's own SIMD (NEON...)
+#endif
 }
 
 void turbo_decoder_cpu::force_baseline_simd(bool on) { g_force_baseline = on; }

@@ -70,7 +70,8 @@ public:
     void decode_fixed_lanes(const int* const* q, int n, int K, float soft_unit,
                             uint8_t* const* hard, float* const* soft, turbo_decode_result* res);
     const turbo_config& config() const { return d_cfg; }
-    //! The instruction set decode_fixed_lanes() runs with: "avx2" or "sse2".
+    //! The instruction set decode_fixed_lanes() runs with: "avx2" or "sse2"
+    //! on x86, "generic" (the compiler's vectors for the target) elsewhere.
     static const char* simd_isa();
     //! Tests: run the baseline (SSE2) build even where AVX2 is available.
     static void force_baseline_simd(bool on);
