@@ -20,6 +20,9 @@ namespace gpurx {
  * In: vectors of 3K+12 float LLRs in the layout c[3k+i] = d(i)_k.
  * Soft values are GNU Radio's convention: L = ln P(b=1)/P(b=0), positive for
  * bit 1 (a BPSK soft decision of +1 means 1).
+ * Max-log-MAP (scaled or not) decodes in 16-bit fixed point (LLRs quantised
+ * to 1/8, saturating at +-15.9), identically on both backends; log-MAP in
+ * float.
  * Out: vectors of K unpacked bits (uint8 0/1).
  *
  * Codewords are batched (max_batch), several batches are in flight (slots),

@@ -24,6 +24,9 @@ namespace gpurx {
  * are batched, and a partial batch is decoded after flush_us. A malformed PDU
  * (wrong type, length fitting no K, NaN/Inf) is logged and reported on the
  * "errors" port; the PDUs around it are unaffected.
+ * Max-log-MAP (scaled or not) decodes in 16-bit fixed point (LLRs quantised
+ * to 1/8, saturating at +-15.9), identically on both backends; log-MAP in
+ * float. subblocks = 0 picks windows of at most 64 steps for each K.
  */
 class GPURX_API lte_turbo_decoder_pdu : virtual public gr::block
 {

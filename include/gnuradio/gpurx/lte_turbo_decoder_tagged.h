@@ -29,6 +29,9 @@ namespace gpurx {
  * port. Other packets are unaffected.
  * The upstream buffer must hold a whole packet (3K+12 items; for K = 6144
  * set its minimum output buffer to 18444 or more).
+ * Max-log-MAP (scaled or not) decodes in 16-bit fixed point (LLRs quantised
+ * to 1/8, saturating at +-15.9), identically on both backends; log-MAP in
+ * float. subblocks = 0 picks windows of at most 64 steps for each K.
  */
 class GPURX_API lte_turbo_decoder_tagged : virtual public gr::block
 {
