@@ -172,8 +172,9 @@ turbo_decoder_cpu::decode(const float* llr, int K, uint8_t* hard, float* soft)
     if (d_cfg.uses_fixed_point()) {
         const size_t n = 3 * size_t(K) + 12;
         d_quant.resize(n);
+        const float scale = d_cfg.fixed_scale;
         for (size_t i = 0; i < n; i++)
-            d_quant[i] = turbo_fx::quantize(llr[i], d_cfg.fixed_scale);
+            d_quant[i] = turbo_fx::quantize_vectorisable(llr[i], scale);
         return decode_fixed<turbo_fx::int_ops>(d_quant.data(), K, 1.0f / d_cfg.fixed_scale, hard, soft);
     }
     if (d_cfg.algorithm == LOG_MAP)

@@ -42,7 +42,9 @@ constexpr int EXT_MAX = 511;  //!< a-priori/extrinsic saturation, in steps
 constexpr int NEG = -2048;    //!< metric of a state the trellis cannot be in
 constexpr int SCALE_ONE = 256; //!< extrinsic scale denominator (0.75 = 192/256)
 
-//! Quantise a float LLR (NaN counts as 0: fmaxf/fminf return the number).
+//! Quantise a float LLR: round half to even after saturation (+-Inf
+//! saturate; NaN becomes -LLR_MAX, as fmaxf returns the number; the blocks
+//! drop codewords holding NaN before they get here).
 GPURX_HD int quantize(float x, float scale)
 {
     const float v = fminf(fmaxf(x * scale, -float(LLR_MAX)), float(LLR_MAX));
@@ -80,6 +82,19 @@ struct int_ops {
 };
 
 #ifndef __CUDACC__
+//! quantize() in a form the compiler vectorises (no libm calls): the same
+//! value for every input, NaN and Inf included. Rounding half to even by
+//! adding and subtracting 1.5 * 2^23 is exact for |v| <= 127 in IEEE single
+//! precision (the build disables contraction).
+inline int quantize_vectorisable(float x, float scale)
+{
+    float v = x * scale;
+    v = v >= -float(LLR_MAX) ? v : -float(LLR_MAX); // NaN and -Inf: -LLR_MAX
+    v = v <= float(LLR_MAX) ? v : float(LLR_MAX);
+    constexpr float round_even = 12582912.0f;
+    return int((v + round_even) - round_even);
+}
+
 //! int_ops that count every intermediate value outside the int16 range
 //! (tests: the bounds above must hold on any input).
 struct checked_int_ops {

@@ -85,8 +85,9 @@ void turbo_batch_kernel::decode_lanes(const batch_view& b, size_t first, size_t 
             soft_unit = d_int8_scale;
         } else {
             const auto* in = reinterpret_cast<const float*>(b.in + fd.in_offset);
+            const float scale = d_cfg.fixed_scale;
             for (size_t i = 0; i < len; i++)
-                buf[i] = turbo_fx::quantize(in[i], d_cfg.fixed_scale);
+                buf[i] = turbo_fx::quantize_vectorisable(in[i], scale);
         }
         q[l] = buf.data();
         hard[l] = b.out + fd.out_offset;

@@ -292,6 +292,34 @@ TEST(TurboDecoder, CpuCorrectsErrorsAtModerateSnr)
     EXPECT_LT(double(dec) / bits, 1e-3);
 }
 
+// The CPU's vectorisable quantiser is the shared one (which the GPU kernel
+// runs) for every input: ties, saturation, +-Inf and NaN.
+TEST(TurboDecoder, VectorisableQuantiserMatchesShared)
+{
+    std::mt19937 rng(61);
+    std::uniform_real_distribution<float> u(-40.0f, 40.0f);
+    std::vector<float> xs = { 0.0f, -0.0f, 0.0625f, -0.0625f, 0.1875f, -0.1875f, 15.9375f, -15.9375f,
+                              15.8125f, 16.0f, -16.0f, 1e30f, -1e30f,
+                              std::numeric_limits<float>::infinity(),
+                              -std::numeric_limits<float>::infinity(),
+                              std::numeric_limits<float>::quiet_NaN() };
+    for (int i = -2100; i <= 2100; i++)
+        xs.push_back(float(i) / 128.0f); // every half step: ties at scale 8
+    for (int i = 0; i < 100000; i++)
+        xs.push_back(u(rng));
+    size_t checked = 0;
+    for (float scale : { 8.0f, 4.0f, 0.5f, 3.7f })
+        for (float x : xs) {
+            ASSERT_EQ(core::turbo_fx::quantize_vectorisable(x, scale), core::turbo_fx::quantize(x, scale))
+                << "x=" << x << " scale=" << scale;
+            checked++;
+        }
+    EXPECT_EQ(core::turbo_fx::quantize(0.0625f, 8.0f), 0);  // 0.5: half to even
+    EXPECT_EQ(core::turbo_fx::quantize(0.1875f, 8.0f), 2);  // 1.5
+    EXPECT_EQ(core::turbo_fx::quantize(std::numeric_limits<float>::infinity(), 8.0f), 127);
+    EXPECT_GT(checked, 400000u);
+}
+
 // The bounds argument of turbo_fixed.h, checked: every intermediate value of
 // the CPU twin stays in the int16 range on saturated random input (the worst
 // case for the metric spread), on noiseless saturated input and on noisy
