@@ -29,12 +29,14 @@ struct turbo_config {
     //! recursions, started from the metrics saved there in the previous
     //! iteration. 0 = plain next-iteration initialisation, as in the paper.
     int guard = 16;
-    //! CUDA kernel: 2 = one thread per window, checkpointed alpha, several
-    //! codewords per block (default, fastest measured: docs/benchmarks.md);
-    //! 3 = one thread per trellis state with warp shuffles and checkpointed
-    //! alpha (up to 96 windows; wider codewords use 2); 1 = the paper's layout, one codeword per block with all of alpha
-    //! in shared memory (guard must be 0). All decode identically (log-MAP:
-    //! to rounding).
+    //! Float CUDA kernel (log-MAP, or max-log-MAP with fixed_point false;
+    //! fixed point always runs kernel 4): 2 = one thread per window,
+    //! checkpointed alpha, several codewords per block (default, the fastest
+    //! float kernel: docs/benchmarks.md); 3 = one thread per trellis state
+    //! with warp shuffles and checkpointed alpha (up to 96 windows; wider
+    //! codewords use 2); 1 = the paper's layout, one codeword per block with
+    //! all of alpha in shared memory (guard must be 0). All decode identically
+    //! (log-MAP: to rounding).
     int gpu_kernel = 2;
     //! max-log-MAP variants run in 16-bit fixed point (turbo_fixed.h): the
     //! fastest CUDA kernel (4: two codewords per thread, packed 16x2 DPX) and
