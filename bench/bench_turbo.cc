@@ -155,7 +155,7 @@ double pipeline_gbps(int K, const core::turbo_config& cfg, const core::backend_c
     const size_t warm = pc.slots * max_batch;
     clk::time_point t0 = clk::now();
     auto take = [&](bool block) {
-        while (const auto* f = pipe->front(block)) {
+        while (pipe->front(block)) {
             pipe->pop();
             if (++out == warm)
                 t0 = clk::now();

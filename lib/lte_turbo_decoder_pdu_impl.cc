@@ -136,16 +136,15 @@ private:
             report("length " + std::to_string(n) + " is not 3K+12 for an LTE block size K");
             return;
         }
-        if (!llrs_finite(llr, n)) {
-            report("NaN or Inf in the LLRs");
-            return;
-        }
         std::lock_guard<std::mutex> lock(d_mutex);
         auto& pipe = *d_holder.pipe();
         while (!pipe.can_accept())
             publish_ready(true);
-        d_meta.push_back(pmt::car(msg));
-        pipe.submit(llr, n * sizeof(float), K, core::turbo_frame_param(K));
+        if (!submit_finite_llrs(pipe, llr, n, K, core::turbo_frame_param(K))) {
+            report("NaN or Inf in the LLRs");
+            return;
+        }
+        d_meta.push_back(pmt::car(msg)); // under the lock: before its frame can leave
         publish_ready(false);
     }
 

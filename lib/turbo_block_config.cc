@@ -46,22 +46,14 @@ make_turbo_pipeline_config(int max_K, bool soft, int max_batch, int slots, int f
     return p;
 }
 
-bool llrs_finite(const float* x, size_t n)
-{
-    // x - x is 0 for finite x and NaN for NaN/Inf; summing keeps the loop
-    // branch-free so it vectorises.
-    float acc = 0.0f;
-    for (size_t i = 0; i < n; i++)
-        acc += x[i] - x[i];
-    return acc == 0.0f;
-}
-
 bool submit_finite_llrs(core::batch_pipeline& pipe, const float* llr, size_t n, int K, uint32_t param)
 {
     float* dst = reinterpret_cast<float*>(
         pipe.begin_frame(n * sizeof(float), size_t(K), param));
     float acc = 0.0f;
-    for (size_t i = 0; i < n; i++) { // copy and check in one vectorisable pass
+    // Copy and check in one pass: x - x is 0 for finite x and NaN for NaN or
+    // Inf, and summing it keeps the loop branch-free so it vectorises.
+    for (size_t i = 0; i < n; i++) {
         dst[i] = llr[i];
         acc += llr[i] - llr[i];
     }

@@ -26,9 +26,6 @@ core::turbo_config make_turbo_config(int iterations,
 core::pipeline_config
 make_turbo_pipeline_config(int max_K, bool soft, int max_batch, int slots, int flush_us);
 
-//! True when every LLR is finite (no NaN, no Inf).
-bool llrs_finite(const float* x, size_t n);
-
 /*!
  * Submit a codeword of \p n float LLRs, checking them as they are copied into
  * the pipeline's (pinned) staging, in one pass over the input. Returns false,

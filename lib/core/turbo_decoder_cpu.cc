@@ -172,9 +172,7 @@ turbo_decoder_cpu::decode(const float* llr, int K, uint8_t* hard, float* soft)
     if (d_cfg.uses_fixed_point()) {
         const size_t n = 3 * size_t(K) + 12;
         d_quant.resize(n);
-        const float scale = d_cfg.fixed_scale;
-        for (size_t i = 0; i < n; i++)
-            d_quant[i] = turbo_fx::quantize_vectorisable(llr[i], scale);
+        turbo_fx::quantize_llrs(llr, n, d_cfg.fixed_scale, d_quant.data());
         return decode_fixed<turbo_fx::int_ops>(d_quant.data(), K, 1.0f / d_cfg.fixed_scale, hard, soft);
     }
     if (d_cfg.algorithm == LOG_MAP)
@@ -188,8 +186,7 @@ turbo_decode_result turbo_decoder_cpu::decode_int8(
     const size_t n = 3 * size_t(K) + 12;
     if (d_cfg.uses_fixed_point()) {
         d_quant.resize(n);
-        for (size_t i = 0; i < n; i++)
-            d_quant[i] = turbo_fx::quantize(llr[i]);
+        turbo_fx::quantize_llrs(llr, n, d_quant.data());
         return decode_fixed<turbo_fx::int_ops>(d_quant.data(), K, int8_scale, hard, soft);
     }
     d_convert.resize(n);
@@ -243,7 +240,7 @@ void turbo_decoder_cpu::decode_fixed_lanes(const int* const* q,
     sink.done.assign(n, false);
     lanes_job job{ fixed_arith<turbo_fx::simd_ops>{ turbo_fx::scale_q(d_cfg.extrinsic_scale()), soft_unit },
                    K, sink };
-    if (std::strcmp(simd_isa(), "avx2") == 0)
+    if (use_avx2())
         run_lanes_avx2(job);
     else
         run_lanes_generic(job);
@@ -268,11 +265,20 @@ namespace {
 std::atomic<bool> g_force_baseline{ false };
 }
 
-const char* turbo_decoder_cpu::simd_isa()
+bool turbo_decoder_cpu::use_avx2()
 {
 #if GPURX_X86
     static const bool avx2 = __builtin_cpu_supports("avx2");
-    return avx2 && !g_force_baseline.load(std::memory_order_relaxed) ? "avx2" : "sse2";
+    return avx2 && !g_force_baseline.load(std::memory_order_relaxed);
+#else
+    return false;
+#endif
+}
+
+const char* turbo_decoder_cpu::simd_isa()
+{
+#if GPURX_X86
+    return use_avx2() ? "avx2" : "sse2";
 #else
     return "generic"; // GCC vector extensions for the target's own SIMD (NEON...)
 #endif

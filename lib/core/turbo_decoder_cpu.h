@@ -117,6 +117,7 @@ private:
     // for the baseline ISA; decode_fixed_lanes picks one at run time.
     void run_lanes_avx2(lanes_job& job);
     void run_lanes_generic(lanes_job& job);
+    static bool use_avx2();
 
     turbo_config d_cfg;
     buffers<float> d_fbuf;

@@ -95,6 +95,18 @@ inline int quantize_vectorisable(float x, float scale)
     return int((v + round_even) - round_even);
 }
 
+//! Quantise a codeword's LLRs: float (scale steps per LLR unit), or int8.
+inline void quantize_llrs(const float* in, size_t n, float scale, int* out)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = quantize_vectorisable(in[i], scale);
+}
+inline void quantize_llrs(const int8_t* in, size_t n, int* out)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = quantize(in[i]);
+}
+
 //! int_ops that count every intermediate value outside the int16 range
 //! (tests: the bounds above must hold on any input).
 struct checked_int_ops {

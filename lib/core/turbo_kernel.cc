@@ -46,23 +46,18 @@ size_t turbo_batch_kernel::scratch_bytes(size_t max_frames) const
     return max_frames * turbo_scratch_floats(d_cfg.max_subblocks()) * sizeof(float);
 }
 
-void turbo_batch_kernel::decode_range(const batch_view& b, size_t first, size_t step, size_t worker)
+void turbo_batch_kernel::decode_one(const batch_view& b, size_t f, size_t worker)
 {
-    for (size_t f = first; f < b.nframes; f += step) {
-        const frame_desc& fd = b.frames[f];
-        const int K = frame_K(fd);
-        uint8_t* hard = b.out + fd.out_offset;
-        float* soft = d_cfg.soft_output
-                          ? reinterpret_cast<float*>(hard + turbo_soft_offset(K))
-                          : nullptr;
-        turbo_decoder_cpu& dec = *d_decoders[worker];
-        const auto r = (fd.flags & TURBO_INPUT_INT8)
-                           ? dec.decode_int8(reinterpret_cast<const int8_t*>(b.in + fd.in_offset),
-                                             K, d_int8_scale, hard, soft)
-                           : dec.decode(reinterpret_cast<const float*>(b.in + fd.in_offset), K,
-                                        hard, soft);
-        b.results[f] = { FRAME_OK, r.iterations, r.check, 0 };
-    }
+    const frame_desc& fd = b.frames[f];
+    const int K = frame_K(fd);
+    uint8_t* hard = b.out + fd.out_offset;
+    float* soft = d_cfg.soft_output ? reinterpret_cast<float*>(hard + turbo_soft_offset(K)) : nullptr;
+    turbo_decoder_cpu& dec = *d_decoders[worker];
+    const auto r = (fd.flags & TURBO_INPUT_INT8)
+                       ? dec.decode_int8(reinterpret_cast<const int8_t*>(b.in + fd.in_offset), K,
+                                         d_int8_scale, hard, soft)
+                       : dec.decode(reinterpret_cast<const float*>(b.in + fd.in_offset), K, hard, soft);
+    b.results[f] = { FRAME_OK, r.iterations, r.check, 0 };
 }
 
 void turbo_batch_kernel::decode_lanes(const batch_view& b, size_t first, size_t n, size_t worker)
@@ -79,15 +74,11 @@ void turbo_batch_kernel::decode_lanes(const batch_view& b, size_t first, size_t 
         auto& buf = d_quant[worker][l];
         buf.resize(len);
         if (fd.flags & TURBO_INPUT_INT8) {
-            const auto* in = reinterpret_cast<const int8_t*>(b.in + fd.in_offset);
-            for (size_t i = 0; i < len; i++)
-                buf[i] = turbo_fx::quantize(in[i]);
+            turbo_fx::quantize_llrs(reinterpret_cast<const int8_t*>(b.in + fd.in_offset), len, buf.data());
             soft_unit = d_int8_scale;
         } else {
-            const auto* in = reinterpret_cast<const float*>(b.in + fd.in_offset);
-            const float scale = d_cfg.fixed_scale;
-            for (size_t i = 0; i < len; i++)
-                buf[i] = turbo_fx::quantize_vectorisable(in[i], scale);
+            turbo_fx::quantize_llrs(reinterpret_cast<const float*>(b.in + fd.in_offset), len,
+                                    d_cfg.fixed_scale, buf.data());
         }
         q[l] = buf.data();
         hard[l] = b.out + fd.out_offset;
@@ -100,42 +91,33 @@ void turbo_batch_kernel::decode_lanes(const batch_view& b, size_t first, size_t 
 
 void turbo_batch_kernel::run_cpu(const batch_view& b)
 {
-    if (d_cfg.uses_fixed_point()) {
-        // Runs of frames with one K and input type, SIMD_LANES at most, each
-        // decoded as the lanes of one vector; workers take runs in turn.
-        std::vector<std::pair<size_t, size_t>> runs;
-        for (size_t f = 0; f < b.nframes;) {
-            size_t e = f + 1;
-            while (e < b.nframes && e - f < size_t(turbo_fx::SIMD_LANES) &&
-                   frame_K(b.frames[e]) == frame_K(b.frames[f]) &&
-                   (b.frames[e].flags & TURBO_INPUT_INT8) == (b.frames[f].flags & TURBO_INPUT_INT8))
-                e++;
-            runs.emplace_back(f, e - f);
-            f = e;
-        }
-        auto work = [this, &b, &runs](size_t t, size_t step) {
-            for (size_t r = t; r < runs.size(); r += step)
+    // Work items: single frames in float; in fixed point, runs of frames with
+    // one K and input type, SIMD_LANES at most, decoded as the lanes of one
+    // vector. Workers (one decoder each) take items in turn.
+    const bool lanes = d_cfg.uses_fixed_point();
+    const size_t max_run = lanes ? size_t(turbo_fx::SIMD_LANES) : 1;
+    std::vector<std::pair<size_t, size_t>> runs;
+    for (size_t f = 0; f < b.nframes;) {
+        size_t e = f + 1;
+        while (e < b.nframes && e - f < max_run && frame_K(b.frames[e]) == frame_K(b.frames[f]) &&
+               (b.frames[e].flags & TURBO_INPUT_INT8) == (b.frames[f].flags & TURBO_INPUT_INT8))
+            e++;
+        runs.emplace_back(f, e - f);
+        f = e;
+    }
+    auto work = [this, &b, &runs, lanes](size_t t, size_t step) {
+        for (size_t r = t; r < runs.size(); r += step) {
+            if (lanes)
                 decode_lanes(b, runs[r].first, runs[r].second, t);
-        };
-        const size_t n = std::min(d_threads, runs.size());
-        std::vector<std::thread> workers;
-        for (size_t t = 1; t < n; t++)
-            workers.emplace_back(work, t, n);
-        work(0, std::max<size_t>(n, 1));
-        for (auto& th : workers)
-            th.join();
-        return;
-    }
-    const size_t n = std::min(d_threads, b.nframes);
-    if (n <= 1) {
-        decode_range(b, 0, 1, 0);
-        return;
-    }
+            else
+                decode_one(b, runs[r].first, t);
+        }
+    };
+    const size_t n = std::max<size_t>(1, std::min(d_threads, runs.size()));
     std::vector<std::thread> workers;
-    workers.reserve(n - 1);
     for (size_t t = 1; t < n; t++)
-        workers.emplace_back([this, &b, t, n] { decode_range(b, t, n, t); });
-    decode_range(b, 0, n, 0);
+        workers.emplace_back(work, t, n);
+    work(0, n);
     for (auto& th : workers)
         th.join();
 }

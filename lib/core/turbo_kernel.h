@@ -38,7 +38,7 @@ public:
     static int frame_K(const frame_desc& f) { return int(f.param & 0x1FFFu); }
 
 private:
-    void decode_range(const batch_view& b, size_t first, size_t step, size_t worker);
+    void decode_one(const batch_view& b, size_t f, size_t worker);
     // Fixed point: frames [first, first + n) of one K and input type, as
     // SIMD lanes.
     void decode_lanes(const batch_view& b, size_t first, size_t n, size_t worker);
