@@ -18,7 +18,7 @@
 // 4) for the max-log-MAP variants, float for log-MAP; the variants table
 // compares it with the float kernels.
 //
-//   bench_turbo [--quick] [--markdown] [--only KERNEL GUARD] [--e2e N] [--batch-sms N]
+//   bench_turbo [--quick] [--markdown] [--only KERNEL GUARD [P]] [--e2e N] [--batch-sms N] [--sweep]
 #include "core/awgn_llr.h"
 #include "core/batch_pipeline.h"
 #include "core/cuda_probe.h"
@@ -214,7 +214,8 @@ double latency_us(int K, const core::turbo_config& cfg, const core::backend_choi
 int main(int argc, char** argv)
 {
     bool quick = false, md = false;
-    int only_kernel = 0, only_guard = 0, e2e_runs = 0, batch_per_sm = 24;
+    int only_kernel = 0, only_guard = 0, only_P = 96, e2e_runs = 0, batch_per_sm = 24;
+    bool sweep = false;
     for (int i = 1; i < argc; i++) {
         // --e2e N: the end-to-end measures alone, N times each (spread).
         if (!std::strcmp(argv[i], "--e2e") && i + 1 < argc)
@@ -228,7 +229,12 @@ int main(int argc, char** argv)
         if (!std::strcmp(argv[i], "--only") && i + 2 < argc) {
             only_kernel = std::atoi(argv[i + 1]);
             only_guard = std::atoi(argv[i + 2]);
+            if (i + 3 < argc && argv[i + 3][0] != '-')
+                only_P = std::atoi(argv[i + 3]);
         }
+        // --sweep: kernel only, default kernel, K=6144, over P and guard.
+        if (!std::strcmp(argv[i], "--sweep"))
+            sweep = true;
         if (!std::strcmp(argv[i], "--quick"))
             quick = true;
         if (!std::strcmp(argv[i], "--markdown"))
@@ -248,13 +254,24 @@ int main(int argc, char** argv)
     using A = core::turbo::algorithm;
     const A S = core::turbo::SCALED_MAX_LOG_MAP;
     if (only_kernel) {
-        auto cfg = make_cfg(S, 6, 96);
+        auto cfg = make_cfg(S, 6, only_P);
         cfg.fixed_point = only_kernel == 4;
         if (only_kernel != 4)
             cfg.gpu_kernel = only_kernel;
         cfg.guard = only_guard;
-        std::printf("kernel %d guard %d: %.2f Gbit/s\n", only_kernel, only_guard,
+        std::printf("kernel %d guard %d P %d: %.2f Gbit/s\n", only_kernel, only_guard, only_P,
                     kernel_gbps(6144, cfg, 24 * sms, 1));
+        return 0;
+    }
+    if (sweep) {
+        std::printf("| P | W | guard | kernel Gbit/s |\n|---|---|---|---|\n");
+        for (int P : { 48, 64, 96, 128, 192, 256 })
+            for (int g : { 0, 8, 16 }) {
+                auto cfg = make_cfg(S, 6, P);
+                cfg.guard = g;
+                std::printf("| %d | %d | %d | %.2f |\n", P, 6144 / P, g, kernel_gbps(6144, cfg, 24 * sms, 5));
+                std::fflush(stdout);
+            }
         return 0;
     }
     if (e2e_runs > 0) {

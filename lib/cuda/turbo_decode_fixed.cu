@@ -90,6 +90,14 @@ constexpr int FX_CKPT = 8;
 // an SM sub-partition's 16K registers; more limits the SM to two blocks.
 constexpr int FX_MAX_REGS = 168;
 
+// Offset in a frame's scratch of the alpha checkpoints (16-byte aligned),
+// after 32 words of boundary metrics per window and 3 x nwords_max words of
+// decisions and CRC table.
+__host__ __device__ inline size_t fx_ckpt_offset(int nwin, int nwords_max)
+{
+    return (size_t(32) * nwin + 3 * size_t(nwords_max) + 3) & ~size_t(3);
+}
+
 struct fx_args {
     const frame_desc* frames;
     const uint8_t* in;
@@ -111,81 +119,97 @@ struct fx_args {
     bool soft;
 };
 
-// Shared memory of one block.
+// Shared memory of one block. Slots are the window-transposed positions
+// (module comment); pslot is the interleaver as a table of slots, which
+// replaces the per-step QPP and slot arithmetic of the interleaved decoder.
+// What is touched once per iteration (previous decisions, CRC table) lives in
+// global scratch, so that three blocks of K = 6144 fit an SM with the table.
 struct fx_smem {
     uint32_t* ext;      // [slots] int16 x 2 a-priori/extrinsic, natural positions
     uint32_t* packed;   // [2][nwords_max] hard decisions, bit K-1-i
-    uint32_t* prev;     // [2][nwords_max]
-    uint32_t* crc_tab;  // [nwords_max]
     int* tailq;         // [2][12]
     uint32_t* s_crc;    // [2]
     int* s_flag;        // [2]
     uint16_t* sys;      // [slots] int8 x 2
     uint16_t* par;      // [2][slots]
+    uint16_t* pslot;    // [slots] at the slot of step k: the slot of Pi(k)
 
     __device__ fx_smem(uint32_t* base, const fx_args& a)
     {
         ext = base;
         packed = ext + a.slots;
-        prev = packed + 2 * a.nwords_max;
-        crc_tab = prev + 2 * a.nwords_max;
-        tailq = reinterpret_cast<int*>(crc_tab + a.nwords_max);
+        tailq = reinterpret_cast<int*>(packed + 2 * a.nwords_max);
         s_crc = reinterpret_cast<uint32_t*>(tailq + 24);
         s_flag = reinterpret_cast<int*>(s_crc + 2);
         sys = reinterpret_cast<uint16_t*>(s_flag + 2);
         par = sys + a.slots;
+        pslot = par + 2 * a.slots;
     }
     static size_t bytes(int slots, int nwords_max)
     {
-        return (size_t(slots) + 5 * size_t(nwords_max) + 24 + 4) * 4 + 3 * size_t(slots) * 2;
+        return (size_t(slots) + 2 * size_t(nwords_max) + 24 + 4) * 4 + 4 * size_t(slots) * 2;
     }
 };
 
-// Geometry and interleaver of the codeword pair being decoded.
+// Geometry and interleaver of the codeword pair being decoded. Offset j of
+// window w lives at slot j * stride() + w: the row stride is the block's
+// thread count NW when it is a template constant (the addresses of a chunk's
+// steps are then one register plus immediates), else the window count.
+template <int NW>
 struct fx_code {
     int K, W, nwin;
     uint32_t f1, f2, f2x2, wdiv; // wdiv: ceil(2^32 / W), for W >= 2
 
+    __device__ __forceinline__ int stride() const { return NW ? NW : nwin; }
     // Shared slot of natural position k (window k / W, offset k % W).
     __device__ __forceinline__ int slot(int k) const
     {
         const int q = W == 1 ? k : int(__umulhi(uint32_t(k), wdiv));
-        return (k - q * W) * nwin + q;
+        return (k - q * W) * stride() + q;
+    }
+    __device__ __forceinline__ int qpp(int k) const
+    {
+        return int(((f1 + f2 * uint32_t(k)) % uint32_t(K)) * uint32_t(k) % uint32_t(K));
     }
 };
 
 // Inputs of n <= C consecutive steps k0.. of decoder d, all in window wk
-// starting at offset j0: packed Lu = Ls + La, Lp, each step's systematic
-// position (Pi(k) for d = 1) and its slot, whose extrinsic the backward pass
-// rewrites. The interleaver advances incrementally, as in kernel 2.
-template <int C, int d>
-__device__ __forceinline__ void load_steps(const fx_smem& sm, const fx_code& cd, int wk,
+// starting at offset j0: packed Lu = Ls + La, Lp, and each step's systematic
+// slot (that of Pi(k) for d = 1, from the table), whose extrinsic the
+// backward pass rewrites. With IDX, also each step's systematic position
+// (Pi(k) for d = 1, advanced incrementally as in kernel 2), which only the
+// pass that writes decisions needs.
+template <int C, int d, bool IDX, int NW>
+__device__ __forceinline__ void load_steps(const fx_smem& sm, const fx_code<NW>& cd, int wk,
                                            int j0, int n, uint32_t (&LU)[C], uint32_t (&LP)[C],
-                                           int (&SLOT)[C], int (&IDX)[C])
+                                           int (&SLOT)[C], int (&IX)[C])
 {
     const int k0 = wk * cd.W + j0;
-    const uint16_t* par = sm.par + (d ? cd.nwin * cd.W : 0);
+    const int str = cd.stride();
+    const uint16_t* par = sm.par + (d ? str * cd.W : 0);
     int pi = 0, delta = 0;
-    if constexpr (d == 1) {
-        pi = int(((cd.f1 + cd.f2 * uint32_t(k0)) % uint32_t(cd.K)) * uint32_t(k0) % uint32_t(cd.K));
+    if constexpr (d == 1 && IDX) {
+        pi = cd.qpp(k0);
         delta = int((cd.f1 + cd.f2 * uint32_t(2 * k0 + 1)) % uint32_t(cd.K));
     }
 #pragma unroll
     for (int i = 0; i < C; i++) {
         if (i < n) {
-            const int own = (j0 + i) * cd.nwin + wk;
-            const int s = d ? cd.slot(pi) : own;
+            const int own = (j0 + i) * str + wk;
+            const int s = d ? int(sm.pslot[own]) : own;
             SLOT[i] = s;
-            IDX[i] = d ? pi : k0 + i;
             LU[i] = s16x2_ops::add(sext8x2(sm.sys[s]), sm.ext[s]);
             LP[i] = sext8x2(par[own]);
-            if constexpr (d == 1) {
-                pi += delta;
-                if (pi >= cd.K)
-                    pi -= cd.K;
-                delta += int(cd.f2x2);
-                if (delta >= cd.K)
-                    delta -= cd.K;
+            if constexpr (IDX) {
+                IX[i] = d ? pi : k0 + i;
+                if constexpr (d == 1) {
+                    pi += delta;
+                    if (pi >= cd.K)
+                        pi -= cd.K;
+                    delta += int(cd.f2x2);
+                    if (delta >= cd.K)
+                        delta -= cd.K;
+                }
             }
         }
     }
@@ -204,17 +228,32 @@ __device__ __forceinline__ void copy8(uint32_t* dst, const uint32_t* src)
         dst[s] = src[s];
 }
 
+// A thread's 8 state metrics to and from global scratch, 32 contiguous bytes
+// (two 16-byte accesses, 16-byte aligned).
+__device__ __forceinline__ void store8(uint32_t* dst, const uint32_t (&m)[8])
+{
+    reinterpret_cast<uint4*>(dst)[0] = make_uint4(m[0], m[1], m[2], m[3]);
+    reinterpret_cast<uint4*>(dst)[1] = make_uint4(m[4], m[5], m[6], m[7]);
+}
+__device__ __forceinline__ void load8(uint32_t (&m)[8], const uint32_t* src)
+{
+    const uint4 lo = reinterpret_cast<const uint4*>(src)[0];
+    const uint4 hi = reinterpret_cast<const uint4*>(src)[1];
+    m[0] = lo.x, m[1] = lo.y, m[2] = lo.z, m[3] = lo.w;
+    m[4] = hi.x, m[5] = hi.y, m[6] = hi.z, m[7] = hi.w;
+}
+
 // Decode frames fa (low lanes) and fb (high lanes) of equal K; with
 // !b_real, fb == fa and the high lanes' results are dropped. Inlined (a call
 // costs spills) at the kernel's one call site, which keeps one copy of it in
 // the instruction cache.
-template <typename Tin, int C>
+template <typename Tin, int C, int NW>
 __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm, int fa, int fb, bool b_real)
 {
     using O = s16x2_ops;
     const int tid = threadIdx.x;
     const frame_desc fdA = a.frames[fa], fdB = a.frames[fb];
-    fx_code cd;
+    fx_code<NW> cd;
     cd.K = int(fdA.param & 0x1FFFu);
     cd.f1 = (fdA.param >> 13) & 0x1FFu;
     cd.f2 = fdA.param >> 22;
@@ -226,11 +265,17 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
     const int nwords = (K + 31) / 32;
     const Tin* cA = reinterpret_cast<const Tin*>(a.in + fdA.in_offset);
     const Tin* cB = reinterpret_cast<const Tin*>(a.in + fdB.in_offset);
+    const int str = cd.stride();
+    const int w = tid; // this thread's window
     uint32_t* scr = a.scratch + size_t(fa) * a.scratch_words;
-    // Window-boundary metrics [decoder][alpha|beta][window][state], then
-    // alpha checkpoints [segment][state][window].
+    // Window-boundary metrics [decoder][alpha|beta][window][state], previous
+    // decisions [2][nwords_max], the CRC table [nwords_max], then (16-byte
+    // aligned) alpha checkpoints [segment][window][state].
     auto bound = [&](int d, int beta, int win) { return scr + ((d * 2 + beta) * nwin + win) * 8; };
-    uint32_t* ckpt = scr + 32 * nwin;
+    uint32_t* prev = scr + 32 * nwin;
+    uint32_t* crc_tab = prev + 2 * a.nwords_max;
+    uint32_t* ckpt = scr + fx_ckpt_offset(nwin, a.nwords_max);
+    auto ckpt_at = [&](int seg) { return ckpt + (seg * nwin + w) * 8; };
     const bool crc_stop = a.stop == int(early_stop::crc24a) || a.stop == int(early_stop::crc24b);
     const uint32_t crc_g = a.stop == int(early_stop::crc24a) ? crc24a_poly : crc24b_poly;
 
@@ -239,27 +284,28 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
         const int qa = quant(cA, i, a.in_scale), qb = quant(cB, i, a.in_scale);
         if (i < 3 * K) {
             const int k = i / 3, st = i - 3 * k;
-            uint16_t* dst = st == 0 ? sm.sys : sm.par + (st - 1) * nwin * W;
+            uint16_t* dst = st == 0 ? sm.sys : sm.par + (st - 1) * str * W;
             dst[cd.slot(k)] = uint16_t((qa & 0xFF) | ((qb & 0xFF) << 8));
         } else {
             sm.tailq[i - 3 * K] = qa;
             sm.tailq[12 + i - 3 * K] = qb;
         }
     }
-    for (int i = tid; i < nwin * W; i += blockDim.x)
+    for (int i = tid; i < str * W; i += blockDim.x)
         sm.ext[i] = 0u;
+    for (int k = tid; k < K; k += blockDim.x)
+        sm.pslot[cd.slot(k)] = uint16_t(cd.slot(cd.qpp(k)));
     for (int i = tid; i < nwords; i += blockDim.x) {
-        sm.prev[i] = sm.prev[a.nwords_max + i] = 0u;
+        prev[i] = prev[a.nwords_max + i] = 0u;
         sm.packed[i] = sm.packed[a.nwords_max + i] = 0u;
         if (crc_stop)
-            sm.crc_tab[i] = gf_xpow32(i, crc_g);
+            crc_tab[i] = gf_xpow32(i, crc_g);
     }
     if (tid < 2) {
         sm.s_crc[tid] = 0u;
         sm.s_flag[tid] = 0;
     }
     __syncthreads();
-    const int w = tid;
     if (w < nwin) {
         for (int d = 0; d < 2; d++) {
             uint32_t* ab = bound(d, 0, w);
@@ -328,11 +374,9 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
                 const int n = nc;
                 const int par0 = pc;
                 constexpr bool full = std::is_same<decltype(nc), full_chunk<C>>::value;
-                load_steps<C, d>(sm, cd, wk, j0, n, LU, LP, SL, IX);
+                load_steps<C, d, false>(sm, cd, wk, j0, n, LU, LP, SL, IX);
                 if (!train) {
-#pragma unroll
-                    for (int s = 0; s < 8; s++)
-                        ckpt[((j0 / C) * 8 + s) * nwin + w] = A[s];
+                    store8(ckpt_at(j0 / C), A);
                     if (full && j0 == ja)
                         copy8(asave, A);
                 }
@@ -355,7 +399,7 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
             auto beta_train = [&](int j0, auto nc, auto pc) { // training in window w+1
                 const int n = nc;
                 const int par0 = pc;
-                load_steps<C, d>(sm, cd, w + 1, j0, n, LU, LP, SL, IX);
+                load_steps<C, d, false>(sm, cd, w + 1, j0, n, LU, LP, SL, IX);
 #pragma unroll
                 for (int i = C - 1; i >= 0; i--)
                     if (i < n) {
@@ -395,14 +439,11 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
                 const int n = nc;
                 constexpr bool full = std::is_same<decltype(nc), full_chunk<C>>::value;
                 constexpr bool out = decltype(outc)::value;
-                load_steps<C, d>(sm, cd, w, j0, n, LU, LP, SL, IX);
+                load_steps<C, d, d == 1 && out>(sm, cd, w, j0, n, LU, LP, SL, IX);
                 uint32_t R[C][8], r[8];
                 copy8(r, ckn);
-                if (j0 >= C) {
-#pragma unroll
-                    for (int s = 0; s < 8; s++)
-                        ckn[s] = ckpt[((j0 / C - 1) * 8 + s) * nwin + w];
-                }
+                if (j0 >= C)
+                    load8(ckn, ckpt_at(j0 / C - 1));
 #pragma unroll
                 for (int i = 0; i < C; i++)
                     if (i < n) {
@@ -449,11 +490,8 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
             if (active) {
                 if (w + 1 < nwin)
                     copy8(bound(d, 0, w + 1), asave);
-                if (nseg > 0) {
-#pragma unroll
-                    for (int s = 0; s < 8; s++)
-                        ckn[s] = ckpt[((nseg - 1) * 8 + s) * nwin + w];
-                }
+                if (nseg > 0)
+                    load8(ckn, ckpt_at(nseg - 1));
                 for (int seg = nseg - 1; seg >= 0; seg--) {
                     const int j0 = seg * C, n = min(C, len - j0);
                     if (d == 1 && want_out)
@@ -475,11 +513,11 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
             if (done[l])
                 continue;
             const uint32_t* pk = sm.packed + l * a.nwords_max;
-            uint32_t* pv = sm.prev + l * a.nwords_max;
+            uint32_t* pv = prev + l * a.nwords_max;
             if (crc_stop) {
                 uint32_t r = 0;
                 for (int i = tid; i < nwords; i += blockDim.x)
-                    r ^= gf_mulmod(gf_reduce32(pk[i], crc_g), sm.crc_tab[i], crc_g);
+                    r ^= gf_mulmod(gf_reduce32(pk[i], crc_g), crc_tab[i], crc_g);
                 if (r)
                     atomicXor(&sm.s_crc[l], r);
             } else if (a.stop == int(early_stop::hard_decision)) {
@@ -524,7 +562,7 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
 
 // Block b decodes frames 2b and 2b+1 together when their K match (the usual
 // case: a batch of one K), else one after the other.
-template <typename Tin, int C>
+template <typename Tin, int C, int NW>
 __global__ void __maxnreg__(FX_MAX_REGS) turbo_decode_fx(fx_args a)
 {
     extern __shared__ uint32_t smem_fx[];
@@ -534,7 +572,7 @@ __global__ void __maxnreg__(FX_MAX_REGS) turbo_decode_fx(fx_args a)
     const int reps = pair || f1 >= a.nframes ? 1 : 2;
     for (int r = 0; r < reps; r++) {
         const int fa = f0 + r;
-        decode_pair<Tin, C>(a, sm, fa, pair ? f1 : fa, pair);
+        decode_pair<Tin, C, NW>(a, sm, fa, pair ? f1 : fa, pair);
     }
 }
 
@@ -561,19 +599,22 @@ void cuda_turbo_decode_fixed(const batch_view& dev,
     a.out = dev.out;
     a.results = dev.results;
     a.scratch = reinterpret_cast<uint32_t*>(dev.scratch);
-    // Per frame: 32 words of boundaries per window, then alpha checkpoints,
-    // 8 words per window and C-step segment: at most P (32 + 8 ceil(W / C))
-    // words, under 32 P + 12288 (turbo_scratch_floats) for every K and P,
-    // checked here.
+    // Per frame: 32 words of boundaries per window, 3 x nwords of decisions
+    // and CRC table, then alpha checkpoints, 8 words per window and C-step
+    // segment: at most 32 P + 579 + P (W + 8) <= 41 P + 6723 words, under 32
+    // P + 12288 (turbo_scratch_floats) for every P <= 256; checked here.
     a.scratch_words = turbo_scratch_floats(cfg.max_subblocks());
-    const size_t need = size_t(cfg.max_subblocks()) * (32 + 8 * size_t((W + FX_CKPT - 1) / FX_CKPT));
-    if (need > a.scratch_words)
+    const size_t need = fx_ckpt_offset(max_windows, nwords) +
+                        8 * size_t(max_windows) * size_t((W + FX_CKPT - 1) / FX_CKPT);
+    if (need > a.scratch_words || a.scratch_words % 4 != 0)
         throw std::logic_error("turbo_decode_fx: scratch of " + std::to_string(a.scratch_words) +
                                " words per frame, " + std::to_string(need) + " needed");
     a.nframes = n;
     a.P = cfg.subblocks;
     a.T = T;
-    a.slots = geo.max_slots;
+    // A constant row stride for the usual block sizes (see fx_code).
+    const int NW = T == 128 || T == 96 ? T : 0;
+    a.slots = NW ? geo.max_W * NW : geo.max_slots;
     a.nwords_max = nwords;
     a.iterations = cfg.iterations;
     a.guard = cfg.guard;
@@ -584,7 +625,10 @@ void cuda_turbo_decode_fixed(const batch_view& dev,
     a.soft = cfg.soft_output;
     const size_t smem = fx_smem::bytes(a.slots, nwords);
     const int blocks = (n + 1) / 2;
-    auto* fn = int8_input ? &turbo_decode_fx<int8_t, FX_CKPT> : &turbo_decode_fx<float, FX_CKPT>;
+    using kernel_fn = void (*)(fx_args);
+    const kernel_fn fn = NW == 128 ? (int8_input ? &turbo_decode_fx<int8_t, FX_CKPT, 128> : &turbo_decode_fx<float, FX_CKPT, 128>)
+                         : NW == 96 ? (int8_input ? &turbo_decode_fx<int8_t, FX_CKPT, 96> : &turbo_decode_fx<float, FX_CKPT, 96>)
+                                    : (int8_input ? &turbo_decode_fx<int8_t, FX_CKPT, 0> : &turbo_decode_fx<float, FX_CKPT, 0>);
     allow_smem(fn, smem, true);
     fn<<<blocks, T, smem, st>>>(a);
     GPURX_CUDA_CHECK_LAUNCH("turbo_decode_fx");
