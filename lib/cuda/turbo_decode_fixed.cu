@@ -83,6 +83,23 @@ __device__ __forceinline__ int quant<int8_t>(const int8_t* c, int i, float)
     return turbo_fx::quantize(c[i]);
 }
 
+// LLRs 4v .. 4v+3 of a codeword (16-byte aligned), quantised.
+__device__ __forceinline__ void quant4(const float* c, int v, float scale, int (&q)[4])
+{
+    const float4 x = reinterpret_cast<const float4*>(c)[v];
+    q[0] = turbo_fx::quantize(x.x, scale);
+    q[1] = turbo_fx::quantize(x.y, scale);
+    q[2] = turbo_fx::quantize(x.z, scale);
+    q[3] = turbo_fx::quantize(x.w, scale);
+}
+__device__ __forceinline__ void quant4(const int8_t* c, int v, float, int (&q)[4])
+{
+    const uint32_t x = reinterpret_cast<const uint32_t*>(c)[v];
+#pragma unroll
+    for (int e = 0; e < 4; e++)
+        q[e] = turbo_fx::quantize(int8_t(x >> (8 * e)));
+}
+
 // alpha checkpoint spacing and load chunk, in steps. 4 was measured too:
 // fewer registers, but slower (docs/benchmarks.md).
 constexpr int FX_CKPT = 8;
@@ -279,9 +296,12 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
     const bool crc_stop = a.stop == int(early_stop::crc24a) || a.stop == int(early_stop::crc24b);
     const uint32_t crc_g = a.stop == int(early_stop::crc24a) ? crc24a_poly : crc24b_poly;
 
-    // Load and quantise both codewords into the transposed layout.
-    for (int i = tid; i < 3 * K + 12; i += blockDim.x) {
-        const int qa = quant(cA, i, a.in_scale), qb = quant(cB, i, a.in_scale);
+    // Load and quantise both codewords into the transposed layout. Four
+    // consecutive LLRs per load where the frames allow (the pipeline aligns
+    // them to 16 bytes): one LLR per load left the block waiting on global
+    // memory for a sixth of its run.
+    const int nllr = 3 * K + 12; // a multiple of 4
+    auto put = [&](int i, int qa, int qb) {
         if (i < 3 * K) {
             const int k = i / 3, st = i - 3 * k;
             uint16_t* dst = st == 0 ? sm.sys : sm.par + (st - 1) * str * W;
@@ -290,6 +310,19 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
             sm.tailq[i - 3 * K] = qa;
             sm.tailq[12 + i - 3 * K] = qb;
         }
+    };
+    if (((fdA.in_offset | fdB.in_offset | reinterpret_cast<uintptr_t>(a.in)) & 15) == 0) {
+        for (int v = tid; v < nllr / 4; v += blockDim.x) {
+            int qa[4], qb[4];
+            quant4(cA, v, a.in_scale, qa);
+            quant4(cB, v, a.in_scale, qb);
+#pragma unroll
+            for (int e = 0; e < 4; e++)
+                put(4 * v + e, qa[e], qb[e]);
+        }
+    } else {
+        for (int i = tid; i < nllr; i += blockDim.x)
+            put(i, quant(cA, i, a.in_scale), quant(cB, i, a.in_scale));
     }
     for (int i = tid; i < str * W; i += blockDim.x)
         sm.ext[i] = 0u;
@@ -348,6 +381,13 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
             soft_out[1] = reinterpret_cast<float*>(a.out + fdB.out_offset + turbo_soft_offset(K));
     }
 
+    // Boundary metrics at the start of a half-iteration: alpha entering and
+    // beta leaving window w (each half-iteration loads the next one's).
+    uint32_t A[8], B[8];
+    if (active) {
+        load8(A, bound(0, 0, w));
+        load8(B, bound(0, 1, w));
+    }
     for (int it = 1; it <= a.iterations; it++) {
         // One half-iteration, compiled per decoder (d = 1 reads through the
         // interleaver) so that neither pays for the other's addressing.
@@ -356,7 +396,7 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
         const bool want_out = a.stop != int(early_stop::none) || it == a.iterations;
         auto half = [&](auto dc) {
             constexpr int d = decltype(dc)::value;
-            uint32_t A[8], B[8], t[8], asave[8], bsave[8], ckn[8];
+            uint32_t t[8], asave[8], bsave[8], ckn[8];
             uint32_t LU[C], LP[C];
             int SL[C], IX[C];
             if (d == 1 && want_out)
@@ -408,8 +448,6 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
                     }
             };
             if (active) {
-                copy8(A, bound(d, 0, w));
-                copy8(B, bound(d, 1, w));
                 for (int j0 = W - gf; j0 < W; j0 += C)
                     alpha_run(w - 1, j0, min(C, W - j0), true);
                 for (int j0 = 0; j0 < len; j0 += C)
@@ -425,6 +463,9 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
                 }
                 if (jb == len)
                     copy8(bsave, B);
+                // Phase 2 starts with the last segment's checkpoint.
+                if (nseg > 0)
+                    load8(ckn, ckpt_at(nseg - 1));
             }
             __syncthreads();
             if (d == 0 && tid < 2) { // read after the previous iteration's last barrier
@@ -490,8 +531,6 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
             if (active) {
                 if (w + 1 < nwin)
                     copy8(bound(d, 0, w + 1), asave);
-                if (nseg > 0)
-                    load8(ckn, ckpt_at(nseg - 1));
                 for (int seg = nseg - 1; seg >= 0; seg--) {
                     const int j0 = seg * C, n = min(C, len - j0);
                     if (d == 1 && want_out)
@@ -501,6 +540,11 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
                 }
                 if (w > 0)
                     copy8(bound(d, 1, w - 1), bsave);
+                // The other decoder's boundary metrics, for its next
+                // half-iteration, before the barrier hides their latency: its
+                // neighbours wrote them before the last barrier but one.
+                load8(A, bound(1 - d, 0, w));
+                load8(B, bound(1 - d, 1, w));
             }
             __syncthreads();
         };
