@@ -10,13 +10,13 @@
 //                   [--algorithm scaled-max-log-map] [--iterations 6]
 //                   [--ebn0 0.2:1.2:0.1] [--min-frame-errors 100]
 //                   [--max-frames 20000] [--guard 16] [--csv FILE] [--table]
-//                   [--table-P 96] [--arithmetic fixed|float] [--max-log-only]
+//                   [--table-P 128] [--arithmetic fixed|float] [--max-log-only]
 //
 // --arithmetic float runs max-log-MAP in float (the default is 16-bit fixed
 // point, as in the blocks; log-MAP is always float); --max-log-only leaves
 // the log-MAP curves out of the table.
 // --table runs the reference set (log-MAP 6 and 8 iterations, scaled
-// max-log-MAP 6, max-log-MAP 6; P = 1 and P = 96) and prints the Eb/N0 where
+// max-log-MAP 6, max-log-MAP 6; P = 1 and P = 128) and prints the Eb/N0 where
 // each curve crosses BER 1e-5, for docs/turbo_ber.md.
 // Eb/N0 = Es/N0 - 10 log10(K / (3K + 12)). A progress line goes to stderr.
 #include "core/awgn_llr.h"
@@ -53,7 +53,7 @@ struct options {
     uint64_t min_frame_errors = 100, max_frames = 20000;
     std::string csv;
     bool table = false;
-    int table_P = 96; //!< the windowed decoder the table compares with P = 1
+    int table_P = 128; //!< the windowed decoder the table compares with P = 1
     bool no_p1 = false; //!< table without its P = 1 curves (they do not depend on guard)
     bool fixed_point = true; //!< 16-bit fixed point for the max-log-MAP variants
     bool max_log_only = false; //!< table without the log-MAP curves (always float)

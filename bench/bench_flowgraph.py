@@ -6,7 +6,7 @@
 """Turbo decoder throughput inside a flowgraph:
 vector_source (repeat) -> head -> lte_turbo_decoder -> null_sink, against the
 same flowgraph with blocks.copy in the decoder's place (the flowgraph's own
-ceiling). K=6144, 6 iterations, scaled max-log-MAP, P=96.
+ceiling). K=6144, 6 iterations, scaled max-log-MAP, automatic P (128 for K=6144).
 
   bench_flowgraph.py [--backend cuda] [--frames 60000] [--repeat 3]
 
@@ -45,7 +45,7 @@ def main():
     data = (rng.standard_normal(64 * n) * 2 + 1).astype(np.float32).tolist()
     decs, cps = [], []
     for _ in range(a.repeat):
-        decs.append(run(lambda: gpurx.lte_turbo_decoder(K, 6, "scaled-max-log-map", 96, max_batch=264,
+        decs.append(run(lambda: gpurx.lte_turbo_decoder(K, 6, "scaled-max-log-map", 0, max_batch=264,
                                                         slots=3, backend=a.backend), K, a.frames, data))
         cps.append(run(lambda: blocks.copy(gr.sizeof_float * n), K, a.frames, data))
     dec, cp = float(np.median(decs)), float(np.median(cps))

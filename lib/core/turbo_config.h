@@ -20,7 +20,7 @@ struct turbo_config {
     turbo::algorithm algorithm = turbo::SCALED_MAX_LOG_MAP;
     int iterations = 6;    //!< full iterations, 1..16
     //! P: parallel windows per codeword, 1..256, or 0: automatic, windows of
-    //! at most 64 steps (P = ceil(K/64), 96 for K = 6144), per codeword.
+    //! at most 48 steps (P = ceil(K/48), 128 for K = 6144), per codeword.
     int subblocks = 1;
     float scaling = 0.75f; //!< extrinsic scale of scaled-max-log-map, (0, 1]
     early_stop stop = early_stop::none;

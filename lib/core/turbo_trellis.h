@@ -141,8 +141,11 @@ GPURX_UNROLL
         out[s] = b[s];
 }
 
-//! Window length of automatic sub-blocks (subblocks = 0).
-constexpr int AUTO_WINDOW = 64;
+//! Window length of automatic sub-blocks (subblocks = 0): 48 gives K = 6144
+//! 128 windows, four warps per codeword pair in kernel 4, its fastest
+//! geometry on an H100 (docs/benchmarks.md), within 0.01 dB of P = 1
+//! (docs/turbo_ber.md).
+constexpr int AUTO_WINDOW = 48;
 //! P for a codeword of K steps: \p P itself, or with P = 0 (automatic) the
 //! fewest windows of at most AUTO_WINDOW steps.
 GPURX_HD int subblocks_for(int P, int K) { return P > 0 ? P : (K + AUTO_WINDOW - 1) / AUTO_WINDOW; }

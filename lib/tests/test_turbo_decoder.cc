@@ -419,17 +419,17 @@ TEST(TurboDecoder, SimdLanesMatchScalar)
     EXPECT_GE(iters.size(), 3u) << "lanes should stop at different iterations";
 }
 
-// subblocks = 0 is, for each K, the explicit P = ceil(K/64): windows of at
-// most 64 steps.
-TEST(TurboDecoder, AutomaticSubblocksAreWindowsOf64)
+// subblocks = 0 is, for each K, the explicit P = ceil(K/48): windows of at
+// most 48 steps.
+TEST(TurboDecoder, AutomaticSubblocksAreWindowsOf48)
 {
     std::mt19937 rng(59);
-    for (int K : { 40, 64, 72, 1024, 3200, 6144 }) {
+    for (int K : { 40, 48, 56, 1024, 3200, 6144 }) {
         const codeword cw = test::make_codeword(K, -4.0, rng);
         auto automatic = cfg_of(core::turbo::SCALED_MAX_LOG_MAP, 0, 6, 4);
-        auto expl = cfg_of(core::turbo::SCALED_MAX_LOG_MAP, (K + 63) / 64, 6, 4);
+        auto expl = cfg_of(core::turbo::SCALED_MAX_LOG_MAP, (K + 47) / 48, 6, 4);
         EXPECT_EQ(automatic.subblocks_for(K), expl.subblocks);
-        EXPECT_LE(core::turbo::window_length(K, automatic.subblocks_for(K)), 64);
+        EXPECT_LE(core::turbo::window_length(K, automatic.subblocks_for(K)), 48);
         std::vector<uint8_t> h1(K), h2(K);
         std::vector<float> s1(K), s2(K);
         core::turbo_decoder_cpu(automatic).decode(cw.llr.data(), K, h1.data(), s1.data());

@@ -41,8 +41,8 @@ public:
      * \param iterations full turbo iterations, 1..16
      * \param algorithm "log-map", "max-log-map" or "scaled-max-log-map"
      * \param subblocks P, parallel windows per codeword, 1..256 (1 = no
-     *        windowing), or 0 (default): automatic, windows of at most 64
-     *        steps per codeword (P = 96 for K = 6144, within 0.01 dB of P = 1);
+     *        windowing), or 0 (default): automatic, windows of at most 48
+     *        steps per codeword (P = 128 for K = 6144, within 0.01 dB of P = 1);
      *        windows overlap their neighbours by 16 training steps
      * \param scaling extrinsic scale of scaled-max-log-map, (0, 1]
      * \param early_termination "none", "crc24a", "crc24b" or "hard-decision"

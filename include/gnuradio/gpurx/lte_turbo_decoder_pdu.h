@@ -26,7 +26,7 @@ namespace gpurx {
  * "errors" port; the PDUs around it are unaffected.
  * Max-log-MAP (scaled or not) decodes in 16-bit fixed point (LLRs quantised
  * to 1/8, saturating at +-15.9), identically on both backends; log-MAP in
- * float. subblocks = 0 picks windows of at most 64 steps for each K.
+ * float. subblocks = 0 picks windows of at most 48 steps for each K.
  */
 class GPURX_API lte_turbo_decoder_pdu : virtual public gr::block
 {

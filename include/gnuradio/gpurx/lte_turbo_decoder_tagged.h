@@ -31,7 +31,7 @@ namespace gpurx {
  * set its minimum output buffer to 18444 or more).
  * Max-log-MAP (scaled or not) decodes in 16-bit fixed point (LLRs quantised
  * to 1/8, saturating at +-15.9), identically on both backends; log-MAP in
- * float. subblocks = 0 picks windows of at most 64 steps for each K.
+ * float. subblocks = 0 picks windows of at most 48 steps for each K.
  */
 class GPURX_API lte_turbo_decoder_tagged : virtual public gr::block
 {
