@@ -66,6 +66,22 @@ GPURX_HD int scale_extrinsic(int le, int sq)
     return v > EXT_MAX ? EXT_MAX : (v < -EXT_MAX ? -EXT_MAX : v);
 }
 
+//! The same scaling as saturation first: scale_extrinsic(le, sq) equals
+//! floor(clamp(le, lo, hi) * sq / 256) for every int16 le and 1 <= sq <=
+//! 256, with these bounds (the largest |le| whose scaled value is within
+//! EXT_MAX; floor moves by at most one step per step of le as sq <= 256).
+//! The GPU clamps two lanes with one instruction each, so only the multiply
+//! is done per lane.
+struct ext_clamp {
+    int lo, hi;
+};
+inline ext_clamp ext_clamp_of(int sq)
+{
+    const int lo = -(EXT_MAX * SCALE_ONE) / sq;
+    const int hi = (EXT_MAX * SCALE_ONE + SCALE_ONE - 1) / sq;
+    return { lo < -32768 ? -32768 : lo, hi > 32767 ? 32767 : hi };
+}
+
 //! Plain int arithmetic (CPU).
 struct int_ops {
     using V = int;

@@ -130,6 +130,7 @@ struct fx_args {
     int iterations;
     int guard;
     int sq; // extrinsic scale, 1/256
+    uint32_t ext_lo2, ext_hi2; // turbo_fx::ext_clamp_of(sq), both lanes
     float in_scale;
     float soft_unit;
     int stop;
@@ -230,6 +231,16 @@ __device__ __forceinline__ void load_steps(const fx_smem& sm, const fx_code<NW>&
             }
         }
     }
+}
+
+// turbo_fx::scale_extrinsic of both lanes: clamped packed first
+// (turbo_fx::ext_clamp_of), then each lane times sq, and bits 8..23 of the
+// two products (floor(p / 256) in 16 bits) packed by one byte permute.
+__device__ __forceinline__ uint32_t scale_ext2(uint32_t le, const fx_args& a)
+{
+    const uint32_t c = __vmins2(__vmaxs2(le, a.ext_lo2), a.ext_hi2);
+    const int p0 = lane_lo(c) * a.sq, p1 = lane_hi(c) * a.sq;
+    return __byte_perm(uint32_t(p0), uint32_t(p1), 0x6521);
 }
 
 // Chunk length known at compile time: a full chunk; and a chunk's parity.
@@ -513,8 +524,7 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
                         }
                         turbo_fx::beta_step<O>(B, LU[i], LP[i], t, i & 1);
                         copy8(B, t);
-                        sm.ext[SL[i]] = pack2(turbo_fx::scale_extrinsic(le0, a.sq),
-                                              turbo_fx::scale_extrinsic(le1, a.sq));
+                        sm.ext[SL[i]] = scale_ext2(le, a);
                         if (!full && j0 + i == jb)
                             copy8(bsave, B);
                     }
@@ -663,6 +673,10 @@ void cuda_turbo_decode_fixed(const batch_view& dev,
     a.iterations = cfg.iterations;
     a.guard = cfg.guard;
     a.sq = turbo_fx::scale_q(cfg.extrinsic_scale());
+    const turbo_fx::ext_clamp ec = turbo_fx::ext_clamp_of(a.sq);
+    auto both = [](int v) { return (uint32_t(v) & 0xFFFFu) | (uint32_t(v) << 16); };
+    a.ext_lo2 = both(ec.lo);
+    a.ext_hi2 = both(ec.hi);
     a.in_scale = cfg.fixed_scale;
     a.soft_unit = int8_input ? int8_scale : 1.0f / cfg.fixed_scale;
     a.stop = int(cfg.stop);

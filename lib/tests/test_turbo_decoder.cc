@@ -294,6 +294,22 @@ TEST(TurboDecoder, CpuCorrectsErrorsAtModerateSnr)
 
 // The CPU's vectorisable quantiser is the shared one (which the GPU kernel
 // runs) for every input: ties, saturation, +-Inf and NaN.
+// The GPU's clamp-then-scale extrinsic scaling equals the shared one for
+// every int16 difference and every scale.
+TEST(TurboDecoder, ClampFirstExtrinsicScalingMatchesShared)
+{
+    long mismatches = 0;
+    for (int sq = 1; sq <= core::turbo_fx::SCALE_ONE; sq++) {
+        const auto c = core::turbo_fx::ext_clamp_of(sq);
+        for (int le = -32768; le <= 32767; le++) {
+            const int clamped = le < c.lo ? c.lo : (le > c.hi ? c.hi : le);
+            if (((clamped * sq) >> 8) != core::turbo_fx::scale_extrinsic(le, sq))
+                mismatches++;
+        }
+    }
+    EXPECT_EQ(mismatches, 0);
+}
+
 TEST(TurboDecoder, VectorisableQuantiserMatchesShared)
 {
     std::mt19937 rng(61);
