@@ -93,7 +93,6 @@ struct int_ops {
         const V s = a + b;
         return s > c ? s : c;
     }
-    static GPURX_HD V max(V a, V b) { return a > b ? a : b; }
     static GPURX_HD V zero() { return 0; }
     static GPURX_HD V splat(int x) { return x; }
 };
@@ -145,7 +144,6 @@ struct checked_int_ops {
         const V s = check(a + b);
         return s > c ? s : c;
     }
-    static V max(V a, V b) { return a > b ? a : b; }
     static V zero() { return 0; }
     static V splat(int x) { return x; }
 };
@@ -171,7 +169,6 @@ struct simd_ops {
         const V s = a + b;
         return s > c ? s : c;
     }
-    static V max(V a, V b) { return a > b ? a : b; }
     static V zero() { return V{}; }
     static V splat(int x) { return V{} + int16_t(x); }
 };
@@ -226,48 +223,6 @@ GPURX_UNROLL
         const int s0 = ((ns >> 1) & 1) << 2 | (ns & 1) << 1, s1 = s0 | 1;
         const int u0 = (ns >> 2) ^ rsc_feedback(s0), u1 = (ns >> 2) ^ rsc_feedback(s1);
         out[ns] = detail::max2<O>(a[s0], u0, rsc_parity(s0, u0), a[s1], u1, rsc_parity(s1, u1), Lu, Lp, g11);
-    }
-    if (norm)
-        detail::normalise<O>(out);
-}
-
-//! Radix-4: alpha_{k+2} from alpha_k in one step, each state the maximum of
-//! its four two-step paths taken as a tree (a dependency chain of 3
-//! instead of 4 for two radix-2 steps, for more instructions). Equal to
-//! alpha_step at k (no normalisation) then at k+1 (normalising when \p norm).
-template <class O>
-GPURX_HD void alpha_step2(const typename O::V a[8],
-                          typename O::V Lu0, typename O::V Lp0,
-                          typename O::V Lu1, typename O::V Lp1,
-                          typename O::V out[8], bool norm)
-{
-    using namespace turbo;
-    using V = typename O::V;
-    // Branch metrics indexed 2u + z; index 0 is zero and folded away.
-    const V g0[4] = { O::zero(), Lp0, Lu0, O::add(Lu0, Lp0) };
-    const V g1[4] = { O::zero(), Lp1, Lu1, O::add(Lu1, Lp1) };
-    // a[x] plus the two-step metric, or the metric to add with add-max.
-    auto path = [&](int i, int j, V& sum_g, bool& zero) {
-        zero = i == 0 && j == 0;
-        sum_g = i == 0 ? g1[j] : (j == 0 ? g0[i] : O::add(g0[i], g1[j]));
-    };
-GPURX_UNROLL
-    for (int ns = 0; ns < 8; ns++) {
-        V pair_max[2];
-GPURX_UNROLL
-        for (int m = 0; m < 2; m++) {
-            const int sm = (((ns >> 1) & 1) << 2 | (ns & 1) << 1) | m; // state at k+1
-            const int um = (ns >> 2) ^ rsc_feedback(sm), zm = rsc_parity(sm, um);
-            const int x0 = ((sm >> 1) & 1) << 2 | (sm & 1) << 1, x1 = x0 | 1;
-            const int u0 = (sm >> 2) ^ rsc_feedback(x0), u1 = (sm >> 2) ^ rsc_feedback(x1);
-            V G0, G1;
-            bool z0, z1;
-            path(2 * u0 + rsc_parity(x0, u0), 2 * um + zm, G0, z0);
-            path(2 * u1 + rsc_parity(x1, u1), 2 * um + zm, G1, z1);
-            const V t0 = z0 ? a[x0] : O::add(a[x0], G0);
-            pair_max[m] = O::addmax(a[x1], G1, t0);
-        }
-        out[ns] = O::max(pair_max[0], pair_max[1]);
     }
     if (norm)
         detail::normalise<O>(out);

@@ -52,7 +52,6 @@ struct s16x2_ops {
     static __device__ __forceinline__ V add(V a, V b) { return __vadd2(a, b); }
     static __device__ __forceinline__ V sub(V a, V b) { return __vsub2(a, b); }
     static __device__ __forceinline__ V addmax(V a, V b, V c) { return __viaddmax_s16x2(a, b, c); }
-    static __device__ __forceinline__ V max(V a, V b) { return __vmaxs2(a, b); }
     static __device__ __forceinline__ V zero() { return 0u; }
 };
 
@@ -107,11 +106,6 @@ constexpr int FX_CKPT = 8;
 // Registers per thread: at most 168 lets three 3-warp blocks (P = 96) share
 // an SM sub-partition's 16K registers; more limits the SM to two blocks.
 constexpr int FX_MAX_REGS = 168;
-#ifndef FX_RADIX4_FORWARD
-#define FX_RADIX4_FORWARD 0
-#endif
-// Radix-4 steps in the forward recursion's full chunks (experiment).
-constexpr bool FX_RADIX4 = FX_RADIX4_FORWARD;
 
 // Offset in a frame's scratch of the alpha checkpoints (16-byte aligned),
 // after 32 words of boundary metrics per window and 3 x nwords_max words of
@@ -437,22 +431,14 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
                     if (full && j0 == ja)
                         copy8(asave, A);
                 }
-                if constexpr (full && FX_RADIX4) {
 #pragma unroll
-                    for (int i = 0; i < C; i += 2) {
-                        turbo_fx::alpha_step2<O>(A, LU[i], LP[i], LU[i + 1], LP[i + 1], t, true);
+                for (int i = 0; i < C; i++)
+                    if (i < n) {
+                        if (!full && !train && j0 + i == ja)
+                            copy8(asave, A);
+                        turbo_fx::alpha_step<O>(A, LU[i], LP[i], t, (par0 + i) & 1);
                         copy8(A, t);
                     }
-                } else {
-#pragma unroll
-                    for (int i = 0; i < C; i++)
-                        if (i < n) {
-                            if (!full && !train && j0 + i == ja)
-                                copy8(asave, A);
-                            turbo_fx::alpha_step<O>(A, LU[i], LP[i], t, (par0 + i) & 1);
-                            copy8(A, t);
-                        }
-                }
             };
             auto alpha_run = [&](int wk, int j0, int n, bool train) {
                 const bool save_inside = !train && ja > j0 && ja < j0 + C;

@@ -294,26 +294,6 @@ TEST(TurboDecoder, CpuCorrectsErrorsAtModerateSnr)
 
 // The CPU's vectorisable quantiser is the shared one (which the GPU kernel
 // runs) for every input: ties, saturation, +-Inf and NaN.
-// A radix-4 alpha step is two radix-2 steps, the second normalising.
-TEST(TurboDecoder, Radix4AlphaStepIsTwoRadix2Steps)
-{
-    using O = core::turbo_fx::int_ops;
-    std::mt19937 rng(71);
-    std::uniform_int_distribution<int> metric(-4000, 4000), llr(-765, 765);
-    for (int trial = 0; trial < 20000; trial++) {
-        int a[8], mid[8], two[8], four[8];
-        for (auto& v : a)
-            v = metric(rng);
-        const int Lu0 = llr(rng), Lp0 = llr(rng) / 6, Lu1 = llr(rng), Lp1 = llr(rng) / 6;
-        const bool norm = trial & 1;
-        core::turbo_fx::alpha_step<O>(a, Lu0, Lp0, mid, false);
-        core::turbo_fx::alpha_step<O>(mid, Lu1, Lp1, two, norm);
-        core::turbo_fx::alpha_step2<O>(a, Lu0, Lp0, Lu1, Lp1, four, norm);
-        for (int s = 0; s < 8; s++)
-            ASSERT_EQ(two[s], four[s]) << "trial " << trial << " state " << s;
-    }
-}
-
 // The GPU's clamp-then-scale extrinsic scaling equals the shared one for
 // every int16 difference and every scale.
 TEST(TurboDecoder, ClampFirstExtrinsicScalingMatchesShared)
