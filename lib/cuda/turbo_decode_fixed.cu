@@ -17,14 +17,18 @@
 // quantised to int8 (the two codewords side by side in 16 bits) and laid out
 // window-transposed, position k = w W + j at j N + w (N windows), so the
 // threads of a warp, all at step j of their windows, read consecutive
-// half-words. The interleaved half-iteration reads position Pi(k): the QPP is
-// contention-free for windows dividing K, so those reads also fall in one
-// row. A-priori/extrinsic LLRs (int16 x 2) stay in shared memory too, updated
-// in place: each half-iteration first runs everything that reads other
-// windows' positions (training steps) and the forward recursion, then, after
-// a barrier, the backward recursion that rewrites the window's own positions.
-// alpha is checkpointed every C steps (global scratch, cached) and each
-// segment recomputed before its backward walk, as in kernel 2.
+// half-words (the row stride is a compile-time 96 or 128 for those block
+// sizes). The interleaved half-iteration reads position Pi(k) through a
+// table of slots built once per pair: the QPP is contention-free for windows
+// dividing K, so those reads also fall in one row. A-priori/extrinsic LLRs
+// (int16 x 2) stay in shared memory too, updated in place: each
+// half-iteration first runs everything that reads other windows' positions
+// (training steps) and the forward recursion, then, after a barrier, the
+// backward recursion that rewrites the window's own positions. alpha is
+// checkpointed every C steps (global scratch, cached) and each segment
+// recomputed before its backward walk, as in kernel 2. What a half-iteration
+// starts with from global memory (boundary metrics, the last checkpoint) is
+// loaded before the barrier that precedes it.
 #include "../core/lte_crc.h"
 #include "../core/turbo_fixed.h"
 #include "../core/turbo_launch.h"
