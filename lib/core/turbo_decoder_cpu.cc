@@ -348,13 +348,11 @@ void turbo_decoder_cpu::run(const Arith& ar,
                 return llr[3 * idx] + La[idx];
             };
             for (int w = 0; w < nwin; w++) {
-                const int start = w * W;
-                const int len = std::min(W, K - start);
-                const int gf = guard_before(w, W, guard);
-                const int gb = guard_after(w, nwin, std::min(W, K - start - len), guard);
+                const window_plan wp = plan_window(w, nwin, W, K, guard);
+                const int start = wp.start, len = wp.len, gf = wp.gf, gb = wp.gb;
                 // Where this window saves metrics for its neighbours' training.
-                const int ja = len - std::min(guard, len); // alpha for window w+1
-                const int jb = std::min(guard, len);       // beta for window w-1
+                const int ja = wp.ja; // alpha for window w+1
+                const int jb = wp.jb; // beta for window w-1
                 T a[8], b[8], t[8];
                 std::copy(&bf.ain[w * 8], &bf.ain[w * 8] + 8, a);
                 // Fixed point normalises on odd offsets within the window a

@@ -167,6 +167,25 @@ GPURX_HD int guard_after(int w, int nwin, int next_len, int guard)
     return w + 1 < nwin ? (guard < next_len ? guard : next_len) : 0;
 }
 
+//! What one half-iteration runs of window w (of nwin windows of W steps over
+//! K): its own len steps from start, gf training steps before it (in window
+//! w-1) and gb after it (in w+1), and the offsets where it takes the metrics
+//! its neighbours train from: alpha at ja (for w+1), beta at jb (for w-1).
+//! A thread without a window (w >= nwin) gets len = gb = ja = jb = 0.
+struct window_plan {
+    int start, len, gf, gb, ja, jb;
+};
+GPURX_HD window_plan plan_window(int w, int nwin, int W, int K, int guard)
+{
+    const bool active = w < nwin;
+    const int start = w * W;
+    const int len = active ? (K - start < W ? K - start : W) : 0;
+    const int rest = K - start - len;
+    const int next_len = active ? (rest < W ? (rest > 0 ? rest : 0) : W) : 0;
+    const int head = guard < len ? guard : len;
+    return { start, len, guard_before(w, W, guard), guard_after(w, nwin, next_len, guard), len - head, head };
+}
+
 } // namespace turbo
 } // namespace core
 } // namespace gpurx

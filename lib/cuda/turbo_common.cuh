@@ -88,6 +88,35 @@ void allow_smem(Fn* fn, size_t bytes, bool max_carveout = false)
     }
 }
 
+// Hard decision i of a codeword out of the packed words, where it is bit
+// K-1-i (the order of the CRC check); threads first, first + stride, ...
+// share the work.
+__device__ __forceinline__ void
+write_hard_decisions(const uint32_t* packed, int K, uint8_t* hard, int first, int stride)
+{
+    for (int i = first; i < K; i += stride) {
+        const int p = K - 1 - i;
+        hard[i] = uint8_t((packed[p >> 5] >> (p & 31)) & 1u);
+    }
+}
+
+// Launches a kernel taking one argument struct, its shared-memory limit
+// raised as needed (allow_smem), and checks the launch.
+template <typename Args>
+void launch_checked(void (*fn)(Args),
+                    const char* name,
+                    int blocks,
+                    int threads,
+                    size_t smem,
+                    cudaStream_t st,
+                    const Args& a,
+                    bool max_carveout = false)
+{
+    allow_smem(fn, smem, max_carveout);
+    fn<<<blocks, threads, smem, st>>>(a);
+    check_cuda(cudaGetLastError(), "kernel launch", __FILE__, __LINE__, name);
+}
+
 } // namespace core
 } // namespace gpurx
 } // namespace gr

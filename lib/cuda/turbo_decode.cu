@@ -30,6 +30,7 @@
 #include "turbo_common.cuh"
 
 #include <cuda_runtime.h>
+#include <type_traits>
 #include <algorithm>
 #include <cstdint>
 
@@ -246,22 +247,9 @@ __global__ void __launch_bounds__(1024) turbo_decode_v1(kernel_args args)
         __syncthreads(); // s_flag / s_crc are reset at the next half-iteration
     }
 
-    uint8_t* hard = args.out + fd.out_offset;
-    for (int i = w; i < K; i += blockDim.x) {
-        const int p = K - 1 - i;
-        hard[i] = uint8_t((packed[p >> 5] >> (p & 31)) & 1u);
-    }
+    write_hard_decisions(packed, K, args.out + fd.out_offset, w, blockDim.x);
     if (w == 0)
         args.results[blockIdx.x] = frame_result{ FRAME_OK, it_used, check, 0 };
-}
-
-template <bool LOG, typename Tin>
-void launch_v1(const kernel_args& a, int nframes, int threads, size_t smem, cudaStream_t st)
-{
-    auto* fn = &turbo_decode_v1<LOG, Tin>;
-    allow_smem(fn, smem);
-    fn<<<nframes, threads, smem, st>>>(a);
-    GPURX_CUDA_CHECK_LAUNCH("turbo_decode_v1");
 }
 
 
@@ -402,13 +390,8 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
 
     float* soft_out =
         (have && args.soft) ? reinterpret_cast<float*>(args.out + fd.out_offset + turbo_soft_offset(K)) : nullptr;
-    const int start = w * W;
-    const int len = active ? min(W, K - start) : 0;
-    const int next_len = active ? max(0, min(W, K - start - len)) : 0;
-    const int gf = guard_before(w, W, args.guard);
-    const int gb = guard_after(w, nwin, next_len, args.guard);
-    const int ja = len - min(args.guard, len);
-    const int jb = min(args.guard, len);
+    const window_plan wp = plan_window(w, nwin, W, K, args.guard);
+    const int start = wp.start, len = wp.len, gf = wp.gf, gb = wp.gb, ja = wp.ja, jb = wp.jb;
     int it_used = 0, check = -1;
     bool finished = !have; // this thread's codeword needs no more iterations
 
@@ -610,23 +593,10 @@ __global__ void __launch_bounds__(256) turbo_decode_v2(v2_args args)
     }
 
     if (have) {
-        uint8_t* hard = args.out + fd.out_offset;
-        for (int i = w; i < K; i += nwm) {
-            const int p = K - 1 - i;
-            hard[i] = uint8_t((packed[p >> 5] >> (p & 31)) & 1u);
-        }
+        write_hard_decisions(packed, K, args.out + fd.out_offset, w, nwm);
         if (w == 0)
             args.results[f] = frame_result{ FRAME_OK, it_used, check, 0 };
     }
-}
-
-template <bool LOG, typename Tin, int C>
-void launch_v2(const v2_args& a, int blocks, int threads, size_t smem, cudaStream_t st)
-{
-    auto* fn = &turbo_decode_v2<LOG, Tin, C>;
-    allow_smem(fn, smem);
-    fn<<<blocks, threads, smem, st>>>(a);
-    GPURX_CUDA_CHECK_LAUNCH("turbo_decode_v2");
 }
 
 
@@ -706,13 +676,8 @@ __global__ void __launch_bounds__(768) turbo_decode_v3(v2_args args)
     __syncthreads();
 
     float* soft_out = args.soft ? reinterpret_cast<float*>(args.out + fd.out_offset + turbo_soft_offset(K)) : nullptr;
-    const int start = w * W;
-    const int len = active ? min(W, K - start) : 0;
-    const int next_len = active ? max(0, min(W, K - start - len)) : 0;
-    const int gf = guard_before(w, W, args.guard);
-    const int gb = guard_after(w, nwin, next_len, args.guard);
-    const int ja = len - min(args.guard, len);
-    const int jb = min(args.guard, len);
+    const window_plan wp = plan_window(w, nwin, W, K, args.guard);
+    const int start = wp.start, len = wp.len, gf = wp.gf, gb = wp.gb, ja = wp.ja, jb = wp.jb;
     int it_used = 0, check = -1;
 
     // One alpha / beta step of this lane's state; all 8 lanes of the group
@@ -871,22 +836,24 @@ __global__ void __launch_bounds__(768) turbo_decode_v3(v2_args args)
         __syncthreads(); // s_flag / s_crc are reset at the next half-iteration
     }
 
-    uint8_t* hard = args.out + fd.out_offset;
-    for (int i = threadIdx.x; i < K; i += nthreads) {
-        const int p = K - 1 - i;
-        hard[i] = uint8_t((packed[p >> 5] >> (p & 31)) & 1u);
-    }
+    write_hard_decisions(packed, K, args.out + fd.out_offset, threadIdx.x, nthreads);
     if (threadIdx.x == 0)
         args.results[f] = frame_result{ FRAME_OK, it_used, check, 0 };
 }
 
-template <bool LOG, typename Tin, int C>
-void launch_v3(const v2_args& a, int blocks, int threads, size_t smem, cudaStream_t st)
+// Calls f(log-MAP as std::bool_constant, a value of the input LLR type), so
+// that one generic lambda picks the kernel instantiation.
+template <typename F>
+void with_variant(bool log_map, bool int8_input, F&& f)
 {
-    auto* fn = &turbo_decode_v3<LOG, Tin, C>;
-    allow_smem(fn, smem);
-    fn<<<blocks, threads, smem, st>>>(a);
-    GPURX_CUDA_CHECK_LAUNCH("turbo_decode_v3");
+    if (log_map && int8_input)
+        f(std::true_type{}, int8_t{});
+    else if (log_map)
+        f(std::true_type{}, float{});
+    else if (int8_input)
+        f(std::false_type{}, int8_t{});
+    else
+        f(std::false_type{}, float{});
 }
 
 } // namespace
@@ -927,14 +894,10 @@ void cuda_turbo_decode(const batch_view& dev,
                        int8_scale,
                        int(cfg.stop),
                        cfg.soft_output };
-        if (log_map && int8_input)
-            launch_v1<true, int8_t>(a, n, threads, smem, st);
-        else if (log_map)
-            launch_v1<true, float>(a, n, threads, smem, st);
-        else if (int8_input)
-            launch_v1<false, int8_t>(a, n, threads, smem, st);
-        else
-            launch_v1<false, float>(a, n, threads, smem, st);
+        with_variant(log_map, int8_input, [&](auto log, auto tin) {
+            launch_checked(&turbo_decode_v1<decltype(log)::value, decltype(tin)>,
+                           "turbo_decode_v1", n, threads, smem, st, a);
+        });
         return;
     }
     // Kernel 3 runs up to 96 windows (768 threads); wider codewords use
@@ -947,16 +910,10 @@ void cuda_turbo_decode(const batch_view& dev,
                    reinterpret_cast<float*>(dev.scratch), turbo_scratch_floats(Pstride),
                    n, 1, max_windows, nseg, nwords, Pstride, cfg.subblocks, cfg.iterations, cfg.guard,
                    cfg.extrinsic_scale(), int8_scale, int(cfg.stop), cfg.soft_output };
-#define GPURX_V3(LOGV, T) launch_v3<LOGV, T, CKPT>(a, n, threads, smem, st)
-        if (log_map && int8_input)
-            GPURX_V3(true, int8_t);
-        else if (log_map)
-            GPURX_V3(true, float);
-        else if (int8_input)
-            GPURX_V3(false, int8_t);
-        else
-            GPURX_V3(false, float);
-#undef GPURX_V3
+        with_variant(log_map, int8_input, [&](auto log, auto tin) {
+            launch_checked(&turbo_decode_v3<decltype(log)::value, decltype(tin), CKPT>,
+                           "turbo_decode_v3", n, threads, smem, st, a);
+        });
         return;
     }
     // About 128 threads per block: many windows make one codeword's block,
@@ -990,16 +947,10 @@ void cuda_turbo_decode(const batch_view& dev,
                int(cfg.stop),
                cfg.soft_output };
     const int blocks = (n + cpb - 1) / cpb;
-#define GPURX_V2(LOGV, T) launch_v2<LOGV, T, CKPT>(a, blocks, threads, smem, st)
-    if (log_map && int8_input)
-        GPURX_V2(true, int8_t);
-    else if (log_map)
-        GPURX_V2(true, float);
-    else if (int8_input)
-        GPURX_V2(false, int8_t);
-    else
-        GPURX_V2(false, float);
-#undef GPURX_V2
+    with_variant(log_map, int8_input, [&](auto log, auto tin) {
+        launch_checked(&turbo_decode_v2<decltype(log)::value, decltype(tin), CKPT>,
+                       "turbo_decode_v2", blocks, threads, smem, st, a);
+    });
 }
 
 } // namespace core

@@ -379,13 +379,8 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
     __syncthreads();
 
     const bool active = w < nwin;
-    const int start = w * W;
-    const int len = active ? min(W, K - start) : 0;
-    const int next_len = active ? max(0, min(W, K - start - len)) : 0;
-    const int gf = turbo::guard_before(w, W, a.guard);
-    const int gb = turbo::guard_after(w, nwin, next_len, a.guard);
-    const int ja = len - min(a.guard, len);
-    const int jb = min(a.guard, len);
+    const turbo::window_plan wp = turbo::plan_window(w, nwin, W, K, a.guard);
+    const int len = wp.len, gf = wp.gf, gb = wp.gb, ja = wp.ja, jb = wp.jb;
     const int nseg = (len + C - 1) / C;
     bool done[2] = { false, false };
     int it_used[2] = { 0, 0 }, check[2] = { -1, -1 };
@@ -606,12 +601,7 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
     // Hard decisions out of the packed bits.
     for (int l = 0; l < (b_real ? 2 : 1); l++) {
         const frame_desc& fd = l ? fdB : fdA;
-        uint8_t* hard = a.out + fd.out_offset;
-        const uint32_t* pk = sm.packed + l * a.nwords_max;
-        for (int i = tid; i < K; i += blockDim.x) {
-            const int p = K - 1 - i;
-            hard[i] = uint8_t((pk[p >> 5] >> (p & 31)) & 1u);
-        }
+        write_hard_decisions(sm.packed + l * a.nwords_max, K, a.out + fd.out_offset, tid, blockDim.x);
         if (tid == 0)
             a.results[l ? fb : fa] = frame_result{ FRAME_OK, it_used[l], check[l], 0 };
     }
@@ -691,9 +681,7 @@ void cuda_turbo_decode_fixed(const batch_view& dev,
     const kernel_fn fn = NW == 128 ? (int8_input ? &turbo_decode_fx<int8_t, FX_CKPT, 128> : &turbo_decode_fx<float, FX_CKPT, 128>)
                          : NW == 96 ? (int8_input ? &turbo_decode_fx<int8_t, FX_CKPT, 96> : &turbo_decode_fx<float, FX_CKPT, 96>)
                                     : (int8_input ? &turbo_decode_fx<int8_t, FX_CKPT, 0> : &turbo_decode_fx<float, FX_CKPT, 0>);
-    allow_smem(fn, smem, true);
-    fn<<<blocks, T, smem, st>>>(a);
-    GPURX_CUDA_CHECK_LAUNCH("turbo_decode_fx");
+    launch_checked(fn, "turbo_decode_fx", blocks, T, smem, st, a, true);
 }
 
 } // namespace core
