@@ -6,7 +6,6 @@
 #include "turbo_block_config.h"
 #include "pipeline_holder.h"
 
-
 #include <cmath>
 #include <stdexcept>
 

@@ -124,23 +124,20 @@ void turbo_batch_kernel::run_cpu(const batch_view& b)
 
 void turbo_batch_kernel::enqueue_cuda(const batch_view& dev, const frame_desc* host_frames, void* stream)
 {
-    int max_K = 0, max_windows = 0, max_W = 0, max_slots = 0;
+    turbo_geometry geo{ 0, 0, 0, 0 };
     bool int8 = false;
     for (size_t f = 0; f < dev.nframes; f++) {
-        const int K = frame_K(host_frames[f]);
-        max_K = std::max(max_K, K);
-        const int P = d_cfg.subblocks_for(K);
-        const int W = turbo::window_length(K, P), nwin = turbo::window_count(K, P);
-        max_windows = std::max(max_windows, nwin);
-        max_W = std::max(max_W, W);
-        max_slots = std::max(max_slots, W * nwin);
+        const turbo_geometry g = turbo_geometry_of(d_cfg, frame_K(host_frames[f]));
+        geo.max_K = std::max(geo.max_K, g.max_K);
+        geo.max_windows = std::max(geo.max_windows, g.max_windows);
+        geo.max_W = std::max(geo.max_W, g.max_W);
+        geo.max_slots = std::max(geo.max_slots, g.max_slots);
         int8 = int8 || (host_frames[f].flags & TURBO_INPUT_INT8);
     }
     for (size_t f = 0; f < dev.nframes; f++)
         if (bool(host_frames[f].flags & TURBO_INPUT_INT8) != int8)
             throw std::invalid_argument("turbo batch mixes int8 and float32 input");
-    cuda_turbo_decode(dev, d_cfg, d_int8_scale, int8, turbo_geometry{ max_K, max_windows, max_W, max_slots },
-                      stream);
+    cuda_turbo_decode(dev, d_cfg, d_int8_scale, int8, geo, stream);
 }
 
 } // namespace core

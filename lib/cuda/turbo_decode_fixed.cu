@@ -128,7 +128,6 @@ struct fx_args {
     size_t scratch_words; // per frame
     int nframes;
     int P;     // turbo_config::subblocks (0: automatic)
-    int T;     // threads per block, >= windows of any frame
     int slots; // shared positions per stream: max W x windows
     int nwords_max;
     int iterations;
@@ -659,7 +658,6 @@ void cuda_turbo_decode_fixed(const batch_view& dev,
                                " words per frame, " + std::to_string(need) + " needed");
     a.nframes = n;
     a.P = cfg.subblocks;
-    a.T = T;
     // A constant row stride for the usual block sizes (see fx_code).
     const int NW = T == 128 || T == 96 ? T : 0;
     a.slots = NW ? geo.max_W * NW : geo.max_slots;
