@@ -19,10 +19,11 @@
 // max-log-MAP 6, max-log-MAP 6; P = 1 and P = 128) and prints the Eb/N0 where
 // each curve crosses BER 1e-5, for docs/turbo_ber.md.
 // Eb/N0 = Es/N0 - 10 log10(K / (3K + 12)). A progress line goes to stderr.
-#include "core/awgn_llr.h"
-#include "core/batch_pipeline.h"
-#include "core/lte_turbo_encoder.h"
-#include "core/turbo_kernel.h"
+#include "common/awgn_llr.h"
+#include "pipeline/batch_pipeline.h"
+#include "turbo/lte_turbo_encoder.h"
+#include "turbo/turbo_frame.h"
+#include "turbo/turbo_implementations.h"
 
 #include <chrono>
 #include <cmath>
@@ -67,14 +68,19 @@ point run_point(const options& o, const core::turbo_config& cfg, const core::bac
     const int K = o.K;
     const int n = 3 * K + 12;
     const double esn0 = ebn0 + 10 * std::log10(double(K) / n);
-    core::turbo_batch_kernel kernel(cfg);
+    core::turbo_config c = cfg;
+    const auto choice = core::choose_turbo_implementation(c);
+    if (!choice.note.empty())
+        std::fprintf(stderr, "%s\n", choice.note.c_str());
     core::pipeline_config pc;
+    pc.types = core::turbo::frame_types_of();
     pc.slots = 3;
     pc.max_batch = where.kind == core::backend_kind::cuda ? 528 : 64;
     pc.max_in_bytes = n * sizeof(float);
     pc.max_out_bytes = K;
     pc.flush_timeout = std::chrono::microseconds(1000000);
-    auto pipe = core::make_pipeline(kernel, where, pc);
+    auto pipe = core::make_pipeline(core::turbo_kernel_factories(c, choice), where, pc);
+    const auto params = core::turbo::frame_params_for(K);
 
     const unsigned nthreads = std::max(1u, std::thread::hardware_concurrency());
     const size_t chunk = pc.max_batch;
@@ -124,7 +130,7 @@ point run_point(const options& o, const core::turbo_config& cfg, const core::bac
             while (!pipe->can_accept())
                 collect(true);
             sent[submitted % ring] = bits[i];
-            pipe->submit(llr[i].data(), n * sizeof(float), K, core::turbo_frame_param(K));
+            pipe->submit(llr[i].data(), n * sizeof(float), K, &params);
             submitted++;
         }
         collect(false);
@@ -168,7 +174,7 @@ std::vector<point> run_curve(const options& o, core::turbo_config cfg, const cor
         const point& p = pts.back();
         if (csv)
             std::fprintf(csv, "%s,%d,%d,%s,%d,%.3f,%llu,%llu,%llu,%llu,%.6e,%.6e\n", label, o.K,
-                         cfg.subblocks, core::algorithm_name(cfg.algorithm), cfg.iterations, p.ebn0,
+                         cfg.subblocks, core::turbo::algorithm_name(cfg.algorithm), cfg.iterations, p.ebn0,
                          (unsigned long long)p.frames, (unsigned long long)p.frame_errors,
                          (unsigned long long)p.bits, (unsigned long long)p.bit_errors, p.ber(), p.fer());
         if (csv)
@@ -234,7 +240,7 @@ int main(int argc, char** argv)
     }
     try {
         core::lte_qpp(o.K);
-        const auto where = core::select_backend(o.backend, 0);
+        const auto where = core::select_backend(o.backend, "0");
         std::fprintf(stderr, "%s\n", where.reason.c_str());
         FILE* csv = o.csv.empty() ? nullptr : std::fopen(o.csv.c_str(), "w");
         if (csv)
@@ -256,7 +262,7 @@ int main(int argc, char** argv)
             double at_p1 = NAN;
             for (int P : Ps) {
                 core::turbo_config cfg;
-                cfg.algorithm = core::parse_algorithm(c.alg);
+                cfg.algorithm = core::turbo::parse_algorithm(c.alg);
                 cfg.iterations = c.iters;
                 cfg.subblocks = P;
                 cfg.guard = o.guard;

@@ -14,9 +14,9 @@
 // bidirectional PCIe rate (H2D and D2H concurrently), measured here first.
 //
 //   bench_pipeline [--quick] [--markdown]
-#include "core/batch_copy_kernel.h"
-#include "core/batch_pipeline.h"
-#include "core/cuda_probe.h"
+#include "copy/copy_kernel.h"
+#include "pipeline/batch_pipeline.h"
+#include "pipeline/cuda_probe.h"
 
 #include <cuda_runtime_api.h>
 
@@ -88,13 +88,14 @@ double run_pipeline(size_t batch_bytes, size_t slots, bool quick)
 {
     const size_t frame_bytes = std::min<size_t>(batch_bytes, size_t(1) << 20);
     const size_t frames_per_batch = batch_bytes / frame_bytes;
-    core::batch_copy_kernel kernel(frame_bytes / sizeof(float), 1.0f);
+    core::copy_config copy;
+    copy.vlen = frame_bytes / sizeof(float);
     core::pipeline_config cfg;
     cfg.slots = slots;
     cfg.max_batch = frames_per_batch;
     cfg.max_in_bytes = cfg.max_out_bytes = frame_bytes;
     cfg.flush_timeout = std::chrono::microseconds(1000000);
-    auto pipe = core::make_pipeline(kernel, { core::backend_kind::cuda, 0, "" }, cfg);
+    auto pipe = core::make_pipeline(core::copy_kernel_factories(copy), { core::backend_kind::cuda, { 0 }, "" }, cfg);
 
     const size_t target = quick ? (size_t(1) << 30) : (size_t(4) << 30);
     size_t nbatches = std::max<size_t>(target / batch_bytes, 3 * slots + 8);
@@ -121,7 +122,7 @@ double run_pipeline(size_t batch_bytes, size_t slots, bool quick)
             t0 = clk::now();
         }
         if (pipe->can_accept()) {
-            uint8_t* p = pipe->begin_frame(frame_bytes, frame_bytes, 0);
+            uint8_t* p = pipe->begin_frame(frame_bytes, frame_bytes, nullptr);
             p[0] = uint8_t(in_frames); // the payload is written in place by the producer
             pipe->commit_frame();
             in_frames++;

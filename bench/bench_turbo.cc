@@ -19,12 +19,14 @@
 // compares it with the float kernels.
 //
 //   bench_turbo [--quick] [--markdown] [--only KERNEL GUARD [P]] [--e2e N] [--batch-sms N] [--sweep]
-#include "core/awgn_llr.h"
-#include "core/batch_pipeline.h"
-#include "core/cuda_probe.h"
-#include "core/lte_turbo_encoder.h"
-#include "core/turbo_fixed.h"
-#include "core/turbo_kernel.h"
+//               [--devices]   (1 GPU against all GPUs, kernel-bound and end to end)
+#include "common/awgn_llr.h"
+#include "pipeline/batch_pipeline.h"
+#include "pipeline/cuda_probe.h"
+#include "turbo/lte_turbo_encoder.h"
+#include "turbo/turbo_fixed.h"
+#include "turbo/turbo_frame.h"
+#include "turbo/turbo_implementations.h"
 
 #include <cuda_runtime_api.h>
 
@@ -35,6 +37,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -42,6 +45,16 @@ using namespace gr::gpurx;
 using clk = std::chrono::steady_clock;
 
 namespace {
+
+// The CUDA implementations by their old kernel numbers (--only, the variants
+// table): 1 cuda-float-block, 2 cuda-float-window, 3 cuda-float-state, 4
+// cuda-fixed16-dpx.
+void select_kernel(core::turbo_config& cfg, int kernel)
+{
+    static const char* names[] = { "", "cuda-float-block", "cuda-float-window", "cuda-float-state", "cuda-fixed16-dpx" };
+    cfg.fixed_point = kernel == 4;
+    cfg.implementation = names[kernel];
+}
 
 void ck(cudaError_t e, const char* what)
 {
@@ -73,42 +86,78 @@ core::turbo_config make_cfg(core::turbo::algorithm a, int iters, int P)
     return c;
 }
 
+// A resident batch of nframes noisy codewords of size K on one GPU, and the
+// CUDA implementation the configuration chooses (the registry's), ready to
+// run again and again.
+struct resident_batch {
+    int device, K, nframes;
+    std::unique_ptr<core::cuda_kernel> kernel;
+    std::vector<core::frame_desc> fd;
+    std::vector<core::turbo::frame_params> params;
+    void *dfd = nullptr, *dpar = nullptr, *din = nullptr, *dout = nullptr, *dres = nullptr, *dscr = nullptr;
+    cudaStream_t st{};
+    core::batch_view dev{}, host{};
+
+    resident_batch(int device_, int K_, const core::turbo_config& cfg_in, int nframes_)
+        : device(device_), K(K_), nframes(nframes_)
+    {
+        ck(cudaSetDevice(device), "set device");
+        core::turbo_config cfg = cfg_in;
+        const auto choice = core::choose_turbo_implementation(cfg);
+        kernel = core::turbo_kernel_factories(cfg, choice).cuda(device);
+        const size_t n = 3 * size_t(K) + 12;
+        const size_t in_stride = (n * sizeof(float) + 15) & ~size_t(15);
+        const size_t out_stride = (core::turbo_out_bytes(K, false) + 15) & ~size_t(15);
+        fd.resize(nframes);
+        params.assign(nframes, core::turbo::frame_params_for(K));
+        std::vector<uint8_t> hin(in_stride * nframes);
+        for (int f = 0; f < nframes; f++) {
+            fd[f] = { f * in_stride, f * out_stride, uint32_t(n * 4), uint32_t(K) };
+            const auto llr = noisy_codeword(K, 1000 + f % 64);
+            std::memcpy(&hin[f * in_stride], llr.data(), n * 4);
+        }
+        ck(cudaMalloc(&dfd, fd.size() * sizeof(core::frame_desc)), "malloc");
+        ck(cudaMalloc(&dpar, params.size() * sizeof(core::turbo::frame_params)), "malloc");
+        ck(cudaMalloc(&din, hin.size()), "malloc");
+        ck(cudaMalloc(&dout, out_stride * nframes), "malloc");
+        ck(cudaMalloc(&dres, nframes * sizeof(core::turbo::frame_result)), "malloc");
+        ck(cudaMalloc(&dscr, kernel->scratch_bytes(nframes)), "malloc");
+        ck(cudaMemcpy(dfd, fd.data(), fd.size() * sizeof(core::frame_desc), cudaMemcpyHostToDevice), "cpy");
+        ck(cudaMemcpy(dpar, params.data(), params.size() * sizeof(core::turbo::frame_params), cudaMemcpyHostToDevice), "cpy");
+        ck(cudaMemcpy(din, hin.data(), hin.size(), cudaMemcpyHostToDevice), "cpy");
+        dev = { static_cast<core::frame_desc*>(dfd), size_t(nframes), dpar, static_cast<uint8_t*>(din),
+                static_cast<uint8_t*>(dout), dres, static_cast<uint8_t*>(dscr) };
+        host = { fd.data(), size_t(nframes), params.data(), nullptr, nullptr, nullptr, nullptr };
+        ck(cudaStreamCreate(&st), "stream");
+        run(); // warm-up
+        ck(cudaStreamSynchronize(st), "sync");
+    }
+    void run()
+    {
+        ck(cudaSetDevice(device), "set device");
+        kernel->enqueue(dev, host, st);
+    }
+    ~resident_batch()
+    {
+        cudaSetDevice(device);
+        cudaStreamDestroy(st);
+        for (void* p : { dfd, dpar, din, dout, dres, dscr })
+            cudaFree(p);
+    }
+};
+
 // Kernel-only Gbit/s for nframes codewords of size K.
 double kernel_gbps(int K, const core::turbo_config& cfg, int nframes, int reps)
 {
-    const size_t n = 3 * size_t(K) + 12;
-    const size_t in_stride = (n * sizeof(float) + 15) & ~size_t(15);
-    const size_t out_stride = (core::turbo_out_bytes(K, false) + 15) & ~size_t(15);
-    std::vector<core::frame_desc> fd(nframes);
-    std::vector<uint8_t> hin(in_stride * nframes);
-    for (int f = 0; f < nframes; f++) {
-        fd[f] = { f * in_stride, f * out_stride, uint32_t(n * 4), uint32_t(K), core::turbo_frame_param(K), 0 };
-        const auto llr = noisy_codeword(K, 1000 + f % 64);
-        std::memcpy(&hin[f * in_stride], llr.data(), n * 4);
-    }
-    void *dfd, *din, *dout, *dres, *dscr;
-    ck(cudaMalloc(&dfd, fd.size() * sizeof(core::frame_desc)), "malloc");
-    ck(cudaMalloc(&din, hin.size()), "malloc");
-    ck(cudaMalloc(&dout, out_stride * nframes), "malloc");
-    ck(cudaMalloc(&dres, nframes * sizeof(core::frame_result)), "malloc");
-    ck(cudaMalloc(&dscr, nframes * core::turbo_scratch_floats(cfg.max_subblocks()) * 4), "malloc");
-    ck(cudaMemcpy(dfd, fd.data(), fd.size() * sizeof(core::frame_desc), cudaMemcpyHostToDevice), "cpy");
-    ck(cudaMemcpy(din, hin.data(), hin.size(), cudaMemcpyHostToDevice), "cpy");
-    core::batch_view v{ static_cast<core::frame_desc*>(dfd), size_t(nframes),
-                        static_cast<uint8_t*>(din), static_cast<uint8_t*>(dout),
-                        static_cast<core::frame_result*>(dres), static_cast<uint8_t*>(dscr) };
-    cudaStream_t st;
-    ck(cudaStreamCreate(&st), "stream");
-    const auto geo = core::turbo_geometry_of(cfg, K);
-    core::cuda_turbo_decode(v, cfg, 1.0f, false, geo, st); // warm-up
+    resident_batch b(0, K, cfg, nframes);
     cudaEvent_t e0, e1;
     ck(cudaEventCreate(&e0), "event");
     ck(cudaEventCreate(&e1), "event");
     std::vector<float> times;
     for (int r = 0; r < reps; r++) {
-        ck(cudaEventRecord(e0, st), "record");
-        core::cuda_turbo_decode(v, cfg, 1.0f, false, geo, st);
-        ck(cudaEventRecord(e1, st), "record");
+        ck(cudaEventRecord(e0, b.st), "record");
+        b.run();
+        ck(cudaEventRecord(e1, b.st), "record");
         ck(cudaEventSynchronize(e1), "sync");
         float ms;
         ck(cudaEventElapsedTime(&ms, e0, e1), "elapsed");
@@ -118,10 +167,26 @@ double kernel_gbps(int K, const core::turbo_config& cfg, int nframes, int reps)
     const double ms = times[times.size() / 2];
     cudaEventDestroy(e0);
     cudaEventDestroy(e1);
-    cudaStreamDestroy(st);
-    for (void* p : { dfd, din, dout, dres, dscr })
-        cudaFree(p);
     return double(K) * nframes / (ms * 1e-3) / 1e9;
+}
+
+// Kernel-bound Gbit/s of several GPUs at once: each decodes its own resident
+// batch reps times; the wall time covers all of them.
+double multi_kernel_gbps(const std::vector<int>& devices, int K, const core::turbo_config& cfg, int nframes, int reps)
+{
+    std::vector<std::unique_ptr<resident_batch>> b;
+    for (int d : devices)
+        b.push_back(std::make_unique<resident_batch>(d, K, cfg, nframes));
+    const auto t0 = clk::now();
+    for (int r = 0; r < reps; r++)
+        for (auto& x : b)
+            x->run();
+    for (auto& x : b) {
+        ck(cudaSetDevice(x->device), "set device");
+        ck(cudaStreamSynchronize(x->st), "sync");
+    }
+    const double secs = std::chrono::duration<double>(clk::now() - t0).count();
+    return double(K) * nframes * reps * devices.size() / secs / 1e9;
 }
 
 // End-to-end Gbit/s through the pipeline on `where`.
@@ -130,14 +195,17 @@ double pipeline_gbps(int K, const core::turbo_config& cfg, const core::backend_c
 {
     const size_t n = 3 * size_t(K) + 12;
     const size_t in_bytes = int8 ? n : n * 4;
-    core::turbo_batch_kernel kernel(cfg, 0, 0.25f);
+    core::turbo_config c = cfg;
+    const auto choice = core::choose_turbo_implementation(c);
     core::pipeline_config pc;
+    pc.types = core::turbo::frame_types_of();
     pc.slots = 3;
     pc.max_batch = max_batch;
     pc.max_in_bytes = in_bytes;
     pc.max_out_bytes = K;
     pc.flush_timeout = std::chrono::microseconds(1000000);
-    auto pipe = core::make_pipeline(kernel, where, pc);
+    auto pipe = core::make_pipeline(core::turbo_kernel_factories(c, choice, 0.25f), where, pc);
+    const auto params = core::turbo::frame_params_for(K, int8 ? core::turbo::INPUT_INT8 : core::turbo::INPUT_FLOAT32);
     // 64 distinct codewords, cycled; written into the staging in place.
     std::vector<std::vector<uint8_t>> src;
     for (int i = 0; i < 64; i++) {
@@ -170,7 +238,7 @@ double pipeline_gbps(int K, const core::turbo_config& cfg, const core::backend_c
             take(true);
             continue;
         }
-        uint8_t* p = pipe->begin_frame(in_bytes, K, core::turbo_frame_param(K), int8 ? core::TURBO_INPUT_INT8 : 0);
+        uint8_t* p = pipe->begin_frame(in_bytes, K, &params);
         const size_t pos = in % staged.size();
         if (!staged[pos] || where.kind == core::backend_kind::cpu) {
             std::memcpy(p, src[in % src.size()].data(), in_bytes);
@@ -189,18 +257,22 @@ double pipeline_gbps(int K, const core::turbo_config& cfg, const core::backend_c
 double latency_us(int K, const core::turbo_config& cfg, const core::backend_choice& where)
 {
     const auto llr = noisy_codeword(K, 5);
-    core::turbo_batch_kernel kernel(cfg, 1);
+    core::turbo_config c = cfg;
+    const auto choice = core::choose_turbo_implementation(c);
     core::pipeline_config pc;
+    pc.types = core::turbo::frame_types_of();
+    pc.cpu_threads = 1;
     pc.slots = 1;
     pc.max_batch = 1;
     pc.max_in_bytes = llr.size() * 4;
     pc.max_out_bytes = K;
     pc.flush_timeout = std::chrono::microseconds(0);
-    auto pipe = core::make_pipeline(kernel, where, pc);
+    auto pipe = core::make_pipeline(core::turbo_kernel_factories(c, choice), where, pc);
+    const auto params = core::turbo::frame_params_for(K);
     std::vector<double> t;
     for (int r = 0; r < 50; r++) {
         const auto t0 = clk::now();
-        pipe->submit(llr.data(), llr.size() * 4, K, core::turbo_frame_param(K));
+        pipe->submit(llr.data(), llr.size() * 4, K, &params);
         pipe->front(true);
         pipe->pop();
         t.push_back(std::chrono::duration<double, std::micro>(clk::now() - t0).count());
@@ -214,6 +286,7 @@ double latency_us(int K, const core::turbo_config& cfg, const core::backend_choi
 int main(int argc, char** argv)
 {
     bool quick = false, md = false;
+    bool multi = false;
     int only_kernel = 0, only_guard = 0, only_P = 128, e2e_runs = 0, batch_per_sm = 24;
     bool sweep = false;
     for (int i = 1; i < argc; i++) {
@@ -233,6 +306,8 @@ int main(int argc, char** argv)
                 only_P = std::atoi(argv[i + 3]);
         }
         // --sweep: kernel only, default kernel, K=6144, over P and guard.
+        if (!std::strcmp(argv[i], "--devices"))
+            multi = true;
         if (!std::strcmp(argv[i], "--sweep"))
             sweep = true;
         if (!std::strcmp(argv[i], "--quick"))
@@ -245,8 +320,8 @@ int main(int argc, char** argv)
         std::printf("bench_turbo: no usable CUDA device; nothing to measure\n");
         return 0;
     }
-    const core::backend_choice gpu{ core::backend_kind::cuda, 0, "" };
-    const core::backend_choice cpu{ core::backend_kind::cpu, -1, "" };
+    const core::backend_choice gpu{ core::backend_kind::cuda, { 0 }, "" };
+    const core::backend_choice cpu{ core::backend_kind::cpu, {}, "" };
     const int sms = probe.devices[0].multiprocessors;
     std::printf("device: %s (%d SMs); CPU threads: %u\n", probe.devices[0].name.c_str(), sms,
                 std::thread::hardware_concurrency());
@@ -255,12 +330,30 @@ int main(int argc, char** argv)
     const A S = core::turbo::SCALED_MAX_LOG_MAP;
     if (only_kernel) {
         auto cfg = make_cfg(S, 6, only_P);
-        cfg.fixed_point = only_kernel == 4;
-        if (only_kernel != 4)
-            cfg.gpu_kernel = only_kernel;
         cfg.guard = only_guard;
+        select_kernel(cfg, only_kernel);
         std::printf("kernel %d guard %d P %d: %.2f Gbit/s\n", only_kernel, only_guard, only_P,
                     kernel_gbps(6144, cfg, 24 * sms, 1));
+        return 0;
+    }
+    if (multi) {
+        // One GPU against every GPU, in the same run: kernel-bound, and end to
+        // end (int8 in, host to host) through one pipeline over the devices.
+        std::vector<int> all;
+        for (const auto& d : probe.devices)
+            if (d.usable)
+                all.push_back(d.ordinal);
+        const auto cfg = make_cfg(S, 6, default_P(6144));
+        const int nf = 24 * sms, reps = quick ? 10 : 40;
+        const double k1 = multi_kernel_gbps({ 0 }, 6144, cfg, nf, reps);
+        const double kn = multi_kernel_gbps(all, 6144, cfg, nf, reps);
+        const core::backend_choice gpus{ core::backend_kind::cuda, all, "" };
+        const size_t frames = quick ? 20000 : 60000;
+        const double e1 = pipeline_gbps(6144, cfg, gpu, true, 528, frames);
+        const double en = pipeline_gbps(6144, cfg, gpus, true, 528, frames);
+        std::printf("| measure | 1 GPU Gbit/s | %zu GPUs Gbit/s | ratio |\n|---|---|---|---|\n", all.size());
+        std::printf("| kernel-bound, K=6144, 6 it. | %.2f | %.2f | %.2f |\n", k1, kn, kn / k1);
+        std::printf("| end to end int8 (one pipeline, 3 slots per GPU) | %.2f | %.2f | %.2f |\n", e1, en, en / e1);
         return 0;
     }
     if (sweep) {
@@ -330,9 +423,7 @@ int main(int argc, char** argv)
             { "v3, P=96, guard 16", 3, 16, 96 } };
         for (const auto& v : vs) {
             auto cfg = make_cfg(S, 6, v.P);
-            cfg.fixed_point = v.kernel == 4;
-            if (v.kernel != 4)
-                cfg.gpu_kernel = v.kernel;
+            select_kernel(cfg, v.kernel);
             cfg.guard = v.guard;
             std::printf("| %s | %.2f |\n", v.name, kernel_gbps(K, cfg, nframes, quick ? 5 : 20));
             std::fflush(stdout);
@@ -349,7 +440,7 @@ int main(int argc, char** argv)
             std::printf(" %d it |", it);
         std::printf("\n|---|---|---|---|---|---|---|---|---|\n");
         for (A a : algs) {
-            std::printf("| %s |", core::algorithm_name(a));
+            std::printf("| %s |", core::turbo::algorithm_name(a));
             for (int it = 1; it <= 8; it++) {
                 if (quick && it != 1 && it != 6) {
                     std::printf(" - |");

@@ -3,9 +3,9 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include "../core/batch_engine.h"
-#include "cuda_check.h"
-#include "device_context.h"
+#include "pipeline/batch_engine.h"
+#include "cuda/cuda_check.h"
+#include "cuda/device_context.h"
 
 #include <string>
 #include <vector>
@@ -16,39 +16,63 @@ namespace core {
 
 namespace {
 
+constexpr size_t align16(size_t n) { return (n + 15) & ~size_t(15); }
+
 // Staging layout, identical on host and device so one copy moves each part:
-//   input:  [frame_desc x max_frames][input data]
-//   output: [frame_result x max_frames][output data]
+//   input:  [frame_desc x max_frames][params x max_frames][input data]
+//   output: [results x max_frames][output data]
+// Slot i runs on device devices[i % n]: consecutive batches alternate between
+// GPUs, and since the pipeline completes slots in order, frames still leave
+// in submission order.
 class cuda_batch_engine final : public batch_engine
 {
+    struct device_state {
+        std::shared_ptr<device_context> ctx;
+        std::unique_ptr<cuda_kernel> kernel;
+    };
     struct slot {
+        device_state* dev = nullptr;
         stream_lease stream;
         memory_lease host_in, host_out, dev_in, dev_out, dev_scratch;
         bool in_flight = false;
     };
-    batch_kernel& d_kernel;
     slot_geometry d_geo;
-    std::shared_ptr<device_context> d_ctx;
+    std::vector<device_state> d_devices;
     std::vector<slot> d_slots;
-    size_t d_frames_bytes, d_results_bytes;
+    size_t d_frames_bytes, d_params_bytes, d_results_bytes;
 
 public:
-    cuda_batch_engine(batch_kernel& kernel, size_t nslots, const slot_geometry& g, int device)
-        : d_kernel(kernel),
-          d_geo(g),
-          d_ctx(device_context::acquire(device)),
+    cuda_batch_engine(const cuda_kernel_factory& make_kernel,
+                      size_t nslots,
+                      const slot_geometry& g,
+                      const std::vector<int>& devices)
+        : d_geo(g),
+          d_devices(devices.size()),
           d_slots(nslots),
-          d_frames_bytes(g.max_frames * sizeof(frame_desc)),
-          d_results_bytes(g.max_frames * sizeof(frame_result))
+          d_frames_bytes(align16(g.max_frames * sizeof(frame_desc))),
+          d_params_bytes(align16(g.max_frames * g.types.param_bytes)),
+          d_results_bytes(align16(g.max_frames * g.types.result_bytes))
     {
-        for (auto& s : d_slots) {
-            s.stream = d_ctx->stream();
-            s.host_in = d_ctx->pinned(d_frames_bytes + g.in_capacity);
-            s.host_out = d_ctx->pinned(d_results_bytes + g.out_capacity);
-            s.dev_in = d_ctx->device_memory(d_frames_bytes + g.in_capacity);
-            s.dev_out = d_ctx->device_memory(d_results_bytes + g.out_capacity);
-            if (const size_t sb = kernel.scratch_bytes(g.max_frames))
-                s.dev_scratch = d_ctx->device_memory(sb);
+        if (devices.empty())
+            throw std::invalid_argument("cuda_batch_engine: no device");
+        for (size_t d = 0; d < devices.size(); d++) {
+            d_devices[d].ctx = device_context::acquire(devices[d]);
+            d_devices[d].ctx->make_current();
+            d_devices[d].kernel = make_kernel(devices[d]);
+        }
+        const size_t in_bytes = d_frames_bytes + d_params_bytes + g.in_capacity;
+        const size_t out_bytes = d_results_bytes + g.out_capacity;
+        for (size_t i = 0; i < d_slots.size(); i++) {
+            auto& s = d_slots[i];
+            s.dev = &d_devices[i % d_devices.size()];
+            auto& ctx = *s.dev->ctx;
+            s.stream = ctx.stream();
+            s.host_in = ctx.pinned(in_bytes);
+            s.host_out = ctx.pinned(out_bytes);
+            s.dev_in = ctx.device_memory(in_bytes);
+            s.dev_out = ctx.device_memory(out_bytes);
+            if (const size_t sb = s.dev->kernel->scratch_bytes(g.max_frames))
+                s.dev_scratch = ctx.device_memory(sb);
         }
     }
 
@@ -62,14 +86,12 @@ public:
 
     size_t nslots() const override { return d_slots.size(); }
     frame_desc* frames(size_t i) override { return d_slots[i].host_in.get<frame_desc>(); }
+    uint8_t* params(size_t i) override { return d_slots[i].host_in.get<uint8_t>() + d_frames_bytes; }
     uint8_t* in_data(size_t i) override
     {
-        return d_slots[i].host_in.get<uint8_t>() + d_frames_bytes;
+        return d_slots[i].host_in.get<uint8_t>() + d_frames_bytes + d_params_bytes;
     }
-    frame_result* results(size_t i) override
-    {
-        return d_slots[i].host_out.get<frame_result>();
-    }
+    const uint8_t* results(size_t i) override { return d_slots[i].host_out.get<uint8_t>(); }
     const uint8_t* out_data(size_t i) override
     {
         return d_slots[i].host_out.get<uint8_t>() + d_results_bytes;
@@ -79,27 +101,32 @@ public:
     {
         auto& s = d_slots[i];
         const cudaStream_t st = s.stream.stream();
-        d_ctx->make_current();
+        s.dev->ctx->make_current();
         auto* hin = s.host_in.get<uint8_t>();
         auto* din = s.dev_in.get<uint8_t>();
         auto* hout = s.host_out.get<uint8_t>();
         auto* dout = s.dev_out.get<uint8_t>();
+        const size_t data_in = d_frames_bytes + d_params_bytes;
+        const size_t pb = nframes * d_geo.types.param_bytes;
+        const size_t rb = nframes * d_geo.types.result_bytes;
         GPURX_CUDA_CHECK(cudaMemcpyAsync(
             din, hin, nframes * sizeof(frame_desc), cudaMemcpyHostToDevice, st));
-        GPURX_CUDA_CHECK(cudaMemcpyAsync(din + d_frames_bytes,
-                                         hin + d_frames_bytes,
-                                         in_bytes,
-                                         cudaMemcpyHostToDevice,
-                                         st));
-        batch_view dev{ reinterpret_cast<const frame_desc*>(din),
-                        nframes,
-                        din + d_frames_bytes,
-                        dout + d_results_bytes,
-                        reinterpret_cast<frame_result*>(dout),
-                        s.dev_scratch.get<uint8_t>() };
-        d_kernel.enqueue_cuda(dev, frames(i), st);
-        GPURX_CUDA_CHECK(cudaMemcpyAsync(
-            hout, dout, nframes * sizeof(frame_result), cudaMemcpyDeviceToHost, st));
+        if (pb)
+            GPURX_CUDA_CHECK(cudaMemcpyAsync(
+                din + d_frames_bytes, hin + d_frames_bytes, pb, cudaMemcpyHostToDevice, st));
+        GPURX_CUDA_CHECK(
+            cudaMemcpyAsync(din + data_in, hin + data_in, in_bytes, cudaMemcpyHostToDevice, st));
+        const batch_view dev{ reinterpret_cast<const frame_desc*>(din),
+                              nframes,
+                              din + d_frames_bytes,
+                              din + data_in,
+                              dout + d_results_bytes,
+                              dout,
+                              s.dev_scratch.get<uint8_t>() };
+        const batch_view host{ frames(i), nframes, params(i), nullptr, nullptr, nullptr, nullptr };
+        s.dev->kernel->enqueue(dev, host, st);
+        if (rb)
+            GPURX_CUDA_CHECK(cudaMemcpyAsync(hout, dout, rb, cudaMemcpyDeviceToHost, st));
         if (out_bytes)
             GPURX_CUDA_CHECK(cudaMemcpyAsync(hout + d_results_bytes,
                                              dout + d_results_bytes,
@@ -118,7 +145,8 @@ public:
         const cudaError_t e = cudaEventQuery(s.stream.event());
         if (e == cudaErrorNotReady)
             return false;
-        GPURX_CUDA_CHECK_CTX(e, "batch completion");
+        GPURX_CUDA_CHECK_CTX(e, "batch completion on CUDA device " +
+                                    std::to_string(s.dev->ctx->device()));
         s.in_flight = false;
         return true;
     }
@@ -128,21 +156,30 @@ public:
         auto& s = d_slots[i];
         if (!s.in_flight)
             return;
-        GPURX_CUDA_CHECK_CTX(cudaEventSynchronize(s.stream.event()), "batch completion");
+        GPURX_CUDA_CHECK_CTX(cudaEventSynchronize(s.stream.event()),
+                             "batch completion on CUDA device " +
+                                 std::to_string(s.dev->ctx->device()));
         s.in_flight = false;
     }
 
-    const char* name() const override { return "cuda"; }
+    std::string name() const override
+    {
+        std::string n = std::string("cuda (") + d_devices[0].kernel->name() + ", device";
+        n += d_devices.size() > 1 ? "s " : " ";
+        for (size_t d = 0; d < d_devices.size(); d++)
+            n += (d ? "," : "") + std::to_string(d_devices[d].ctx->device());
+        return n + ")";
+    }
 };
 
 } // namespace
 
-std::unique_ptr<batch_engine> make_cuda_engine(batch_kernel& kernel,
+std::unique_ptr<batch_engine> make_cuda_engine(const cuda_kernel_factory& make_kernel,
                                                size_t nslots,
                                                const slot_geometry& geometry,
-                                               int device)
+                                               const std::vector<int>& devices)
 {
-    return std::make_unique<cuda_batch_engine>(kernel, nslots, geometry, device);
+    return std::make_unique<cuda_batch_engine>(make_kernel, nslots, geometry, devices);
 }
 
 } // namespace core

@@ -3,7 +3,7 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include "cuda_check.h"
+#include "cuda/cuda_check.h"
 
 namespace gr {
 namespace gpurx {

@@ -3,8 +3,8 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include "device_context.h"
-#include "cuda_check.h"
+#include "cuda/device_context.h"
+#include "cuda/cuda_check.h"
 
 #include <cuda_runtime.h>
 #include <string>

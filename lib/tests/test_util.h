@@ -6,8 +6,8 @@
 #ifndef INCLUDED_GPURX_TEST_UTIL_H
 #define INCLUDED_GPURX_TEST_UTIL_H
 
-#include "core/backend.h"
-#include "core/cuda_probe.h"
+#include "pipeline/backend.h"
+#include "pipeline/cuda_probe.h"
 #include <string>
 
 namespace gr {
@@ -29,8 +29,11 @@ inline std::string cuda_unusable_reason()
     return "";
 }
 
-inline core::backend_choice cpu_backend() { return { core::backend_kind::cpu, -1, "test" }; }
-inline core::backend_choice cuda_backend() { return { core::backend_kind::cuda, 0, "test" }; }
+inline core::backend_choice cpu_backend() { return { core::backend_kind::cpu, {}, "test" }; }
+inline core::backend_choice cuda_backend(std::vector<int> devices = { 0 })
+{
+    return { core::backend_kind::cuda, std::move(devices), "test" };
+}
 
 } // namespace test
 } // namespace gpurx

@@ -8,40 +8,54 @@
 
 #include <gnuradio/block.h>
 #include <gnuradio/gpurx/api.h>
+#include <gnuradio/gpurx/pipeline_options.h>
 #include <string>
 
 namespace gr {
 namespace gpurx {
 
 /*!
- * \brief LTE turbo decoder for PDUs.
+ * \brief LTE turbo decoder for PDUs: K is taken from each PDU's length.
  * \ingroup gpurx
  *
- * Message port "pdus" in: a PDU whose vector is 3K+12 float32 LLRs (positive
- * for bit 1: L = ln P(1)/P(0)). Port "pdus" out: a PDU of K unpacked bits
- * (u8vector), its metadata extended with "K", "iterations" and "crc_ok"
- * (with CRC early termination). PDUs leave in the order they arrived; they
- * are batched, and a partial batch is decoded after flush_us. A malformed PDU
- * (wrong type, length fitting no K, NaN/Inf) is logged and reported on the
- * "errors" port; the PDUs around it are unaffected.
+ * In ("pdus"): PDUs of 3K+12 float32 LLRs. Out ("pdus"): PDUs of K unpacked
+ * bits (u8vector), in order, with the input's metadata plus "K",
+ * "iterations" and, with CRC early termination, "crc_ok". A partial batch
+ * leaves after flush_us even without new input.
+ *
+ * Soft input: LLRs L = ln P(b=1)/P(b=0), positive for bit 1 (GNU Radio's
+ * convention); finite LLRs beyond +-1e4 are clamped to it.
  * Max-log-MAP (scaled or not) decodes in 16-bit fixed point (LLRs quantised
  * to 1/8, saturating at +-15.9), identically on both backends; log-MAP in
  * float. subblocks = 0 picks windows of at most 48 steps for each K.
+ * Batching, backend and GPUs: see pipeline_options.
+ *
+ * A PDU that is not float32, fits no K, or holds NaN/Inf is dropped: logged,
+ * and posted on "errors" as a dict with the "reason". At stop() the PDUs in
+ * flight are completed and published, and their count is logged.
  */
 class GPURX_API lte_turbo_decoder_pdu : virtual public gr::block
 {
 public:
     typedef std::shared_ptr<lte_turbo_decoder_pdu> sptr;
+    /*!
+     * \param iterations full turbo iterations, 1..16
+     * \param algorithm "log-map", "max-log-map" or "scaled-max-log-map"
+     * \param subblocks P, parallel windows per codeword, 1..256 (1 = no
+     *        windowing), or 0 (default): automatic, windows of at most 48
+     *        steps per codeword (P = 128 for K = 6144, within 0.01 dB of P = 1);
+     *        windows overlap their neighbours by 16 training steps
+     * \param scaling extrinsic scale of scaled-max-log-map, (0, 1]
+     * \param early_termination "none", "crc24a", "crc24b" or "hard-decision"
+     * \param options batching, backend and GPUs (pipeline_options)
+     */
     static sptr make(int iterations = 6,
                      const std::string& algorithm = "scaled-max-log-map",
                      int subblocks = 0,
                      float scaling = 0.75f,
                      const std::string& early_termination = "none",
-                     int max_batch = 64,
-                     int slots = 3,
-                     int flush_us = 1000,
-                     const std::string& backend = "auto",
-                     int device = 0);
+                     const pipeline_options& options = pipeline_options());
+    //! "cuda" or "cpu": the backend this block runs on.
     virtual std::string backend() const = 0;
 };
 

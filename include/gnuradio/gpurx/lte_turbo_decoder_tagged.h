@@ -8,6 +8,7 @@
 
 #include <gnuradio/block.h>
 #include <gnuradio/gpurx/api.h>
+#include <gnuradio/gpurx/pipeline_options.h>
 #include <string>
 
 namespace gr {
@@ -17,37 +18,50 @@ namespace gpurx {
  * \brief LTE turbo decoder for tagged streams: K is taken from each packet.
  * \ingroup gpurx
  *
- * In: a float stream of LLRs (positive for bit 1: L = ln P(1)/P(0)) cut into
- * packets by \p len_tag_key tags; a packet of 3K+12 LLRs is one codeword, and
- * packets of different K may follow each other. Out: a uint8 stream of
- * unpacked bits, one packet of K bits per codeword, tagged with
- * \p len_tag_key = K, "turbo_iterations" and, with CRC early termination,
- * "crc_ok". Packets are batched across work() calls.
+ * In: a float stream of LLRs cut into packets by \p len_tag_key tags; a
+ * packet of 3K+12 LLRs is one codeword, and packets of different K may follow
+ * each other. Any packet decodes with GNU Radio's default buffers: packets
+ * are staged as they arrive. Out: a uint8 stream of unpacked bits, one packet
+ * of K bits per codeword, tagged \p len_tag_key = K, "K", "iterations" and,
+ * with CRC early termination, "crc_ok".
  *
- * A packet whose length fits no K, or that holds NaN/Inf, is dropped: a
- * warning is logged and a message with the reason is posted on the "errors"
- * port. Other packets are unaffected.
- * The upstream buffer must hold a whole packet (3K+12 items; for K = 6144
- * set its minimum output buffer to 18444 or more).
+ * Soft input: LLRs L = ln P(b=1)/P(b=0), positive for bit 1 (GNU Radio's
+ * convention); finite LLRs beyond +-1e4 are clamped to it.
  * Max-log-MAP (scaled or not) decodes in 16-bit fixed point (LLRs quantised
  * to 1/8, saturating at +-15.9), identically on both backends; log-MAP in
  * float. subblocks = 0 picks windows of at most 48 steps for each K.
+ * Batching, backend and GPUs: see pipeline_options.
+ *
+ * Never dropped silently: a length tag that is not an integer, is <= 0 or
+ * fits no K, items outside any packet, a packet cut short (by the next tag,
+ * the end of the stream or stop()) and a packet holding NaN/Inf are each
+ * logged and posted on the "errors" port (a dict: "reason", "offset",
+ * "length"); the stream resynchronises on the next tag.
  */
 class GPURX_API lte_turbo_decoder_tagged : virtual public gr::block
 {
 public:
     typedef std::shared_ptr<lte_turbo_decoder_tagged> sptr;
+    /*!
+     * \param iterations full turbo iterations, 1..16
+     * \param algorithm "log-map", "max-log-map" or "scaled-max-log-map"
+     * \param subblocks P, parallel windows per codeword, 1..256 (1 = no
+     *        windowing), or 0 (default): automatic, windows of at most 48
+     *        steps per codeword (P = 128 for K = 6144, within 0.01 dB of P = 1);
+     *        windows overlap their neighbours by 16 training steps
+     * \param scaling extrinsic scale of scaled-max-log-map, (0, 1]
+     * \param early_termination "none", "crc24a", "crc24b" or "hard-decision"
+     * \param len_tag_key the packet length tag
+     * \param options batching, backend and GPUs (pipeline_options)
+     */
     static sptr make(int iterations = 6,
                      const std::string& algorithm = "scaled-max-log-map",
                      int subblocks = 0,
                      float scaling = 0.75f,
                      const std::string& early_termination = "none",
-                     int max_batch = 64,
-                     int slots = 3,
-                     int flush_us = 1000,
-                     const std::string& backend = "auto",
-                     int device = 0,
-                     const std::string& len_tag_key = "packet_len");
+                     const std::string& len_tag_key = "packet_len",
+                     const pipeline_options& options = pipeline_options());
+    //! "cuda" or "cpu": the backend this block runs on.
     virtual std::string backend() const = 0;
 };
 

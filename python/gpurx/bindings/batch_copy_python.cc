@@ -23,15 +23,10 @@ void bind_batch_copy(py::module& m)
         m,
         "batch_copy",
         "Scaled copy of float vectors through the gr-gpurx batching pipeline.\n\n"
-        "Each vector is a frame; frames are batched (max_batch), several batches run\n"
-        "in flight (slots), and a partial batch is launched after flush_us.")
+        "Each vector is a frame; frames are batched as options (pipeline_options) say.")
         .def(py::init(&batch_copy::make),
              py::arg("vlen"),
              py::arg("scale") = 1.0f,
-             py::arg("max_batch") = 64,
-             py::arg("slots") = 3,
-             py::arg("flush_us") = 1000,
-             py::arg("backend") = "auto",
-             py::arg("device") = 0)
+             py::arg("options") = ::gr::gpurx::pipeline_options())
         .def("backend", &batch_copy::backend, "The backend in use: \"cuda\" or \"cpu\".");
 }

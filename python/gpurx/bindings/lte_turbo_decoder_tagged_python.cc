@@ -28,11 +28,7 @@ void bind_lte_turbo_decoder_tagged(py::module& m)
              py::arg("subblocks") = 0,
              py::arg("scaling") = 0.75f,
              py::arg("early_termination") = "none",
-             py::arg("max_batch") = 64,
-             py::arg("slots") = 3,
-             py::arg("flush_us") = 1000,
-             py::arg("backend") = "auto",
-             py::arg("device") = 0,
-             py::arg("len_tag_key") = "packet_len")
+             py::arg("len_tag_key") = "packet_len",
+             py::arg("options") = ::gr::gpurx::pipeline_options())
         .def("backend", &cls::backend);
 }

@@ -10,6 +10,7 @@
 namespace py = pybind11;
 
 // BINDING_FUNCTION_PROTOTYPES(
+void bind_pipeline_options(py::module& m);
 void bind_batch_copy(py::module& m);
 void bind_runtime_info(py::module& m);
 void bind_lte_turbo_encoder(py::module& m);
@@ -33,6 +34,7 @@ PYBIND11_MODULE(gpurx_python, m)
     py::module::import("gnuradio.gr");
 
     // BINDING_FUNCTION_CALLS(
+    bind_pipeline_options(m);
     bind_batch_copy(m);
     bind_runtime_info(m);
     bind_lte_turbo_encoder(m);

@@ -1,0 +1,97 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// What a family gives the shared block drivers (stream, tagged stream, PDU),
+// as gr-fec's generic deployments take a decoder object: how a frame of n
+// input items is shaped and checked, its kernels, and how a completed frame
+// is described. The drivers do everything else (batching, ordering, tags,
+// messages, errors, end of stream, stop and restart).
+#ifndef INCLUDED_GPURX_BLOCKS_FRAME_ADAPTER_H
+#define INCLUDED_GPURX_BLOCKS_FRAME_ADAPTER_H
+
+#include "pipeline/batch_pipeline.h"
+#include <pmt/pmt.h>
+
+#include <array>
+#include <cstring>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gr {
+namespace gpurx {
+
+//! One frame's shape: its parameter record and sizes.
+struct frame_shape {
+    static constexpr size_t max_param_bytes = 64;
+    std::array<uint8_t, max_param_bytes> params{};
+    size_t in_items = 0;  //!< input items of the frame
+    size_t out_bytes = 0; //!< output bytes of the frame
+
+    template <typename P>
+    void set_params(const P& p)
+    {
+        static_assert(sizeof(P) <= max_param_bytes, "frame parameters too large");
+        std::memcpy(params.data(), &p, sizeof(P));
+    }
+};
+
+//! Key/value pairs describing a completed frame: stream tags on its first
+//! output item, or entries of its output PDU's metadata.
+using frame_meta = std::vector<std::pair<pmt::pmt_t, pmt::pmt_t>>;
+
+class frame_adapter
+{
+public:
+    virtual ~frame_adapter() = default;
+
+    //! The family's per-frame records.
+    virtual core::frame_types types() const = 0;
+    //! Its kernels for either backend (the implementations chosen).
+    virtual core::kernel_factories kernels() const = 0;
+    //! A line for the log when an implementation request fell back; or "".
+    virtual std::string implementation_note() const { return ""; }
+
+    virtual size_t in_item_bytes() const = 0;  //!< e.g. 4 for float LLRs
+    virtual size_t out_item_bytes() const = 0; //!< e.g. 1 for unpacked bits
+    virtual size_t max_in_items() const = 0;   //!< the largest frame the family takes
+    virtual size_t max_out_bytes() const = 0;
+
+    /*!
+     * The frame that \p n_items input items make. Returns false, with the
+     * reason in \p why, when no frame of the family has that length.
+     */
+    virtual bool shape(uint64_t n_items, frame_shape& out, std::string& why) const = 0;
+
+    /*!
+     * Copy items [first, first + n) of a frame into \p dst (the staging of
+     * those items), checking them. A frame may arrive in several pieces.
+     * Returns false, with the reason in \p why, when an item is malformed.
+     */
+    virtual bool stage(const frame_shape& shape,
+                       const uint8_t* src,
+                       size_t first,
+                       size_t n,
+                       uint8_t* dst,
+                       std::string& why) const = 0;
+
+    //! Tags / PDU metadata for a completed frame (not for rejected ones).
+    virtual void describe(const core::completed_frame& frame, frame_meta& meta) const = 0;
+
+    //! The PDU vector type the family takes ("f32vector"), and its items.
+    virtual bool pdu_items(const pmt::pmt_t& vec,
+                           const uint8_t*& items,
+                           size_t& n,
+                           std::string& why) const = 0;
+    //! A completed frame's output as a PDU vector.
+    virtual pmt::pmt_t pdu_output(const core::completed_frame& frame) const = 0;
+};
+
+} // namespace gpurx
+} // namespace gr
+
+#endif

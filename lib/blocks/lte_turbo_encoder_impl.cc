@@ -1,0 +1,45 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "turbo/lte_turbo_encoder.h"
+#include <gnuradio/gpurx/lte_turbo_encoder.h>
+#include <gnuradio/io_signature.h>
+
+namespace gr {
+namespace gpurx {
+
+class lte_turbo_encoder_impl : public lte_turbo_encoder
+{
+    core::lte_turbo_encoder d_enc;
+
+public:
+    explicit lte_turbo_encoder_impl(int K)
+        : gr::sync_block("lte_turbo_encoder",
+                         gr::io_signature::make(1, 1, core::lte_valid_K(K) ? K : 1),
+                         gr::io_signature::make(1, 1, core::lte_valid_K(K) ? 3 * K + 12 : 1)),
+          d_enc(K)
+    {
+    }
+
+    int work(int noutput_items,
+             gr_vector_const_void_star& input_items,
+             gr_vector_void_star& output_items) override
+    {
+        const auto* in = static_cast<const uint8_t*>(input_items[0]);
+        auto* out = static_cast<uint8_t*>(output_items[0]);
+        const int K = d_enc.K();
+        for (int i = 0; i < noutput_items; i++)
+            d_enc.encode(in + size_t(i) * K, out + size_t(i) * (3 * K + 12));
+        return noutput_items;
+    }
+};
+
+lte_turbo_encoder::sptr lte_turbo_encoder::make(int K)
+{
+    return gnuradio::make_block_sptr<lte_turbo_encoder_impl>(K);
+}
+
+} // namespace gpurx
+} // namespace gr

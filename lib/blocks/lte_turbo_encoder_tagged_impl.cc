@@ -1,0 +1,119 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "turbo/lte_turbo_encoder.h"
+#include <gnuradio/gpurx/lte_turbo_encoder_tagged.h>
+#include <gnuradio/io_signature.h>
+#include <gnuradio/pdu.h>
+
+#include <map>
+#include <memory>
+
+namespace gr {
+namespace gpurx {
+
+namespace {
+// Encoders by K, made on first use.
+core::lte_turbo_encoder& encoder_for(std::map<int, std::unique_ptr<core::lte_turbo_encoder>>& m, int K)
+{
+    auto& e = m[K];
+    if (!e)
+        e = std::make_unique<core::lte_turbo_encoder>(K);
+    return *e;
+}
+} // namespace
+
+class lte_turbo_encoder_tagged_impl : public lte_turbo_encoder_tagged
+{
+    std::map<int, std::unique_ptr<core::lte_turbo_encoder>> d_enc;
+
+public:
+    explicit lte_turbo_encoder_tagged_impl(const std::string& key)
+        : gr::tagged_stream_block("lte_turbo_encoder_tagged",
+                                  gr::io_signature::make(1, 1, 1),
+                                  gr::io_signature::make(1, 1, 1),
+                                  key)
+    {
+        message_port_register_out(pmt::mp("errors"));
+    }
+
+    int calculate_output_stream_length(const gr_vector_int& ninput_items) override
+    {
+        const int K = ninput_items[0];
+        return core::lte_valid_K(K) ? 3 * K + 12 : 0;
+    }
+
+    int work(int noutput_items,
+             gr_vector_int& ninput_items,
+             gr_vector_const_void_star& input_items,
+             gr_vector_void_star& output_items) override
+    {
+        const int K = ninput_items[0];
+        if (!core::lte_valid_K(K)) {
+            d_logger->warn("packet of {} bits dropped: not an LTE block size K", K);
+            message_port_pub(pmt::mp("errors"),
+                             pmt::dict_add(pmt::make_dict(),
+                                           pmt::mp("reason"),
+                                           pmt::mp("packet length " + std::to_string(K) +
+                                                   " is not an LTE block size K")));
+            return 0;
+        }
+        encoder_for(d_enc, K).encode(static_cast<const uint8_t*>(input_items[0]),
+                                     static_cast<uint8_t*>(output_items[0]));
+        return 3 * K + 12;
+    }
+};
+
+lte_turbo_encoder_tagged::sptr lte_turbo_encoder_tagged::make(const std::string& key)
+{
+    return gnuradio::make_block_sptr<lte_turbo_encoder_tagged_impl>(key);
+}
+
+class lte_turbo_encoder_pdu_impl : public lte_turbo_encoder_pdu
+{
+    std::map<int, std::unique_ptr<core::lte_turbo_encoder>> d_enc;
+
+public:
+    lte_turbo_encoder_pdu_impl()
+        : gr::block("lte_turbo_encoder_pdu",
+                    gr::io_signature::make(0, 0, 0),
+                    gr::io_signature::make(0, 0, 0))
+    {
+        message_port_register_in(msgport_names::pdus());
+        message_port_register_out(msgport_names::pdus());
+        message_port_register_out(pmt::mp("errors"));
+        set_msg_handler(msgport_names::pdus(), [this](const pmt::pmt_t& m) { handle(m); });
+    }
+
+private:
+    void handle(const pmt::pmt_t& msg)
+    {
+        size_t n = 0;
+        const uint8_t* bits = nullptr;
+        if (pmt::is_pdu(msg) && pmt::is_u8vector(pmt::cdr(msg)))
+            bits = pmt::u8vector_elements(pmt::cdr(msg), n);
+        if (!bits || !core::lte_valid_K(int(n))) {
+            const std::string why = bits ? "length " + std::to_string(n) + " is not an LTE block size K"
+                                         : "not a PDU of u8 bits";
+            d_logger->warn("PDU dropped: {}", why);
+            message_port_pub(pmt::mp("errors"),
+                             pmt::dict_add(pmt::make_dict(), pmt::mp("reason"), pmt::mp(why)));
+            return;
+        }
+        const int K = int(n);
+        std::vector<uint8_t> out(3 * K + 12);
+        encoder_for(d_enc, K).encode(bits, out.data());
+        message_port_pub(msgport_names::pdus(),
+                         pmt::cons(pmt::car(msg), pmt::init_u8vector(out.size(), out)));
+    }
+};
+
+lte_turbo_encoder_pdu::sptr lte_turbo_encoder_pdu::make()
+{
+    return gnuradio::make_block_sptr<lte_turbo_encoder_pdu_impl>();
+}
+
+} // namespace gpurx
+} // namespace gr

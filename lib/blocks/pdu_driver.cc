@@ -1,0 +1,134 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "blocks/pdu_driver.h"
+#include <gnuradio/pdu.h>
+
+namespace gr {
+namespace gpurx {
+
+pdu_driver::pdu_driver(gr::block& block, const frame_adapter& adapter, pipeline_holder& holder)
+    : d_block(block), d_adapter(adapter), d_holder(holder)
+{
+}
+
+pdu_driver::~pdu_driver() { stop_poller(); }
+
+void pdu_driver::setup()
+{
+    d_block.message_port_register_in(msgport_names::pdus());
+    d_block.message_port_register_out(msgport_names::pdus());
+    d_block.message_port_register_out(d_errors_port);
+    d_block.set_msg_handler(msgport_names::pdus(), [this](const pmt::pmt_t& m) { handle(m); });
+}
+
+void pdu_driver::start()
+{
+    {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        d_holder.start();
+    }
+    d_running = true;
+    d_poller = std::thread([this] { poll(); });
+}
+
+void pdu_driver::stop_poller()
+{
+    d_running = false;
+    if (d_poller.joinable())
+        d_poller.join();
+}
+
+void pdu_driver::stop()
+{
+    stop_poller();
+    std::lock_guard<std::mutex> lock(d_mutex);
+    auto* pipe = d_holder.pipe();
+    if (!pipe)
+        return;
+    const size_t left = pipe->pending();
+    pipe->drain();
+    publish_ready(false);
+    if (left > 0)
+        d_holder.logger()->warn("stop(): {} PDU(s) still in the pipeline were completed and "
+                                "published; a downstream block that has already stopped will "
+                                "not see them",
+                                left);
+    d_holder.stop();
+}
+
+void pdu_driver::report(const std::string& why)
+{
+    d_holder.logger()->warn("PDU dropped: {}", why);
+    d_block.message_port_pub(d_errors_port,
+                             pmt::dict_add(pmt::make_dict(), pmt::mp("reason"), pmt::mp(why)));
+}
+
+void pdu_driver::publish_ready(bool block)
+{
+    auto& pipe = *d_holder.pipe();
+    while (const auto* f = pipe.front(block)) {
+        pmt::pmt_t meta = d_meta.front();
+        d_meta.pop_front();
+        frame_meta entries;
+        d_adapter.describe(*f, entries);
+        for (const auto& kv : entries)
+            meta = pmt::dict_add(meta, kv.first, kv.second);
+        const pmt::pmt_t vec = d_adapter.pdu_output(*f);
+        pipe.pop();
+        d_block.message_port_pub(msgport_names::pdus(), pmt::cons(meta, vec));
+        block = false;
+    }
+}
+
+void pdu_driver::handle(const pmt::pmt_t& msg)
+{
+    if (!pmt::is_pdu(msg)) {
+        report("not a PDU (a pair of a dict and a uniform vector)");
+        return;
+    }
+    const uint8_t* items = nullptr;
+    size_t n = 0;
+    std::string why;
+    frame_shape shape;
+    if (!d_adapter.pdu_items(pmt::cdr(msg), items, n, why) || !d_adapter.shape(n, shape, why)) {
+        report(why);
+        return;
+    }
+    std::lock_guard<std::mutex> lock(d_mutex);
+    auto* pipe = d_holder.pipe();
+    if (!pipe) {
+        report("the block is not running");
+        return;
+    }
+    while (!pipe->can_accept())
+        publish_ready(true);
+    uint8_t* dst = pipe->begin_frame(n * d_adapter.in_item_bytes(), shape.out_bytes, shape.params.data());
+    if (!d_adapter.stage(shape, items, 0, n, dst, why)) {
+        pipe->abort_frame();
+        report("not processed: " + why);
+        return;
+    }
+    d_meta.push_back(pmt::car(msg)); // under the lock: before its frame can leave
+    pipe->commit_frame();
+    publish_ready(false);
+}
+
+void pdu_driver::poll()
+{
+    while (d_running) {
+        {
+            std::lock_guard<std::mutex> lock(d_mutex);
+            if (auto* pipe = d_holder.pipe()) {
+                pipe->launch_due();
+                publish_ready(false);
+            }
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+}
+
+} // namespace gpurx
+} // namespace gr

@@ -1,0 +1,86 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "blocks/pipeline_holder.h"
+
+#include <stdexcept>
+
+namespace gr {
+namespace gpurx {
+
+std::string pipeline_options::to_string() const
+{
+    return "max_batch=" + std::to_string(max_batch) + " slots=" + std::to_string(slots) +
+           " flush_us=" + std::to_string(flush_us) + " backend=" + backend + " devices=" + devices +
+           " cpu_threads=" + std::to_string(cpu_threads);
+}
+
+namespace {
+void check_range(const char* name, long value, long lo, long hi)
+{
+    if (value < lo || value > hi)
+        throw std::invalid_argument(std::string(name) + " must be in " + std::to_string(lo) +
+                                    ".." + std::to_string(hi) + ", got " + std::to_string(value));
+}
+} // namespace
+
+core::pipeline_config pipeline_config_of(const pipeline_options& o, const frame_adapter& a)
+{
+    check_range("max_batch", o.max_batch, 1, 1 << 20);
+    check_range("slots", o.slots, 1, 64);
+    check_range("flush_us", o.flush_us, 0, 10000000);
+    check_range("cpu_threads", o.cpu_threads, 0, 1024);
+    core::pipeline_config c;
+    c.max_batch = size_t(o.max_batch);
+    c.slots = size_t(o.slots);
+    c.flush_timeout = std::chrono::microseconds(o.flush_us);
+    c.cpu_threads = size_t(o.cpu_threads);
+    c.max_in_bytes = a.max_in_items() * a.in_item_bytes();
+    c.max_out_bytes = a.max_out_bytes();
+    c.types = a.types();
+    c.validate();
+    return c;
+}
+
+pipeline_holder::pipeline_holder(const frame_adapter& adapter,
+                                 const pipeline_options& options,
+                                 gr::logger_ptr logger)
+    : d_adapter(adapter), d_cfg(pipeline_config_of(options, adapter)), d_logger(std::move(logger))
+{
+    d_backend = core::select_backend(options.backend, options.devices);
+    d_logger->info("{}", d_backend.reason);
+    const std::string note = adapter.implementation_note();
+    if (!note.empty())
+        d_logger->warn("{}", note);
+}
+
+void pipeline_holder::start()
+{
+    if (d_pipe)
+        return; // restarted after lock()/unlock(): the held frames go out first
+    try {
+        d_pipe = core::make_pipeline(d_adapter.kernels(), d_backend, d_cfg);
+    } catch (const std::bad_alloc&) {
+        throw std::runtime_error("max_batch=" + std::to_string(d_cfg.max_batch) + " with slots=" +
+                                 std::to_string(d_cfg.slots) + " needs " +
+                                 std::to_string(d_cfg.slot_bytes() * d_cfg.slots) +
+                                 " bytes of staging memory, which could not be allocated");
+    }
+    d_logger->debug("pipeline on {}", d_pipe->engine_name());
+}
+
+void pipeline_holder::stop()
+{
+    if (!d_pipe)
+        return;
+    d_pipe->drain();
+    if (d_pipe->pending() > 0)
+        d_logger->warn("stopped with {} frame(s) processed but not yet delivered: they are "
+                       "delivered first if the flowgraph starts again, and lost otherwise",
+                       d_pipe->pending());
+}
+
+} // namespace gpurx
+} // namespace gr

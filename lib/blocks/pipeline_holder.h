@@ -1,0 +1,57 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// What every pipeline-backed block does with its pipeline_options: validate
+// them (errors name the option), resolve the backend once (one log line),
+// make the pipeline on the first start(), and keep it across stop()/start()
+// (a flowgraph's lock()/unlock()), so a reconfiguration loses no frame.
+#ifndef INCLUDED_GPURX_BLOCKS_PIPELINE_HOLDER_H
+#define INCLUDED_GPURX_BLOCKS_PIPELINE_HOLDER_H
+
+#include "blocks/frame_adapter.h"
+#include "pipeline/backend.h"
+#include "pipeline/batch_pipeline.h"
+#include <gnuradio/gpurx/pipeline_options.h>
+#include <gnuradio/logger.h>
+#include <memory>
+#include <string>
+
+namespace gr {
+namespace gpurx {
+
+//! The pipeline settings of \p options for \p adapter's frames; throws
+//! std::invalid_argument naming the bad option.
+core::pipeline_config pipeline_config_of(const pipeline_options& options, const frame_adapter& adapter);
+
+class pipeline_holder
+{
+public:
+    //! Validates \p options and resolves the backend (throws on bad values).
+    pipeline_holder(const frame_adapter& adapter, const pipeline_options& options, gr::logger_ptr logger);
+
+    //! Makes the pipeline on the first call; later calls keep it.
+    void start();
+    //! Waits for every batch in flight. Frames that completed but could not
+    //! be delivered yet stay for the next start(), and are counted in the log.
+    void stop();
+
+    core::batch_pipeline* pipe() { return d_pipe.get(); }
+    const core::batch_pipeline* pipe() const { return d_pipe.get(); }
+    const core::backend_choice& backend() const { return d_backend; }
+    std::string backend_name() const { return core::backend_name(d_backend.kind); }
+    const gr::logger_ptr& logger() const { return d_logger; }
+
+private:
+    const frame_adapter& d_adapter;
+    core::pipeline_config d_cfg;
+    core::backend_choice d_backend;
+    gr::logger_ptr d_logger;
+    std::unique_ptr<core::batch_pipeline> d_pipe;
+};
+
+} // namespace gpurx
+} // namespace gr
+
+#endif

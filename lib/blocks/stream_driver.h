@@ -1,0 +1,77 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// The stream deployment, shared by every family: one input vector per frame,
+// one output vector per frame, in order.
+//
+// Frames are consumed when they are copied into the pipeline and produced when
+// their batch completes, so output lags input by up to slots x max_batch
+// items. forecast() asks for no input while frames are pending; that keeps
+// the scheduler calling general_work() after the upstream block has finished,
+// and the driver then launches the partial batch at once (it does not wait
+// out flush_us) and drains the pipeline, so the end of a stream loses nothing.
+// Waiting is bounded: on a completed batch, or at most until the partial
+// batch's flush deadline.
+//
+// A malformed frame is not processed: its output vector is zeros, tagged
+// "gpurx_error" with the reason, and the log says which input vector it was.
+#ifndef INCLUDED_GPURX_BLOCKS_STREAM_DRIVER_H
+#define INCLUDED_GPURX_BLOCKS_STREAM_DRIVER_H
+
+#include "blocks/block_tags.h"
+#include "blocks/frame_adapter.h"
+#include "blocks/pipeline_holder.h"
+#include <gnuradio/block.h>
+
+#include <deque>
+
+namespace gr {
+namespace gpurx {
+
+class stream_driver
+{
+public:
+    //! \p in_items input items per frame (the vector length).
+    stream_driver(gr::block& block,
+                  block_tags& tags,
+                  const frame_adapter& adapter,
+                  size_t in_items,
+                  pipeline_holder& holder);
+
+    void forecast(int noutput_items, gr_vector_int& required) const;
+    int general_work(int noutput_items,
+                     gr_vector_int& ninput_items,
+                     gr_vector_const_void_star& input_items,
+                     gr_vector_void_star& output_items);
+
+private:
+    void submit(const uint8_t* item, uint64_t index);
+
+    gr::block& d_block;
+    block_tags& d_tags;
+    const frame_adapter& d_adapter;
+    pipeline_holder& d_holder;
+    frame_shape d_shape;
+    size_t d_in_item_bytes;
+    std::deque<std::string> d_reasons; // of the rejected frames in the pipeline, in order
+    const pmt::pmt_t d_error_key = pmt::mp("gpurx_error");
+};
+
+//! True when the upstream of \p block's input 0 has finished and its buffer
+//! holds nothing more: the end of a finite stream.
+bool input_finished(gr::block& block, int ninput_items);
+
+/*!
+ * Bounded wait when a call brought no new input and nothing completed: block
+ * until the oldest launched batch completes (it stays at the front), or, when
+ * only a partial batch waits, sleep towards its flush deadline (at most
+ * 200 us) and launch it once due.
+ */
+void pipeline_idle_wait(core::batch_pipeline& pipe);
+
+} // namespace gpurx
+} // namespace gr
+
+#endif

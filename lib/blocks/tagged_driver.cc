@@ -1,0 +1,207 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "blocks/tagged_driver.h"
+#include "blocks/stream_driver.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gr {
+namespace gpurx {
+
+tagged_driver::tagged_driver(gr::block& block,
+                             block_tags& tags,
+                             const frame_adapter& adapter,
+                             pipeline_holder& holder,
+                             const std::string& len_tag_key)
+    : d_block(block), d_tags(tags), d_adapter(adapter), d_holder(holder), d_len_key(pmt::mp(len_tag_key))
+{
+    if (len_tag_key.empty())
+        throw std::invalid_argument("len_tag_key must not be empty");
+}
+
+void tagged_driver::setup()
+{
+    d_block.set_tag_propagation_policy(gr::block::TPP_DONT);
+    // Room for the largest output packet in every call.
+    d_block.set_min_noutput_items(int(d_adapter.max_out_bytes() / d_adapter.out_item_bytes()));
+    d_block.message_port_register_out(d_errors_port);
+}
+
+void tagged_driver::forecast(int, gr_vector_int& required) const
+{
+    // One item at a time is always enough: packets are staged in pieces.
+    const auto* p = d_holder.pipe();
+    required[0] = (p && p->pending() > 0) ? 0 : 1;
+}
+
+void tagged_driver::report(uint64_t offset, const std::string& why, long long length)
+{
+    d_holder.logger()->warn("input item {}: {}", offset, why);
+    pmt::pmt_t d = pmt::make_dict();
+    d = pmt::dict_add(d, pmt::mp("reason"), pmt::mp(why));
+    d = pmt::dict_add(d, pmt::mp("offset"), pmt::from_uint64(offset));
+    if (length >= 0)
+        d = pmt::dict_add(d, pmt::mp("length"), pmt::from_uint64(uint64_t(length)));
+    d_block.message_port_pub(d_errors_port, d);
+}
+
+void tagged_driver::close_truncated(const std::string& where)
+{
+    report(d_packet.start,
+           "packet of " + std::to_string(d_packet.shape.in_items) + " items cut short " + where +
+               " after " + std::to_string(d_packet.staged) + " items: dropped",
+           (long long)d_packet.shape.in_items);
+    d_holder.pipe()->abort_frame();
+    d_packet = open_packet{};
+}
+
+void tagged_driver::stop()
+{
+    if (d_packet.open && d_holder.pipe())
+        close_truncated("by stop()");
+}
+
+long long tagged_driver::tag_length(const pmt::pmt_t& v, std::string& why) const
+{
+    // Lengths arrive as pmt longs (tagged_stream_block, stream_to_tagged_stream)
+    // or uint64s; anything else is an error, never an exception.
+    long long n;
+    if (pmt::is_integer(v)) {
+        n = pmt::to_long(v);
+    } else if (pmt::is_uint64(v)) {
+        const uint64_t u = pmt::to_uint64(v);
+        n = u > uint64_t(INT64_MAX) ? INT64_MAX : (long long)u;
+    } else {
+        why = pmt::symbol_to_string(d_len_key) + " tag value " + pmt::write_string(v) +
+              " is not an integer";
+        return -1;
+    }
+    if (n <= 0) {
+        why = pmt::symbol_to_string(d_len_key) + " tag value " + std::to_string(n) +
+              " is not a packet length";
+        return -1;
+    }
+    return n;
+}
+
+int tagged_driver::general_work(int noutput_items,
+                                gr_vector_int& ninput_items,
+                                gr_vector_const_void_star& input_items,
+                                gr_vector_void_star& output_items)
+{
+    auto& pipe = *d_holder.pipe();
+    const auto* in = static_cast<const uint8_t*>(input_items[0]);
+    auto* out = static_cast<uint8_t*>(output_items[0]);
+    const size_t isz = d_adapter.in_item_bytes(), osz = d_adapter.out_item_bytes();
+    const int nin = ninput_items[0];
+    const uint64_t r0 = d_block.nitems_read(0);
+    int consumed = 0, produced = 0;
+
+    auto emit = [&](bool block) {
+        while (const auto* f = pipe.front(block)) {
+            const int n = int(f->out_bytes / osz);
+            if (produced + n > noutput_items)
+                break;
+            std::memcpy(out + size_t(produced) * osz, f->data, f->out_bytes);
+            const uint64_t at = d_block.nitems_written(0) + produced;
+            d_tags.add_tag(at, d_len_key, pmt::from_long(n));
+            frame_meta meta;
+            d_adapter.describe(*f, meta);
+            for (const auto& kv : meta)
+                d_tags.add_tag(at, kv.first, kv.second);
+            produced += n;
+            pipe.pop();
+            block = false;
+        }
+    };
+
+    emit(false);
+    std::vector<gr::tag_t> tags;
+    d_tags.tags_in_window(tags, 0, nin, d_len_key);
+    std::sort(tags.begin(), tags.end(), gr::tag_t::offset_compare);
+    size_t t = 0;
+    while (consumed < nin) {
+        const uint64_t pos = r0 + consumed;
+        while (t < tags.size() && tags[t].offset < pos)
+            t++;
+        const bool tag_here = t < tags.size() && tags[t].offset == pos;
+        const uint64_t next_tag = t < tags.size() ? tags[t].offset : r0 + nin;
+
+        if (d_packet.open) {
+            // A new length tag inside the packet: the packet was cut short.
+            if (tag_here) {
+                close_truncated("by the next " + pmt::symbol_to_string(d_len_key) + " tag");
+                continue;
+            }
+            const uint64_t left = d_packet.shape.in_items - d_packet.staged;
+            const uint64_t take = std::min<uint64_t>(left, next_tag - pos);
+            if (!d_packet.bad &&
+                !d_adapter.stage(d_packet.shape, in + size_t(consumed) * isz, d_packet.staged,
+                                 size_t(take), d_packet.dst + d_packet.staged * isz, d_packet.why))
+                d_packet.bad = true;
+            d_packet.staged += take;
+            consumed += int(take);
+            if (d_packet.staged == d_packet.shape.in_items) {
+                if (d_packet.bad) {
+                    pipe.abort_frame();
+                    report(d_packet.start, "packet not processed: " + d_packet.why,
+                           (long long)d_packet.shape.in_items);
+                } else {
+                    pipe.commit_frame();
+                }
+                d_packet = open_packet{};
+            }
+            continue;
+        }
+
+        if (!tag_here) {
+            // Items outside any packet: skip to the next length tag.
+            if (!d_skipping)
+                report(pos, "items without a " + pmt::symbol_to_string(d_len_key) +
+                                " tag: skipped up to the next one");
+            d_skipping = true;
+            consumed = int(next_tag - r0);
+            continue;
+        }
+
+        std::string why;
+        const long long L = tag_length(tags[t].value, why);
+        frame_shape shape;
+        if (L < 0 || !d_adapter.shape(uint64_t(L), shape, why)) {
+            report(pos, why + "; skipped up to the next tag", L);
+            d_skipping = true;
+            t++;
+            const uint64_t after = t < tags.size() ? tags[t].offset : r0 + nin;
+            consumed = int(std::max<uint64_t>(after, pos + 1) - r0);
+            continue;
+        }
+        if (!pipe.can_accept())
+            break; // every slot busy: wait below
+        d_skipping = false;
+        d_packet.open = true;
+        d_packet.start = pos;
+        d_packet.shape = shape;
+        d_packet.dst = pipe.begin_frame(shape.in_items * isz, shape.out_bytes, shape.params.data(), pos);
+    }
+
+    pipe.launch_due();
+    emit(false);
+    if (produced == 0 && pipe.pending() > 0 && (consumed == 0 || !pipe.can_accept())) {
+        if (input_finished(d_block, nin - consumed)) {
+            if (d_packet.open)
+                close_truncated("by the end of the stream");
+            pipe.flush();
+        }
+        pipeline_idle_wait(pipe);
+        emit(false);
+    }
+    d_block.consume_each(consumed);
+    return produced;
+}
+
+} // namespace gpurx
+} // namespace gr

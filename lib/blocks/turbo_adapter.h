@@ -1,0 +1,67 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// The LTE turbo decoder's adapter to the shared block drivers: a frame is a
+// codeword of 3K+12 float LLRs (L = ln P(b=1)/P(b=0), positive for bit 1),
+// its output K unpacked bits; each decoded codeword is described by "K",
+// "iterations" and, when early termination ran a CRC, "crc_ok".
+#ifndef INCLUDED_GPURX_BLOCKS_TURBO_ADAPTER_H
+#define INCLUDED_GPURX_BLOCKS_TURBO_ADAPTER_H
+
+#include "blocks/frame_adapter.h"
+#include "turbo/turbo_config.h"
+#include "turbo/turbo_implementations.h"
+
+namespace gr {
+namespace gpurx {
+
+//! Validated decoder options; throws std::invalid_argument naming the parameter.
+core::turbo_config make_turbo_config(int iterations,
+                                     const std::string& algorithm,
+                                     int subblocks,
+                                     float scaling,
+                                     const std::string& early_termination);
+
+/*!
+ * Copy \p n float LLRs into staging, checking and clamping them in one pass.
+ * Returns false when one is NaN or Inf. Finite LLRs beyond +-max_llr are
+ * clamped to it: no decoder tells them apart (the fixed-point ones saturate
+ * at 15.9), and left alone, log-MAP's float sums overflow to Inf.
+ */
+bool stage_finite_llrs(const float* src, size_t n, float* dst);
+constexpr float max_llr = 1.0e4f;
+
+class turbo_adapter final : public frame_adapter
+{
+public:
+    explicit turbo_adapter(const core::turbo_config& cfg);
+
+    core::frame_types types() const override;
+    core::kernel_factories kernels() const override;
+    std::string implementation_note() const override { return d_choice.note; }
+    size_t in_item_bytes() const override { return sizeof(float); }
+    size_t out_item_bytes() const override { return 1; }
+    size_t max_in_items() const override;
+    size_t max_out_bytes() const override;
+    bool shape(uint64_t n_items, frame_shape& out, std::string& why) const override;
+    bool stage(const frame_shape& shape,
+               const uint8_t* src,
+               size_t first,
+               size_t n,
+               uint8_t* dst,
+               std::string& why) const override;
+    void describe(const core::completed_frame& frame, frame_meta& meta) const override;
+    bool pdu_items(const pmt::pmt_t& vec, const uint8_t*& items, size_t& n, std::string& why) const override;
+    pmt::pmt_t pdu_output(const core::completed_frame& frame) const override;
+
+private:
+    core::turbo_config d_cfg;
+    core::implementation_choice d_choice;
+};
+
+} // namespace gpurx
+} // namespace gr
+
+#endif

@@ -1,0 +1,18 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "families.h"
+#include "copy/copy_kernel.h"
+#include "turbo/turbo_implementations.h"
+
+namespace gr {
+namespace gpurx {
+namespace core {
+
+std::vector<family_listing> all_families() { return { turbo_listing(), copy_listing() }; }
+
+} // namespace core
+} // namespace gpurx
+} // namespace gr

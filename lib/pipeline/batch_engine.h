@@ -1,0 +1,85 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// Executes batches for a batch_pipeline: owns the staging memory of each
+// in-flight slot and runs (or enqueues) the kernel on it.
+#ifndef INCLUDED_GPURX_PIPELINE_BATCH_ENGINE_H
+#define INCLUDED_GPURX_PIPELINE_BATCH_ENGINE_H
+
+#include "pipeline/batch_kernel.h"
+#include "pipeline/frame.h"
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+
+//! Sizes of one slot's staging areas.
+struct slot_geometry {
+    size_t max_frames;   //!< descriptors / parameters / results per batch
+    size_t in_capacity;  //!< bytes of input data per batch
+    size_t out_capacity; //!< bytes of output data per batch
+    frame_types types;   //!< the family's per-frame records
+};
+
+class batch_engine
+{
+public:
+    virtual ~batch_engine() = default;
+    virtual size_t nslots() const = 0;
+    // Host-side staging of a slot (pinned on the CUDA backend).
+    virtual frame_desc* frames(size_t slot) = 0;
+    virtual uint8_t* params(size_t slot) = 0; //!< max_frames x param_bytes
+    virtual uint8_t* in_data(size_t slot) = 0;
+    virtual const uint8_t* results(size_t slot) = 0; //!< max_frames x result_bytes
+    virtual const uint8_t* out_data(size_t slot) = 0;
+    //! Start the batch in \p slot: nframes descriptors, their parameters and
+    //! in_bytes of input are staged; out_bytes of output will be produced.
+    //! May return before the work is done (CUDA) or after (CPU).
+    virtual void launch(size_t slot, size_t nframes, size_t in_bytes, size_t out_bytes) = 0;
+    //! True when the slot's batch has completed (non-blocking).
+    virtual bool done(size_t slot) = 0;
+    //! Block until the slot's batch has completed.
+    virtual void wait(size_t slot) = 0;
+    //! "cpu", or "cuda" with the device(s) the slots run on.
+    virtual std::string name() const = 0;
+};
+
+//! Makes the kernel a CPU engine runs.
+using cpu_kernel_factory = std::function<std::unique_ptr<cpu_kernel>()>;
+//! Makes the kernel one GPU runs (called once per device, that device current).
+using cuda_kernel_factory = std::function<std::unique_ptr<cuda_kernel>(int device)>;
+
+/*!
+ * The CPU engine: launch() runs the kernel on the host, spread over a
+ * persistent pool of \p cpu_threads workers (0: one per hardware thread).
+ * Staging memory is reserved, not written, so untouched capacity costs no RAM.
+ */
+std::unique_ptr<batch_engine> make_cpu_engine(std::unique_ptr<cpu_kernel> kernel,
+                                              size_t nslots,
+                                              const slot_geometry& geometry,
+                                              size_t cpu_threads);
+
+/*!
+ * The CUDA engine over one or more GPUs: slot i runs on devices[i % n], each
+ * slot with its own stream, pinned host staging and device buffers leased from
+ * that device's persistent context, and each device with its own kernel.
+ * launch() enqueues copy-in, the kernel and copy-out and returns at once.
+ * Throws std::runtime_error when built without CUDA.
+ */
+std::unique_ptr<batch_engine> make_cuda_engine(const cuda_kernel_factory& make_kernel,
+                                               size_t nslots,
+                                               const slot_geometry& geometry,
+                                               const std::vector<int>& devices);
+
+} // namespace core
+} // namespace gpurx
+} // namespace gr
+
+#endif

@@ -1,0 +1,350 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "pipeline/batch_pipeline.h"
+
+#include "pipeline/cuda_probe.h"
+
+#include <unistd.h>
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+
+namespace {
+// Frames start on 16-byte boundaries so kernels may use vector loads.
+constexpr size_t align_up(size_t n) { return (n + 15) & ~size_t(15); }
+} // namespace
+
+void pipeline_config::validate() const
+{
+    if (slots < 1 || slots > 1024)
+        throw std::invalid_argument("slots must be in 1..1024, got " +
+                                    std::to_string(slots));
+    if (max_batch < 1 || max_batch > (1u << 20))
+        throw std::invalid_argument("max_batch must be in 1..1048576, got " +
+                                    std::to_string(max_batch));
+    if (max_in_bytes == 0 || max_in_bytes > UINT32_MAX)
+        throw std::invalid_argument("max_in_bytes must be in 1..2^32-1, got " +
+                                    std::to_string(max_in_bytes));
+    if (max_out_bytes > UINT32_MAX)
+        throw std::invalid_argument("max_out_bytes must be below 2^32, got " +
+                                    std::to_string(max_out_bytes));
+    if (cpu_threads > 1024)
+        throw std::invalid_argument("cpu_threads must be in 0..1024, got " +
+                                    std::to_string(cpu_threads));
+    if (flush_timeout.count() < 0)
+        throw std::invalid_argument("flush_us must be >= 0, got " +
+                                    std::to_string(flush_timeout.count()));
+}
+
+slot_geometry pipeline_config::geometry() const
+{
+    return { max_batch, max_batch * align_up(max_in_bytes), max_batch * align_up(max_out_bytes), types };
+}
+
+size_t pipeline_config::slot_bytes() const
+{
+    const slot_geometry g = geometry();
+    return g.max_frames * (sizeof(frame_desc) + types.param_bytes + types.result_bytes) +
+           g.in_capacity + g.out_capacity;
+}
+
+batch_pipeline::batch_pipeline(std::unique_ptr<batch_engine> engine,
+                               const pipeline_config& cfg)
+    : d_engine(std::move(engine)), d_cfg(cfg)
+{
+    d_cfg.validate();
+    if (!d_engine)
+        throw std::invalid_argument("batch_pipeline: no engine");
+    d_cfg.slots = d_engine->nslots(); // several per device on multi-GPU engines
+    d_slots.resize(d_cfg.slots);
+    for (auto& s : d_slots)
+        s.entries.reserve(d_cfg.max_batch);
+    d_zeros.assign(align_up(d_cfg.max_out_bytes), 0);
+}
+
+batch_pipeline::~batch_pipeline()
+{
+    // Never free staging memory under a running batch.
+    for (size_t i = 0; i < d_slots.size(); i++)
+        if (d_slots[i].state == slot_state::in_flight) {
+            try {
+                d_engine->wait(i);
+            } catch (...) {
+            }
+        }
+}
+
+bool batch_pipeline::can_accept() const
+{
+    const auto st = d_slots[d_fill].state;
+    return st == slot_state::free || st == slot_state::filling;
+}
+
+batch_pipeline::slot& batch_pipeline::filling_slot()
+{
+    auto& s = d_slots[d_fill];
+    if (s.state == slot_state::free) {
+        s.state = slot_state::filling;
+        s.entries.clear();
+        s.nkernel = s.in_used = s.out_used = s.read = 0;
+        s.first_submit = clock::now();
+    } else if (s.state != slot_state::filling) {
+        throw std::logic_error("batch_pipeline: submit() while no slot can accept a frame");
+    }
+    return s;
+}
+
+uint64_t batch_pipeline::submit(
+    const void* in, size_t in_bytes, size_t out_bytes, const void* params, uint64_t user)
+{
+    std::memcpy(begin_frame(in_bytes, out_bytes, params, user), in, in_bytes);
+    return commit_frame();
+}
+
+uint8_t* batch_pipeline::begin_frame(size_t in_bytes, size_t out_bytes, const void* params, uint64_t user)
+{
+    if (d_frame_open)
+        throw std::logic_error("batch_pipeline: begin_frame() twice without commit_frame()");
+    if (in_bytes > d_cfg.max_in_bytes || in_bytes == 0)
+        throw std::length_error("frame input of " + std::to_string(in_bytes) +
+                                " bytes; this pipeline takes 1.." +
+                                std::to_string(d_cfg.max_in_bytes));
+    if (out_bytes > d_cfg.max_out_bytes)
+        throw std::length_error("frame output of " + std::to_string(out_bytes) +
+                                " bytes; this pipeline produces at most " +
+                                std::to_string(d_cfg.max_out_bytes));
+    auto& s = filling_slot();
+    const size_t idx = s.nkernel;
+    frame_desc& fd = d_engine->frames(d_fill)[idx];
+    fd.in_offset = s.in_used;
+    fd.out_offset = s.out_used;
+    fd.in_bytes = static_cast<uint32_t>(in_bytes);
+    fd.out_bytes = static_cast<uint32_t>(out_bytes);
+    if (const size_t pb = d_cfg.types.param_bytes)
+        std::memcpy(d_engine->params(d_fill) + idx * pb, params, pb);
+    uint8_t* dst = d_engine->in_data(d_fill) + s.in_used;
+    s.in_used += align_up(in_bytes);
+    s.out_used += align_up(out_bytes);
+    s.nkernel++;
+    s.entries.push_back(
+        { d_next_seq, user, static_cast<int32_t>(idx), static_cast<uint32_t>(out_bytes) });
+    d_frame_open = true;
+    return dst;
+}
+
+void batch_pipeline::abort_frame()
+{
+    if (!d_frame_open)
+        throw std::logic_error("batch_pipeline: abort_frame() without begin_frame()");
+    auto& s = d_slots[d_fill];
+    const frame_desc& fd = d_engine->frames(d_fill)[s.nkernel - 1];
+    s.in_used -= align_up(fd.in_bytes);
+    s.out_used -= align_up(fd.out_bytes);
+    s.nkernel--;
+    s.entries.pop_back();
+    d_frame_open = false;
+}
+
+uint64_t batch_pipeline::commit_frame()
+{
+    if (!d_frame_open)
+        throw std::logic_error("batch_pipeline: commit_frame() without begin_frame()");
+    d_frame_open = false;
+    d_pending++;
+    launch_if_full(d_slots[d_fill]);
+    return d_next_seq++;
+}
+
+void batch_pipeline::launch_if_full(slot& s)
+{
+    if (s.entries.size() == d_cfg.max_batch || d_cfg.flush_timeout.count() == 0)
+        launch(d_fill);
+}
+
+uint64_t batch_pipeline::submit_rejected(size_t out_bytes, uint64_t user)
+{
+    if (d_frame_open)
+        throw std::logic_error("batch_pipeline: submit_rejected() inside begin_frame()");
+    if (out_bytes > d_cfg.max_out_bytes)
+        throw std::length_error("rejected frame output of " + std::to_string(out_bytes) +
+                                " bytes exceeds max_out_bytes");
+    auto& s = filling_slot();
+    const uint64_t seq = d_next_seq++;
+    s.entries.push_back({ seq, user, -1, static_cast<uint32_t>(out_bytes) });
+    d_pending++;
+    launch_if_full(s);
+    return seq;
+}
+
+void batch_pipeline::launch(size_t index)
+{
+    auto& s = d_slots[index];
+    s.state = slot_state::in_flight;
+    if (s.nkernel > 0)
+        d_engine->launch(index, s.nkernel, s.in_used, s.out_used);
+    else
+        s.state = slot_state::done; // only rejected frames: nothing to run
+    if (index == d_fill)
+        advance_fill();
+}
+
+void batch_pipeline::advance_fill() { d_fill = (d_fill + 1) % d_slots.size(); }
+
+// While a frame is open its slot cannot be launched (its input is still being
+// written): the launch waits for commit_frame() or abort_frame().
+void batch_pipeline::launch_due(clock::time_point now)
+{
+    auto& s = d_slots[d_fill];
+    if (!d_frame_open && s.state == slot_state::filling &&
+        now - s.first_submit >= d_cfg.flush_timeout)
+        launch(d_fill);
+}
+
+void batch_pipeline::flush()
+{
+    if (!d_frame_open && d_slots[d_fill].state == slot_state::filling)
+        launch(d_fill);
+}
+
+batch_pipeline::clock::time_point batch_pipeline::next_deadline() const
+{
+    const auto& s = d_slots[d_fill];
+    if (s.state != slot_state::filling)
+        return clock::time_point::max();
+    return s.first_submit + d_cfg.flush_timeout;
+}
+
+bool batch_pipeline::has_unlaunched() const
+{
+    return d_slots[d_fill].state == slot_state::filling;
+}
+
+bool batch_pipeline::front_in_flight() const
+{
+    const auto st = d_slots[d_head].state;
+    return st == slot_state::in_flight || st == slot_state::done;
+}
+
+const completed_frame* batch_pipeline::front(bool block)
+{
+    if (d_pending == 0)
+        return nullptr;
+    auto& s = d_slots[d_head];
+    if (s.state == slot_state::in_flight) {
+        if (s.nkernel > 0) {
+            if (block)
+                d_engine->wait(d_head);
+            else if (!d_engine->done(d_head))
+                return nullptr;
+        }
+        s.state = slot_state::done;
+    }
+    if (s.state != slot_state::done)
+        return nullptr; // oldest frame still waits in the filling slot
+    const entry& e = s.entries[s.read];
+    if (e.kernel_index < 0) {
+        d_front = { d_zeros.data(), e.out_bytes, nullptr, e.seq, e.user, true };
+    } else {
+        const frame_desc& fd = d_engine->frames(d_head)[e.kernel_index];
+        d_front = { d_engine->out_data(d_head) + fd.out_offset,
+                    e.out_bytes,
+                    d_engine->results(d_head) + size_t(e.kernel_index) * d_cfg.types.result_bytes,
+                    e.seq,
+                    e.user,
+                    false };
+    }
+    return &d_front;
+}
+
+void batch_pipeline::pop()
+{
+    auto& s = d_slots[d_head];
+    if (d_pending == 0 || s.state != slot_state::done)
+        throw std::logic_error("batch_pipeline: pop() without a completed front()");
+    s.read++;
+    d_pending--;
+    if (s.read == s.entries.size()) {
+        s.state = slot_state::free;
+        d_head = (d_head + 1) % d_slots.size();
+    }
+}
+
+void batch_pipeline::drain()
+{
+    if (d_frame_open)
+        abort_frame();
+    flush();
+    for (size_t i = 0; i < d_slots.size(); i++)
+        if (d_slots[i].state == slot_state::in_flight && d_slots[i].nkernel > 0)
+            d_engine->wait(i);
+}
+
+namespace {
+std::string gib(size_t bytes) { return std::to_string(double(bytes) / double(1ull << 30)).substr(0, 5) + " GiB"; }
+
+size_t host_memory_bytes()
+{
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page > 0 ? size_t(pages) * size_t(page) : 0;
+}
+
+// Staging is sized for max_batch frames of the largest size the block
+// accepts. Refuse what cannot fit before allocating anything, with the
+// figure, instead of a std::bad_alloc or a machine brought to swapping.
+void check_memory(const pipeline_config& cfg, const backend_choice& where, size_t nslots)
+{
+    const size_t need = cfg.slot_bytes() * nslots;
+    const size_t host = host_memory_bytes();
+    const bool cuda = where.kind == backend_kind::cuda;
+    // Pinned memory cannot be swapped out: allow at most half of the RAM.
+    const size_t host_limit = cuda ? host / 2 : host;
+    if (host && need > host_limit)
+        throw std::invalid_argument(
+            "max_batch=" + std::to_string(cfg.max_batch) + " needs " + gib(need) + " of " +
+            (cuda ? "pinned " : "") + "host memory for " + std::to_string(nslots) +
+            " slots of frames up to " + std::to_string(cfg.max_in_bytes) +
+            " bytes; this machine allows " + gib(host_limit) + ": lower max_batch or slots");
+    if (cuda) {
+        const auto& p = probe_cuda();
+        for (int d : where.devices) {
+            const size_t per_device = cfg.slot_bytes() * (nslots / where.devices.size());
+            const size_t total = d < int(p.devices.size()) ? p.devices[d].total_mem : 0;
+            if (total && per_device > total / 2)
+                throw std::invalid_argument(
+                    "max_batch=" + std::to_string(cfg.max_batch) + " needs " + gib(per_device) +
+                    " of memory on CUDA device " + std::to_string(d) + ", which has " +
+                    gib(total) + ": lower max_batch or slots");
+        }
+    }
+}
+} // namespace
+
+std::unique_ptr<batch_pipeline>
+make_pipeline(const kernel_factories& kernels, const backend_choice& where, const pipeline_config& cfg)
+{
+    cfg.validate();
+    const bool cuda = where.kind == backend_kind::cuda;
+    const size_t nslots = cuda ? cfg.slots * where.devices.size() : cfg.slots;
+    check_memory(cfg, where, nslots);
+    std::unique_ptr<batch_engine> engine;
+    if (cuda) {
+        if (!kernels.cuda)
+            throw std::invalid_argument("make_pipeline: this family has no CUDA implementation");
+        engine = make_cuda_engine(kernels.cuda, nslots, cfg.geometry(), where.devices);
+    } else {
+        engine = make_cpu_engine(kernels.cpu(), nslots, cfg.geometry(), cfg.cpu_threads);
+    }
+    return std::make_unique<batch_pipeline>(std::move(engine), cfg);
+}
+
+} // namespace core
+} // namespace gpurx
+} // namespace gr

@@ -1,0 +1,194 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// The batching pipeline every gr-gpurx decoder runs on. GNU Radio-free.
+//
+// Frames are appended to the "filling" slot; a slot is launched when it holds
+// max_batch frames, when the next frame would not fit, when its oldest frame
+// has waited flush_timeout, or on flush(). Up to nslots batches are in flight
+// at once (on CUDA each slot has its own stream, so one batch's copies overlap
+// another's kernel; with several GPUs, consecutive slots alternate between
+// them). Completed frames leave strictly in submission order.
+//
+// Per-frame parameters and results are the family's own records
+// (pipeline_config::types); the pipeline copies them without reading them.
+#ifndef INCLUDED_GPURX_PIPELINE_BATCH_PIPELINE_H
+#define INCLUDED_GPURX_PIPELINE_BATCH_PIPELINE_H
+
+#include "pipeline/backend.h"
+#include "pipeline/batch_engine.h"
+#include "pipeline/frame.h"
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+
+struct pipeline_config {
+    size_t slots = 3;                  //!< batches in flight per device, >= 1
+    size_t max_batch = 64;             //!< frames per batch, >= 1
+    size_t max_in_bytes = 0;           //!< largest input of one frame
+    size_t max_out_bytes = 0;          //!< largest output of one frame
+    std::chrono::microseconds flush_timeout{ 1000 }; //!< 0 = launch every frame at once
+    frame_types types;                 //!< the family's parameter and result records
+    size_t cpu_threads = 0;            //!< CPU backend workers, 0: one per hardware thread
+
+    //! Throws std::invalid_argument naming the bad field.
+    void validate() const;
+    slot_geometry geometry() const;
+    //! Host staging bytes of one slot (descriptors, records, data areas).
+    size_t slot_bytes() const;
+};
+
+//! A completed frame at the head of the pipeline.
+struct completed_frame {
+    const uint8_t* data; //!< out_bytes of output (zeros for a rejected frame)
+    size_t out_bytes;
+    const void* result;  //!< the family's result record; nullptr when rejected
+    uint64_t seq;        //!< submission sequence number, from 0
+    uint64_t user;       //!< the caller's tag given at submission
+    bool rejected;       //!< never processed (submit_rejected()): output is zeros
+
+    template <typename R>
+    const R* result_as() const
+    {
+        return static_cast<const R*>(result);
+    }
+};
+
+class batch_pipeline
+{
+public:
+    using clock = std::chrono::steady_clock;
+
+    batch_pipeline(std::unique_ptr<batch_engine> engine, const pipeline_config& cfg);
+    ~batch_pipeline();
+    batch_pipeline(const batch_pipeline&) = delete;
+    batch_pipeline& operator=(const batch_pipeline&) = delete;
+
+    //! True when submit() can take a frame now (a slot is free or filling).
+    bool can_accept() const;
+
+    /*!
+     * Copy one frame into the filling slot. \p params points to the family's
+     * parameter record (types.param_bytes), passed to the kernel. Returns the
+     * frame's sequence number. Requires can_accept(). Throws std::length_error
+     * when in_bytes/out_bytes exceed the configured maxima.
+     */
+    uint64_t submit(const void* in,
+                    size_t in_bytes,
+                    size_t out_bytes,
+                    const void* params,
+                    uint64_t user = 0);
+
+    /*!
+     * Zero-copy form of submit(): returns the staging area (pinned on CUDA)
+     * where the caller writes the frame's \p in_bytes, then calls
+     * commit_frame(). Nothing may be submitted in between; the frame may be
+     * written over several calls (a packet arriving in pieces), and no batch
+     * is launched while it is open.
+     */
+    uint8_t* begin_frame(size_t in_bytes, size_t out_bytes, const void* params, uint64_t user = 0);
+    //! Completes begin_frame(); returns the frame's sequence number.
+    uint64_t commit_frame();
+    //! Withdraws the frame begin_frame() opened (its input proved malformed
+    //! while being written): as if begin_frame() had not been called.
+    void abort_frame();
+
+    /*!
+     * Record a frame that will not be processed (malformed input). It keeps
+     * its place in the output order and comes out as out_bytes of zeros with
+     * result.status = FRAME_REJECTED. Requires can_accept().
+     */
+    uint64_t submit_rejected(size_t out_bytes, uint64_t user = 0);
+
+    //! Launch the filling slot if its oldest frame has waited flush_timeout.
+    void launch_due(clock::time_point now = clock::now());
+    //! Launch the filling slot now, if it holds any frame.
+    void flush();
+    //! When the filling slot falls due; clock::time_point::max() when empty.
+    clock::time_point next_deadline() const;
+
+    /*!
+     * The oldest frame, if complete. With \p block, waits for its batch when
+     * that batch is in flight (never launches a partial batch by itself).
+     * nullptr when the oldest frame is not complete (or there is none).
+     */
+    const completed_frame* front(bool block = false);
+    //! Remove the frame front() returned.
+    void pop();
+
+    //! Launch everything and wait for all of it. Completed frames stay
+    //! available through front()/pop(). A frame still open (begin_frame()
+    //! without commit_frame()) is withdrawn first.
+    void drain();
+
+    size_t pending() const { return d_pending; }  //!< submitted, not yet popped
+    bool has_unlaunched() const;                   //!< frames waiting in the filling slot
+    bool front_in_flight() const;                  //!< oldest frame's batch is launched
+    bool frame_open() const { return d_frame_open; } //!< between begin_frame() and commit_frame()
+    const pipeline_config& config() const { return d_cfg; }
+    std::string engine_name() const { return d_engine->name(); }
+
+private:
+    enum class slot_state { free, filling, in_flight, done };
+    struct entry {
+        uint64_t seq;
+        uint64_t user;
+        int32_t kernel_index; //!< -1: rejected frame
+        uint32_t out_bytes;
+    };
+    struct slot {
+        slot_state state = slot_state::free;
+        std::vector<entry> entries;
+        size_t nkernel = 0;     // frames handed to the kernel
+        size_t in_used = 0;
+        size_t out_used = 0;
+        size_t read = 0;        // next entry to pop
+        clock::time_point first_submit;
+    };
+
+    slot& filling_slot();
+    void launch(size_t index);
+    void launch_if_full(slot& s);
+    void advance_fill();
+
+    std::unique_ptr<batch_engine> d_engine;
+    pipeline_config d_cfg;
+    std::vector<slot> d_slots;
+    std::vector<uint8_t> d_zeros; // output of rejected frames
+    size_t d_fill = 0;            // slot being filled (or next to fill)
+    size_t d_head = 0;            // slot holding the oldest frame
+    uint64_t d_next_seq = 0;
+    bool d_frame_open = false;    // between begin_frame() and commit_frame()
+    size_t d_pending = 0;
+    completed_frame d_front{};
+};
+
+//! How a family's kernels are made, for either backend.
+struct kernel_factories {
+    cpu_kernel_factory cpu;
+    cuda_kernel_factory cuda;
+};
+
+/*!
+ * A pipeline on the backend \p where names (on CUDA: cfg.slots slots per
+ * listed device). Throws std::invalid_argument naming max_batch, with the
+ * memory it would take, when the staging would not fit the machine.
+ */
+std::unique_ptr<batch_pipeline>
+make_pipeline(const kernel_factories& kernels, const backend_choice& where, const pipeline_config& cfg);
+
+} // namespace core
+} // namespace gpurx
+} // namespace gr
+
+#endif

@@ -1,0 +1,65 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// Implementations of a family, by name, as VOLK keeps kernels: each family
+// has a registry of what it can run on each backend, one of them the plain
+// reference the others are tested against (tests/test_agreement.cc).
+#ifndef INCLUDED_GPURX_PIPELINE_IMPLEMENTATION_H
+#define INCLUDED_GPURX_PIPELINE_IMPLEMENTATION_H
+
+#include "backend.h"
+#include "batch_kernel.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+
+struct implementation_info {
+    std::string name;        //!< what it is: backend, arithmetic, layout ("cuda-fixed16-dpx")
+    backend_kind backend;
+    std::string description; //!< one line
+    std::string reference;   //!< the implementation it is checked against ("" for a reference)
+    bool bit_exact;          //!< equal output to its reference (else: the family's tolerance)
+};
+
+/*!
+ * One entry of a family's registry. \p Config is the family's static
+ * configuration; unsupported() says why an entry cannot run a configuration
+ * ("" when it can); make_cpu/make_cuda build the kernel for its backend.
+ */
+template <typename Config>
+struct implementation {
+    implementation_info info;
+    std::function<std::string(const Config&)> unsupported;
+    std::function<std::unique_ptr<cpu_kernel>(const Config&)> make_cpu;
+    std::function<std::unique_ptr<cuda_kernel>(const Config&, int device)> make_cuda;
+};
+
+//! What a family's selection decided for one configuration: the CPU and CUDA
+//! implementations, and a note for the log when a request was not honoured
+//! as asked (a fallback); empty otherwise.
+struct implementation_choice {
+    std::string cpu;
+    std::string cuda; //!< "" when the family has none (or the build has no CUDA)
+    std::string note;
+};
+
+//! A family's entry in the module-wide listing (gpurx-info, the agreement test).
+struct family_listing {
+    std::string family;
+    std::vector<implementation_info> implementations;
+    std::string default_cpu, default_cuda; //!< what "auto" picks for the default configuration
+};
+
+} // namespace core
+} // namespace gpurx
+} // namespace gr
+
+#endif

@@ -1,0 +1,332 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// The batching pipeline on both backends: every frame out once, in order and
+// unchanged, for slots 1..4, batch sizes 1..1000 and flush timeouts 0..10 ms.
+#include "copy/copy_kernel.h"
+#include "pipeline/batch_pipeline.h"
+#include "test_util.h"
+#include <gtest/gtest.h>
+
+#include "pipeline/cuda_probe.h"
+#include <cmath>
+#include <random>
+#include <thread>
+#include <vector>
+
+using namespace gr::gpurx;
+using core::batch_pipeline;
+
+namespace {
+
+struct pipeline_case {
+    size_t slots, max_batch;
+    int flush_us;
+};
+
+core::pipeline_config make_cfg(const pipeline_case& c, size_t vlen)
+{
+    core::pipeline_config cfg;
+    cfg.slots = c.slots;
+    cfg.max_batch = c.max_batch;
+    cfg.max_in_bytes = cfg.max_out_bytes = vlen * sizeof(float);
+    cfg.flush_timeout = std::chrono::microseconds(c.flush_us);
+    cfg.cpu_threads = 2;
+    return cfg;
+}
+
+core::kernel_factories copy_kernels(size_t vlen, float scale)
+{
+    core::copy_config c;
+    c.vlen = vlen;
+    c.scale = scale;
+    return core::copy_kernel_factories(c);
+}
+
+// Streams nframes random frames through a pipeline the way a block does:
+// submit while a slot accepts, take completed frames (sometimes blocking),
+// let partial batches fall due, and drain at the end. Every ~7th frame is
+// "malformed" and submitted as rejected. Checks order, count and content.
+void run_stream(const core::backend_choice& where, const pipeline_case& c, uint32_t seed)
+{
+    const size_t vlen = 37; // odd on purpose: exercises padding and tails
+    const float scale = 1.0f;
+    auto pipe = core::make_pipeline(copy_kernels(vlen, scale), where, make_cfg(c, vlen));
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> gauss;
+    const size_t nframes = 3 * c.max_batch * c.slots + 17;
+    std::vector<std::vector<float>> frames(nframes, std::vector<float>(vlen));
+    for (auto& f : frames)
+        for (auto& x : f)
+            x = gauss(rng);
+
+    size_t next_in = 0, next_out = 0;
+    auto take = [&](bool block) {
+        while (const auto* f = pipe->front(block)) {
+            ASSERT_LT(next_out, nframes);
+            ASSERT_EQ(f->seq, next_out) << "frames left out of order";
+            ASSERT_EQ(f->user, next_out);
+            ASSERT_EQ(f->out_bytes, vlen * sizeof(float));
+            const float* y = reinterpret_cast<const float*>(f->data);
+            if (next_out % 7 == 3) {
+                EXPECT_TRUE(f->rejected);
+                for (size_t i = 0; i < vlen; i++)
+                    ASSERT_EQ(y[i], 0.0f);
+            } else {
+                EXPECT_FALSE(f->rejected);
+                for (size_t i = 0; i < vlen; i++)
+                    ASSERT_EQ(y[i], frames[next_out][i] * scale) << "frame " << next_out;
+            }
+            pipe->pop();
+            next_out++;
+            block = false;
+        }
+    };
+    std::uniform_int_distribution<int> burst(1, int(2 * c.max_batch + 3));
+    while (next_in < nframes) {
+        int n = burst(rng);
+        while (n-- > 0 && next_in < nframes && pipe->can_accept()) {
+            if (next_in % 7 == 3)
+                pipe->submit_rejected(vlen * sizeof(float), next_in);
+            else
+                pipe->submit(frames[next_in].data(), vlen * sizeof(float), vlen * sizeof(float), nullptr, next_in);
+            next_in++;
+        }
+        pipe->launch_due();
+        take(!pipe->can_accept() && pipe->front_in_flight());
+        if (!pipe->can_accept() && !pipe->front_in_flight())
+            FAIL() << "pipeline cannot accept and has nothing in flight";
+    }
+    pipe->drain();
+    take(false);
+    EXPECT_EQ(next_out, nframes);
+    EXPECT_EQ(pipe->pending(), 0u);
+}
+
+std::vector<pipeline_case> all_cases()
+{
+    std::vector<pipeline_case> v;
+    for (size_t slots : { 1, 2, 3, 4 })
+        for (size_t batch : { 1, 7, 64, 1000 })
+            for (int flush : { 0, 100, 10000 })
+                v.push_back({ slots, batch, flush });
+    return v;
+}
+
+void run_all(const core::backend_choice& where)
+{
+    uint32_t seed = 1;
+    for (const auto& c : all_cases()) {
+        SCOPED_TRACE("slots=" + std::to_string(c.slots) + " max_batch=" +
+                     std::to_string(c.max_batch) + " flush_us=" + std::to_string(c.flush_us));
+        run_stream(where, c, seed++);
+        if (::testing::Test::HasFatalFailure())
+            return;
+    }
+}
+
+// A partial batch is launched once flush_timeout has passed, not before.
+void check_flush_timeout(const core::backend_choice& where)
+{
+    const size_t vlen = 8;
+    const auto kernel = copy_kernels(vlen, 2.0f);
+    auto pipe = core::make_pipeline(kernel, where, make_cfg({ 2, 100, 5000 }, vlen));
+    std::vector<float> x(vlen, 1.5f);
+    pipe->submit(x.data(), vlen * 4, vlen * 4, nullptr);
+    pipe->launch_due();
+    EXPECT_TRUE(pipe->has_unlaunched()) << "launched before the flush timeout";
+    EXPECT_EQ(pipe->front(true), nullptr) << "a partial batch completed before launch";
+    std::this_thread::sleep_until(pipe->next_deadline());
+    pipe->launch_due();
+    EXPECT_FALSE(pipe->has_unlaunched());
+    const auto* f = pipe->front(true);
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(reinterpret_cast<const float*>(f->data)[vlen - 1], 3.0f);
+    pipe->pop();
+}
+
+} // namespace
+
+TEST(Pipeline, CpuEveryFrameOnceInOrderUnchanged) { run_all(test::cpu_backend()); }
+TEST(PipelineCuda, EveryFrameOnceInOrderUnchanged) { run_all(test::cuda_backend()); }
+TEST(Pipeline, CpuFlushTimeoutBoundsLatency) { check_flush_timeout(test::cpu_backend()); }
+TEST(PipelineCuda, FlushTimeoutBoundsLatency) { check_flush_timeout(test::cuda_backend()); }
+
+TEST(Pipeline, RejectsOversizedFrame)
+{
+    const auto kernel = copy_kernels(16, 1.0f);
+    auto pipe = core::make_pipeline(kernel, test::cpu_backend(), make_cfg({ 2, 4, 0 }, 16));
+    std::vector<float> x(17);
+    try {
+        pipe->submit(x.data(), x.size() * 4, 64, nullptr);
+        FAIL() << "no exception";
+    } catch (const std::length_error& e) {
+        EXPECT_NE(std::string(e.what()).find("68 bytes"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(pipe->pending(), 0u) << "a rejected submit must leave no trace";
+}
+
+// A frame withdrawn after begin_frame() leaves no trace: the frames around it
+// come out in order, with consecutive sequence numbers and their own data.
+void abort_leaves_no_trace(const core::backend_choice& where)
+{
+    const size_t vlen = 16;
+    const auto kernel = copy_kernels(vlen, 1.0f);
+    auto pipe = core::make_pipeline(kernel, where, make_cfg({ 2, 4, 0 }, vlen));
+    std::vector<float> a(vlen, 1.0f), b(vlen, 2.0f);
+    pipe->submit(a.data(), vlen * 4, vlen * 4, nullptr, 10);
+    auto* dst = reinterpret_cast<float*>(pipe->begin_frame(vlen * 4, vlen * 4, nullptr, 99));
+    std::fill(dst, dst + vlen, 7.0f);
+    pipe->abort_frame();
+    EXPECT_THROW(pipe->abort_frame(), std::logic_error);
+    pipe->submit(b.data(), vlen * 4, vlen * 4, nullptr, 11);
+    pipe->drain();
+    for (uint64_t i = 0; i < 2; i++) {
+        const auto* f = pipe->front(true);
+        ASSERT_NE(f, nullptr);
+        EXPECT_EQ(f->seq, i);
+        EXPECT_EQ(f->user, 10 + i);
+        const auto* v = reinterpret_cast<const float*>(f->data);
+        EXPECT_EQ(v[0], i ? 2.0f : 1.0f);
+        EXPECT_EQ(v[vlen - 1], i ? 2.0f : 1.0f);
+        pipe->pop();
+    }
+    EXPECT_EQ(pipe->front(false), nullptr);
+}
+TEST(Pipeline, CpuAbortFrameLeavesNoTrace) { abort_leaves_no_trace(test::cpu_backend()); }
+TEST(PipelineCuda, AbortFrameLeavesNoTrace) { abort_leaves_no_trace(test::cuda_backend()); }
+
+TEST(Pipeline, ConfigErrorsNameTheParameter)
+{
+    auto expect_names = [](core::pipeline_config c, const char* name) {
+        try {
+            c.validate();
+            FAIL() << "no exception for " << name;
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+        }
+    };
+    core::pipeline_config ok;
+    ok.max_in_bytes = ok.max_out_bytes = 4;
+    ok.validate();
+    auto c = ok;
+    c.slots = 0;
+    expect_names(c, "slots");
+    c = ok;
+    c.max_batch = 0;
+    expect_names(c, "max_batch");
+    c = ok;
+    c.flush_timeout = std::chrono::microseconds(-1);
+    expect_names(c, "flush_us");
+    EXPECT_THROW(copy_kernels(0, 1.0f), std::invalid_argument);
+    EXPECT_THROW(copy_kernels(4, std::nanf("")), std::invalid_argument);
+}
+
+TEST(PipelineCuda, ScaleIsApplied)
+{
+    const size_t vlen = 1024;
+    const auto kernel = copy_kernels(vlen, -0.5f);
+    auto pipe = core::make_pipeline(kernel, test::cuda_backend(), make_cfg({ 3, 16, 0 }, vlen));
+    std::vector<float> x(vlen);
+    for (size_t i = 0; i < vlen; i++)
+        x[i] = float(i) - 100.25f;
+    pipe->submit(x.data(), vlen * 4, vlen * 4, nullptr);
+    pipe->drain();
+    const auto* f = pipe->front(true);
+    ASSERT_NE(f, nullptr);
+    for (size_t i = 0; i < vlen; i++)
+        ASSERT_EQ(reinterpret_cast<const float*>(f->data)[i], x[i] * -0.5f);
+}
+
+#ifdef GPURX_HAVE_CUDA
+#include "cuda/device_context.h"
+
+// A flowgraph that stops and starts again must not allocate again: pipelines
+// lease their streams and pinned/device buffers from the device's persistent
+// context, and give them back to its pools.
+TEST(PipelineCuda, RestartReusesPooledResources)
+{
+    auto ctx = core::device_context::acquire(0);
+    EXPECT_EQ(ctx.get(), core::device_context::acquire(0).get()) << "one context per device";
+    const auto kernel = copy_kernels(256, 1.0f);
+    const auto cfg = make_cfg({ 3, 32, 0 }, 256);
+    { auto warm = core::make_pipeline(kernel, test::cuda_backend(), cfg); }
+    const size_t streams = ctx->streams_created(), buffers = ctx->buffers_created();
+    for (int restart = 0; restart < 5; restart++) {
+        auto pipe = core::make_pipeline(kernel, test::cuda_backend(), cfg);
+        std::vector<float> x(256, float(restart));
+        pipe->submit(x.data(), x.size() * 4, x.size() * 4, nullptr);
+        pipe->drain();
+        ASSERT_NE(pipe->front(true), nullptr);
+    }
+    EXPECT_EQ(ctx->streams_created(), streams) << "streams created again on restart";
+    EXPECT_EQ(ctx->buffers_created(), buffers) << "buffers allocated again on restart";
+}
+#endif
+
+// Several GPUs per pipeline: batches alternate between devices, frames leave
+// in submission order, and the output equals the one-GPU output. Runs on
+// every device the machine has (on one GPU, devices {0, 0} is refused and the
+// test checks the list it can).
+TEST(PipelineCuda, SeveralDevicesKeepOrder)
+{
+    const auto& p = core::probe_cuda();
+    std::vector<int> all;
+    for (const auto& d : p.devices)
+        if (d.usable)
+            all.push_back(d.ordinal);
+    std::printf("devices in the pipeline: %zu\n", all.size());
+    for (const auto& c : std::vector<pipeline_case>{ { 1, 1, 0 }, { 2, 7, 100 }, { 3, 64, 0 }, { 2, 1000, 10000 } }) {
+        SCOPED_TRACE("slots=" + std::to_string(c.slots) + " max_batch=" + std::to_string(c.max_batch));
+        run_stream(test::cuda_backend(all), c, 77);
+    }
+}
+
+// A stop in the middle of a stream: the pipeline is drained with frames still
+// pending, then destroyed; every frame taken before is correct and in order.
+TEST(PipelineCuda, SeveralDevicesStopMidStream)
+{
+    const auto& p = core::probe_cuda();
+    std::vector<int> all;
+    for (const auto& d : p.devices)
+        if (d.usable)
+            all.push_back(d.ordinal);
+    const size_t vlen = 64;
+    auto pipe = core::make_pipeline(copy_kernels(vlen, 3.0f), test::cuda_backend(all), make_cfg({ 2, 5, 0 }, vlen));
+    std::vector<float> x(vlen);
+    size_t out = 0;
+    for (size_t i = 0; i < 37; i++) {
+        std::fill(x.begin(), x.end(), float(i));
+        while (!pipe->can_accept()) {
+            const auto* f = pipe->front(true);
+            ASSERT_NE(f, nullptr);
+            ASSERT_EQ(f->seq, out);
+            ASSERT_EQ(reinterpret_cast<const float*>(f->data)[vlen - 1], 3.0f * float(out));
+            pipe->pop();
+            out++;
+        }
+        pipe->submit(x.data(), vlen * 4, vlen * 4, nullptr);
+    }
+    pipe->drain();
+    EXPECT_EQ(pipe->pending() + out, 37u);
+}
+
+// Staging that cannot fit the machine is refused before anything is
+// allocated, naming max_batch and the memory it would take.
+TEST(Pipeline, OversizedStagingNamesMaxBatch)
+{
+    core::pipeline_config c;
+    c.max_batch = size_t(1) << 20;
+    c.slots = 64;
+    c.max_in_bytes = 18444 * 4;
+    c.max_out_bytes = 6144;
+    try {
+        core::make_pipeline(copy_kernels(18444, 1.0f), test::cpu_backend(), c);
+        FAIL() << "accepted " << c.slot_bytes() * c.slots << " bytes of staging";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("max_batch=1048576"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("GiB"), std::string::npos) << e.what();
+    }
+}

@@ -1,0 +1,72 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// The CPU engine's persistent worker pool: every item runs exactly once, on a
+// valid worker, no worker runs two items at once, threads are started once for
+// the pool's life, and an exception reaches the caller.
+#include "pipeline/worker_pool.h"
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <stdexcept>
+#include <vector>
+
+using gr::gpurx::core::worker_pool;
+
+TEST(WorkerPool, EveryItemOnceOnAValidWorker)
+{
+    worker_pool pool(4);
+    EXPECT_EQ(pool.size(), 4u);
+    EXPECT_EQ(pool.threads_started(), 3u);
+    for (size_t n : { 0, 1, 3, 4, 100, 1000 }) {
+        std::vector<std::atomic<int>> hits(n);
+        std::vector<std::atomic<int>> busy(pool.size());
+        std::atomic<bool> overlap{ false };
+        pool.parallel_for(n, [&](size_t i, size_t w) {
+            ASSERT_LT(w, pool.size());
+            if (busy[w].fetch_add(1) != 0)
+                overlap = true;
+            hits[i]++;
+            busy[w]--;
+        });
+        for (size_t i = 0; i < n; i++)
+            ASSERT_EQ(hits[i].load(), 1) << "item " << i << " of " << n;
+        EXPECT_FALSE(overlap) << "a worker ran two items at once";
+    }
+    EXPECT_EQ(pool.threads_started(), 3u) << "threads must persist across batches";
+}
+
+TEST(WorkerPool, ManyBatchesReuseTheThreads)
+{
+    worker_pool pool(3);
+    std::atomic<long> sum{ 0 };
+    for (int b = 0; b < 2000; b++)
+        pool.parallel_for(7, [&](size_t i, size_t) { sum += long(i); });
+    EXPECT_EQ(sum.load(), 2000L * 21);
+    EXPECT_EQ(pool.threads_started(), 2u);
+}
+
+TEST(WorkerPool, ExceptionReachesTheCaller)
+{
+    worker_pool pool(2);
+    std::atomic<int> ran{ 0 };
+    EXPECT_THROW(pool.parallel_for(50,
+                                   [&](size_t i, size_t) {
+                                       ran++;
+                                       if (i == 17)
+                                           throw std::runtime_error("item 17");
+                                   }),
+                 std::runtime_error);
+    EXPECT_EQ(ran.load(), 50) << "the other items still run";
+    pool.parallel_for(5, [&](size_t, size_t) { ran++; }); // usable afterwards
+    EXPECT_EQ(ran.load(), 55);
+}
+
+TEST(WorkerPool, SizedFromTheMachine)
+{
+    worker_pool pool(0);
+    EXPECT_GE(pool.size(), 1u);
+    EXPECT_EQ(pool.size(), worker_pool::resolve(0));
+}

@@ -1,0 +1,108 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "pipeline/worker_pool.h"
+
+#include <algorithm>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+
+size_t worker_pool::resolve(size_t threads)
+{
+    return threads ? threads : std::max<size_t>(1, std::thread::hardware_concurrency());
+}
+
+worker_pool::worker_pool(size_t threads) : d_size(resolve(threads))
+{
+    for (size_t w = 1; w < d_size; w++)
+        d_threads.emplace_back([this, w] { worker_loop(w); });
+}
+
+worker_pool::~worker_pool()
+{
+    {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        d_quit = true;
+    }
+    d_wake.notify_all();
+    for (auto& t : d_threads)
+        t.join();
+}
+
+// Items are handed out one at a time under the lock: items are whole frames
+// or SIMD groups of frames (microseconds to milliseconds each), so the lock
+// is never the bottleneck, and the order stays simple to reason about.
+void worker_pool::run_items(size_t worker)
+{
+    std::unique_lock<std::mutex> lock(d_mutex);
+    while (d_next < d_n) {
+        const size_t item = d_next++;
+        const task_fn* fn = d_fn;
+        lock.unlock();
+        try {
+            (*fn)(item, worker);
+        } catch (...) {
+            lock.lock();
+            if (!d_error)
+                d_error = std::current_exception();
+            continue;
+        }
+        lock.lock();
+    }
+}
+
+void worker_pool::worker_loop(size_t worker)
+{
+    uint64_t seen = 0;
+    std::unique_lock<std::mutex> lock(d_mutex);
+    for (;;) {
+        d_wake.wait(lock, [&] { return d_quit || d_generation != seen; });
+        if (d_quit)
+            return;
+        seen = d_generation;
+        d_busy++;
+        lock.unlock();
+        run_items(worker);
+        lock.lock();
+        if (--d_busy == 0)
+            d_idle.notify_all();
+    }
+}
+
+void worker_pool::parallel_for(size_t n, const task_fn& fn)
+{
+    if (n == 0)
+        return;
+    if (d_size == 1 || n == 1) {
+        for (size_t i = 0; i < n; i++)
+            fn(i, 0);
+        return;
+    }
+    {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        d_fn = &fn;
+        d_n = n;
+        d_next = 0;
+        d_error = nullptr;
+        d_generation++;
+    }
+    d_wake.notify_all();
+    run_items(0);
+    std::unique_lock<std::mutex> lock(d_mutex);
+    // Every item is handed out; wait for the workers still running one.
+    d_idle.wait(lock, [&] { return d_busy == 0; });
+    d_fn = nullptr;
+    if (d_error) {
+        auto e = d_error;
+        d_error = nullptr;
+        std::rethrow_exception(e);
+    }
+}
+
+} // namespace core
+} // namespace gpurx
+} // namespace gr

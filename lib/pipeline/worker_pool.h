@@ -1,0 +1,70 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// The CPU engine's persistent workers. Threads are started once, when the
+// engine is made, and sleep between batches: a batch costs a wake-up, not a
+// thread start per worker.
+#ifndef INCLUDED_GPURX_PIPELINE_WORKER_POOL_H
+#define INCLUDED_GPURX_PIPELINE_WORKER_POOL_H
+
+#include <condition_variable>
+#include <cstddef>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+
+class worker_pool
+{
+public:
+    //! fn(item, worker): worker is in [0, size()), one item at a time per worker.
+    using task_fn = std::function<void(size_t item, size_t worker)>;
+
+    //! \p threads workers including the caller; 0: one per hardware thread.
+    explicit worker_pool(size_t threads = 0);
+    ~worker_pool();
+    worker_pool(const worker_pool&) = delete;
+    worker_pool& operator=(const worker_pool&) = delete;
+
+    size_t size() const { return d_size; }
+
+    /*!
+     * Run fn on items 0..n-1 across the workers (the calling thread is worker
+     * 0) and return when all are done. The first exception thrown by fn is
+     * rethrown here after every item has been handed out. Not reentrant.
+     */
+    void parallel_for(size_t n, const task_fn& fn);
+
+    //! Threads started since construction (for tests: stays size() - 1).
+    size_t threads_started() const { return d_threads.size(); }
+
+    //! Workers for a request of \p threads (0: one per hardware thread).
+    static size_t resolve(size_t threads);
+
+private:
+    void worker_loop(size_t worker);
+    void run_items(size_t worker);
+
+    size_t d_size;
+    std::vector<std::thread> d_threads;
+    std::mutex d_mutex;
+    std::condition_variable d_wake, d_idle;
+    const task_fn* d_fn = nullptr;
+    size_t d_n = 0, d_next = 0, d_busy = 0;
+    uint64_t d_generation = 0;
+    bool d_quit = false;
+    std::exception_ptr d_error;
+};
+
+} // namespace core
+} // namespace gpurx
+} // namespace gr
+
+#endif

@@ -1,0 +1,134 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "turbo/turbo_implementations.h"
+#include "turbo/turbo_cpu_kernel.h"
+#ifdef GPURX_HAVE_CUDA
+#include "turbo/cuda/turbo_cuda_kernel.h"
+#endif
+
+#include <stdexcept>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+
+namespace {
+
+implementation<turbo_config> cpu_entry(const char* name, const char* description, const char* reference, bool fixed)
+{
+    implementation<turbo_config> e;
+    e.info = { name, backend_kind::cpu, description, reference, true };
+    e.unsupported = [fixed](const turbo_config& c) {
+        return fixed && c.algorithm == turbo::LOG_MAP ? std::string("log-MAP runs in float only")
+                                                      : std::string();
+    };
+    return e;
+}
+
+const implementation<turbo_config>* find(const std::vector<implementation<turbo_config>>& all,
+                                         const std::string& name)
+{
+    for (const auto& e : all)
+        if (e.info.name == name)
+            return &e;
+    return nullptr;
+}
+
+bool is_fixed(const std::string& name) { return name.find("fixed16") != std::string::npos; }
+
+} // namespace
+
+std::vector<implementation<turbo_config>> turbo_implementations(float int8_scale)
+{
+    std::vector<implementation<turbo_config>> all;
+    all.push_back(cpu_entry("cpu-float",
+                            "float, one codeword per worker (log-MAP and max-log-MAP); the reference",
+                            "", false));
+    all.push_back(cpu_entry("cpu-fixed16-simd",
+                            "16-bit fixed point, 16 codewords per SIMD vector (AVX2, else SSE2); "
+                            "the fixed-point reference, bit for bit the CUDA twin's arithmetic",
+                            "", true));
+    for (auto& e : all)
+        e.make_cpu = [int8_scale](const turbo_config& c) -> std::unique_ptr<cpu_kernel> {
+            return std::make_unique<turbo_cpu_kernel>(c, int8_scale);
+        };
+#ifdef GPURX_HAVE_CUDA
+    for (auto& e : turbo_cuda_implementations(int8_scale))
+        all.push_back(std::move(e));
+#endif
+    return all;
+}
+
+implementation_choice choose_turbo_implementation(turbo_config& cfg)
+{
+    const auto all = turbo_implementations();
+    implementation_choice c;
+    const std::string want = cfg.implementation;
+    if (want != "auto") {
+        const auto* e = find(all, want);
+        if (!e) {
+            std::string names;
+            for (const auto& x : all)
+                names += (names.empty() ? "" : ", ") + x.info.name;
+            throw std::invalid_argument("implementation must be \"auto\" or one of " + names +
+                                        ", got \"" + want + "\"");
+        }
+        const std::string why = e->unsupported(cfg);
+        if (why.empty()) {
+            cfg.fixed_point = is_fixed(want);
+        } else {
+            c.note = "implementation \"" + want + "\" cannot run this configuration (" + why +
+                     "); using the automatic choice instead";
+        }
+    }
+    const bool fixed = cfg.uses_fixed_point();
+    c.cpu = fixed ? "cpu-fixed16-simd" : "cpu-float";
+    if (find(all, "cuda-float-window"))
+        c.cuda = fixed ? "cuda-fixed16-dpx" : "cuda-float-window";
+    // A named implementation that can run: it replaces the automatic choice
+    // on its own backend; the other backend runs its twin of equal arithmetic.
+    if (want != "auto" && c.note.empty()) {
+        if (want.rfind("cpu-", 0) == 0)
+            c.cpu = want;
+        else
+            c.cuda = want;
+    }
+    return c;
+}
+
+kernel_factories
+turbo_kernel_factories(const turbo_config& cfg, const implementation_choice& choice, float int8_scale)
+{
+    const auto all = turbo_implementations(int8_scale);
+    kernel_factories k;
+    const auto* cpu = find(all, choice.cpu);
+    if (!cpu)
+        throw std::invalid_argument("no CPU implementation \"" + choice.cpu + "\"");
+    auto make_cpu = cpu->make_cpu;
+    k.cpu = [make_cpu, cfg] { return make_cpu(cfg); };
+    if (const auto* cuda = choice.cuda.empty() ? nullptr : find(all, choice.cuda)) {
+        auto make_cuda = cuda->make_cuda;
+        k.cuda = [make_cuda, cfg](int device) { return make_cuda(cfg, device); };
+    }
+    return k;
+}
+
+family_listing turbo_listing()
+{
+    family_listing l;
+    l.family = "lte-turbo";
+    for (const auto& e : turbo_implementations())
+        l.implementations.push_back(e.info);
+    turbo_config cfg;
+    const auto c = choose_turbo_implementation(cfg);
+    l.default_cpu = c.cpu;
+    l.default_cuda = c.cuda;
+    return l;
+}
+
+} // namespace core
+} // namespace gpurx
+} // namespace gr
