@@ -5,7 +5,8 @@
 # bundle carried:
 #   carry: [".devrun", ".gpuhost"]
 #   command: bash scripts/gpuhost-check.sh [tests] [sanitize] [bench-turbo]
-#            [bench-pipeline] [bench-flowgraph] [example] [ber]
+#            [bench-pipeline] [bench-flowgraph] [example] [ber] [bench-old-new]
+#            [bench-devices]
 # Writes logs to $OUT (or ./.devout). Nothing is compiled there: binaries
 # built here (nvcc 13, sm_90) run there as they are.
 set -uo pipefail
@@ -27,7 +28,7 @@ source .gpuhost/enter .gpuhost
 # The module from the build tree (what ctest's QA uses too), so the install
 # tree need not travel.
 export PYTHONPATH="$root/build/test_modules:$PYTHONPATH"
-export LD_LIBRARY_PATH="$root/build/lib:$LD_LIBRARY_PATH"
+export LD_LIBRARY_PATH="$root/build/lib/blocks:$LD_LIBRARY_PATH"
 export PATH="$root/build/apps:$PATH"
 # The QA wrappers that ctest runs call /usr/bin/python3, GNU Radio's Python on
 # Debian; on this host point it at the bundled one (a throwaway machine).
@@ -45,7 +46,7 @@ for step in "$@"; do
       grep -E "tests passed|did not run|Skipped|Failed" "$out/ctest.log" || true
       ;;
     sanitize)
-      for t in build/lib/tests/test_*; do
+      for t in build/lib/tests/test_* build/lib/*/tests/test_*; do
         [ -x "$t" ] || continue
         for tool in memcheck racecheck; do
           echo "== compute-sanitizer --tool $tool $t --cuda"
@@ -62,6 +63,19 @@ for step in "$@"; do
       ;;
     bench-turbo)
       build/bench/bench_turbo --markdown | tee "$out/bench_turbo.md"
+      ;;
+    bench-old-new)
+      # The headline kernel figure of a previous commit's bench_turbo (carried
+      # in .devrun/old/) and of this build, alternately, in one run.
+      for r in 1 2 3; do
+        for b in .devrun/old/bench_turbo build/bench/bench_turbo; do
+          [ -x "$b" ] || continue
+          echo "== $b run $r"; "$b" --only 4 16 128 | tee -a "$out/bench_old_new.txt"
+        done
+      done
+      ;;
+    bench-devices)
+      build/bench/bench_turbo --devices | tee "$out/bench_devices.md"
       ;;
     bench-flowgraph)
       python3 bench/bench_flowgraph.py --backend cuda | tee "$out/bench_flowgraph.md"

@@ -186,6 +186,8 @@ int tagged_driver::general_work(int noutput_items,
         d_packet.start = pos;
         d_packet.shape = shape;
         d_packet.dst = pipe.begin_frame(shape.in_items * isz, shape.out_bytes, shape.params.data(), pos);
+        while (t < tags.size() && tags[t].offset == pos)
+            t++; // its own tag (and any repeat of it) is taken
     }
 
     pipe.launch_due();
