@@ -46,7 +46,7 @@ for step in "$@"; do
       grep -E "tests passed|did not run|Skipped|Failed" "$out/ctest.log" || true
       ;;
     sanitize)
-      for t in build/lib/tests/test_* build/lib/*/tests/test_*; do
+      for t in ${SAN_TESTS:-build/lib/tests/test_* build/lib/*/tests/test_*}; do
         [ -x "$t" ] || continue
         for tool in memcheck racecheck; do
           echo "== compute-sanitizer --tool $tool $t --cuda"

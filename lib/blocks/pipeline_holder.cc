@@ -50,6 +50,9 @@ pipeline_holder::pipeline_holder(const frame_adapter& adapter,
     : d_adapter(adapter), d_cfg(pipeline_config_of(options, adapter)), d_logger(std::move(logger))
 {
     d_backend = core::select_backend(options.backend, options.devices);
+    // At construction, not in start(): GNU Radio cannot report an exception
+    // thrown from start() (tb.start() would never return).
+    core::check_pipeline_memory(d_cfg, d_backend);
     d_logger->info("{}", d_backend.reason);
     const std::string note = adapter.implementation_note();
     if (!note.empty())

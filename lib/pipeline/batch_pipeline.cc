@@ -299,8 +299,12 @@ size_t host_memory_bytes()
 // Staging is sized for max_batch frames of the largest size the block
 // accepts. Refuse what cannot fit before allocating anything, with the
 // figure, instead of a std::bad_alloc or a machine brought to swapping.
-void check_memory(const pipeline_config& cfg, const backend_choice& where, size_t nslots)
+} // namespace
+
+void check_pipeline_memory(const pipeline_config& cfg, const backend_choice& where)
 {
+    const size_t nslots =
+        where.kind == backend_kind::cuda ? cfg.slots * where.devices.size() : cfg.slots;
     const size_t need = cfg.slot_bytes() * nslots;
     const size_t host = host_memory_bytes();
     const bool cuda = where.kind == backend_kind::cuda;
@@ -325,7 +329,6 @@ void check_memory(const pipeline_config& cfg, const backend_choice& where, size_
         }
     }
 }
-} // namespace
 
 std::unique_ptr<batch_pipeline>
 make_pipeline(const kernel_factories& kernels, const backend_choice& where, const pipeline_config& cfg)
@@ -333,7 +336,7 @@ make_pipeline(const kernel_factories& kernels, const backend_choice& where, cons
     cfg.validate();
     const bool cuda = where.kind == backend_kind::cuda;
     const size_t nslots = cuda ? cfg.slots * where.devices.size() : cfg.slots;
-    check_memory(cfg, where, nslots);
+    check_pipeline_memory(cfg, where);
     std::unique_ptr<batch_engine> engine;
     if (cuda) {
         if (!kernels.cuda)

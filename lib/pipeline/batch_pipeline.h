@@ -180,6 +180,12 @@ struct kernel_factories {
 };
 
 /*!
+ * Throws std::invalid_argument naming max_batch, with the memory it would
+ * take, when the staging of \p cfg on \p where would not fit the machine.
+ */
+void check_pipeline_memory(const pipeline_config& cfg, const backend_choice& where);
+
+/*!
  * A pipeline on the backend \p where names (on CUDA: cfg.slots slots per
  * listed device). Throws std::invalid_argument naming max_batch, with the
  * memory it would take, when the staging would not fit the machine.

@@ -38,8 +38,15 @@ public:
         const auto* params = host.params_as<turbo::frame_params>();
         turbo_geometry geo{ 0, 0, 0, 0 };
         const bool int8 = host.nframes && params[0].input == turbo::INPUT_INT8;
+        // Batches hold runs of one K: the geometry is worked out once per run
+        // (per frame it would cost more host time than the copies).
+        int last_K = -1;
+        turbo_geometry g{};
         for (size_t f = 0; f < host.nframes; f++) {
-            const turbo_geometry g = turbo_geometry_of(d_cfg, params[f].K);
+            if (params[f].K != last_K) {
+                last_K = params[f].K;
+                g = turbo_geometry_of(d_cfg, last_K);
+            }
             geo.max_K = std::max(geo.max_K, g.max_K);
             geo.max_windows = std::max(geo.max_windows, g.max_windows);
             geo.max_W = std::max(geo.max_W, g.max_W);
