@@ -8,7 +8,8 @@ vector_source (repeat) -> head -> lte_turbo_decoder -> null_sink, against the
 same flowgraph with blocks.copy in the decoder's place (the flowgraph's own
 ceiling). K=6144, 6 iterations, scaled max-log-MAP, automatic P (128 for K=6144).
 
-  bench_flowgraph.py [--backend cuda] [--frames 60000] [--repeat 3]
+  bench_flowgraph.py [--backend cuda] [--devices 0] [--max-batch 264] [--slots 3]
+                     [--cpu-threads 0] [--frames 60000] [--repeat 3] [--K 6144]
 
 Each flowgraph runs --repeat times (alternating), and the median rate is
 reported, so start-up costs and noise weigh little.
@@ -35,7 +36,11 @@ def run(make_block, K, frames, data):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--backend", default="auto")
+    ap.add_argument("--backend", default="auto", choices=["auto", "cuda", "cpu"])
+    ap.add_argument("--devices", default="0", help='GPUs: "0", "0,1" or "all"')
+    ap.add_argument("--max-batch", type=int, default=264)
+    ap.add_argument("--slots", type=int, default=3)
+    ap.add_argument("--cpu-threads", type=int, default=0)
     ap.add_argument("--frames", type=int, default=60000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--K", type=int, default=6144)
@@ -43,16 +48,19 @@ def main():
     K, n = a.K, 3 * a.K + 12
     rng = np.random.default_rng(1)
     data = (rng.standard_normal(64 * n) * 2 + 1).astype(np.float32).tolist()
+    opts = gpurx.pipeline_options(max_batch=a.max_batch, slots=a.slots, backend=a.backend,
+                                  devices=a.devices, cpu_threads=a.cpu_threads)
     decs, cps = [], []
     for _ in range(a.repeat):
-        decs.append(run(lambda: gpurx.lte_turbo_decoder(K, 6, "scaled-max-log-map", 0, max_batch=264,
-                                                        slots=3, backend=a.backend), K, a.frames, data))
+        decs.append(run(lambda: gpurx.lte_turbo_decoder(K, 6, "scaled-max-log-map", 0,
+                                                        options=opts), K, a.frames, data))
         cps.append(run(lambda: blocks.copy(gr.sizeof_float * n), K, a.frames, data))
     dec, cp = float(np.median(decs)), float(np.median(cps))
     print("| flowgraph | Gbit/s (information bits) |\n|---|---|")
     print("| vector_source -> lte_turbo_decoder (%s) -> null_sink | %.2f |" % (a.backend, dec))
     print("| vector_source -> copy -> null_sink | %.2f |" % cp)
     print("| ratio decoder / copy (medians of %d runs of %d frames) | %.2f |" % (a.repeat, a.frames, dec / cp))
+    print("\nDecoder: %r" % (opts,))
 
 
 if __name__ == "__main__":

@@ -14,7 +14,11 @@ BPSK soft decision is positive for bit 1, which is gr-gpurx's LLR convention;
 it is scaled to a true LLR, 4y/N0.
 
   lte_turbo_ber.py [--K 1024] [--frames 40] [--ebn0 1.5] [--backend auto]
+                   [--devices 0] [--max-batch 64] [--slots 3] [--flush-us 1000]
+                   [--cpu-threads 0]
                    [--check]   (exit 1 unless every frame decodes and its CRC passes)
+
+The decoder's batching, backend and GPUs are one gpurx.pipeline_options.
 """
 import argparse
 import sys
@@ -37,8 +41,15 @@ def crc24b_attach(bits):
 
 
 class turbo_link(gr.top_block):
-    def __init__(self, K, frames, ebn0_db, backend, seed=1):
+    """options: a gpurx.pipeline_options, or a backend name ("auto", "cuda",
+    "cpu") for the default options on that backend."""
+
+    def __init__(self, K, frames, ebn0_db, options=None, seed=1):
         gr.top_block.__init__(self, "gpurx LTE turbo link")
+        if options is None:
+            options = gpurx.pipeline_options()
+        elif isinstance(options, str):
+            options = gpurx.pipeline_options(backend=options)
         rng = np.random.default_rng(seed)
         self.tx_bits = np.concatenate(
             [crc24b_attach(rng.integers(0, 2, K - 24)) for _ in range(frames)])
@@ -57,7 +68,7 @@ class turbo_link(gr.top_block):
         llr = blocks.multiply_const_ff(2.0 / n0)                   # -> 4y/N0
         s2v = blocks.stream_to_vector(gr.sizeof_float, n)
         self.dec = gpurx.lte_turbo_decoder(K, 8, "scaled-max-log-map",
-                                           early_termination="crc24b", backend=backend)
+                                           early_termination="crc24b", options=options)
         self.snk = blocks.vector_sink_b(K)
         self.connect(src, enc, v2s, mod, (add, 0))
         self.connect(noise, (add, 1))
@@ -69,10 +80,18 @@ def main():
     ap.add_argument("--K", type=int, default=1024)
     ap.add_argument("--frames", type=int, default=40)
     ap.add_argument("--ebn0", type=float, default=1.5)
-    ap.add_argument("--backend", default="auto")
+    ap.add_argument("--backend", default="auto", choices=["auto", "cuda", "cpu"])
+    ap.add_argument("--devices", default="0", help='GPUs: "0", "0,1" or "all"')
+    ap.add_argument("--max-batch", type=int, default=64)
+    ap.add_argument("--slots", type=int, default=3)
+    ap.add_argument("--flush-us", type=int, default=1000)
+    ap.add_argument("--cpu-threads", type=int, default=0)
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args()
-    tb = turbo_link(a.K, a.frames, a.ebn0, a.backend)
+    opts = gpurx.pipeline_options(max_batch=a.max_batch, slots=a.slots, flush_us=a.flush_us,
+                                  backend=a.backend, devices=a.devices,
+                                  cpu_threads=a.cpu_threads)
+    tb = turbo_link(a.K, a.frames, a.ebn0, opts)
     t0 = time.time()
     tb.run()
     rx = np.array(tb.snk.data(), dtype=np.uint8)

@@ -5,15 +5,12 @@
 #
 """gpurx.batch_copy in a flowgraph. Runs on the backend named by the
 GPURX_TEST_BACKEND environment variable (default cpu)."""
-import os
-
 import numpy as np
 from gnuradio import blocks, gr, gr_unittest, gpurx
 
-BACKEND = os.environ.get("GPURX_TEST_BACKEND", "cpu")
-if BACKEND == "cuda":
-    from qa_helpers import require_cuda_or_skip
-    require_cuda_or_skip()
+from qa_helpers import BACKEND, options, require_backend_or_skip
+
+require_backend_or_skip()
 
 
 class qa_batch_copy(gr_unittest.TestCase):
@@ -23,7 +20,7 @@ class qa_batch_copy(gr_unittest.TestCase):
         data = rng.standard_normal(nframes * vlen).astype(np.float32)
         tb = gr.top_block()
         src = blocks.vector_source_f(data.tolist(), False, vlen)
-        blk = gpurx.batch_copy(vlen, scale, backend=BACKEND, **kw)
+        blk = gpurx.batch_copy(vlen, scale, options=options(**kw))
         snk = blocks.vector_sink_f(vlen)
         tb.connect(src, blk, snk)
         tb.run()
@@ -56,8 +53,8 @@ class qa_batch_copy(gr_unittest.TestCase):
         tb = gr.top_block()
         src = blocks.vector_source_f(list(np.arange(vlen * 64, dtype=np.float32)), True, vlen)
         head = blocks.head(gr.sizeof_float * vlen, 1001)
-        blk = gpurx.batch_copy(vlen, 1.0, max_batch=100, slots=3, flush_us=10_000_000,
-                               backend=BACKEND)
+        blk = gpurx.batch_copy(vlen, 1.0, options=options(max_batch=100, slots=3,
+                                                          flush_us=10_000_000))
         snk = blocks.vector_sink_f(vlen)
         tb.connect(src, head, blk, snk)
         tb.run()
@@ -70,7 +67,7 @@ class qa_batch_copy(gr_unittest.TestCase):
         vlen = 4
         tag = gr.tag_utils.python_to_tag((37, gr.pmt.intern("frame"), gr.pmt.from_long(37)))
         src = blocks.vector_source_f([float(i) for i in range(100 * vlen)], False, vlen, [tag])
-        blk = gpurx.batch_copy(vlen, 1.0, max_batch=16, backend=BACKEND)
+        blk = gpurx.batch_copy(vlen, 1.0, options=options(max_batch=16))
         snk = blocks.vector_sink_f(vlen)
         tb = gr.top_block()
         tb.connect(src, blk, snk)
@@ -80,21 +77,42 @@ class qa_batch_copy(gr_unittest.TestCase):
         self.assertEqual(tags[0].offset, 37)
 
     def test_005_bad_parameters_name_themselves(self):
-        for kw, name in ((dict(max_batch=0), "max_batch"), (dict(slots=0), "slots"),
-                         (dict(flush_us=-1), "flush_us"), (dict(backend="gpu"), "backend")):
-            with self.assertRaises(Exception) as ctx:
-                gpurx.batch_copy(8, **kw)
+        for kw, name in ((dict(max_batch=0), "max_batch"), (dict(max_batch=1048577), "max_batch"),
+                         (dict(slots=0), "slots"), (dict(slots=65), "slots"),
+                         (dict(flush_us=-1), "flush_us"), (dict(flush_us=10_000_001), "flush_us"),
+                         (dict(cpu_threads=-1), "cpu_threads"),
+                         (dict(cpu_threads=1025), "cpu_threads"),
+                         (dict(backend="gpu"), "backend"), (dict(devices="x"), "devices")):
+            with self.assertRaises(ValueError, msg=str(kw)) as ctx:
+                gpurx.batch_copy(8, options=gpurx.pipeline_options(**kw))
             self.assertIn(name, str(ctx.exception))
-        with self.assertRaises(Exception) as ctx:
-            gpurx.batch_copy(0)
-        self.assertIn("vlen", str(ctx.exception))
+        for vlen in (0, -1, 16777217, 1 << 29):
+            with self.assertRaises(ValueError) as ctx:
+                gpurx.batch_copy(vlen)
+            self.assertIn("vlen", str(ctx.exception))
+        for scale in (float("nan"), float("inf")):
+            with self.assertRaises(ValueError) as ctx:
+                gpurx.batch_copy(8, scale)
+            self.assertIn("scale", str(ctx.exception))
 
     def test_006_cuda_without_gpu_fails_at_construction(self):
         if gpurx.cuda_available(0):
             self.skipTest("a CUDA device is present")
         with self.assertRaises(Exception) as ctx:
-            gpurx.batch_copy(8, backend="cuda")
+            gpurx.batch_copy(8, options=gpurx.pipeline_options(backend="cuda"))
         self.assertIn("cuda", str(ctx.exception))
+
+    def test_007_options_object(self):
+        o = gpurx.pipeline_options()
+        self.assertEqual((o.max_batch, o.slots, o.flush_us, o.backend, o.devices, o.cpu_threads),
+                         (64, 3, 1000, "auto", "0", 0))
+        o.max_batch, o.cpu_threads, o.devices = 5, 2, "all"
+        self.assertEqual((o.max_batch, o.cpu_threads, o.devices), (5, 2, "all"))
+        self.assertEqual(gpurx.pipeline_options(devices=1).devices, "1")
+        self.assertEqual(gpurx.pipeline_options(devices=[0, 1]).devices, "0,1")
+        # cpu_threads and a CPU run with the devices field present: it is ignored on the CPU.
+        data, out = self.run_copy(37, 5, 3.0, max_batch=4, cpu_threads=1)
+        np.testing.assert_array_equal(out, data * np.float32(3.0))
 
 
 if __name__ == '__main__':

@@ -3,28 +3,159 @@
 # Copyright 2026 gr-gpurx authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-"""Every grc/*.block.yml loads in GNU Radio Companion's platform and its block
-validates with default parameters (apart from unconnected ports)."""
+"""The grc/*.block.yml files:
+
+- every one loads in GNU Radio Companion's platform and its block validates
+  with default parameters (apart from unconnected ports) - needs GRC;
+- the pipeline options (max_batch, slots, flush_us, backend, devices,
+  cpu_threads) are the same parameters, word for word, in every block that
+  has them, and reach the block as one gpurx.pipeline_options in both the
+  Python and the C++ template;
+- every block that takes soft values documents their convention.
+
+Without GRC (e.g. a bare GPU host) the text checks still run, and the file
+then exits 77 (ctest: Skipped) for the platform check."""
 import glob
 import os
+import re
 import sys
+import unittest
 
-from gnuradio import gr, gr_unittest
+import yaml
+from gnuradio import gr
 
 try:
     from gnuradio.grc.core.platform import Platform
 except ImportError:
-    # A GNU Radio runtime without GRC (e.g. a bare GPU host): ctest Skipped.
-    print("skipped: GNU Radio Companion (gnuradio.grc) is not installed")
-    sys.exit(77)
+    Platform = None
 
 GRC_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "grc")
+PIPELINE_PARAMS = ("max_batch", "slots", "flush_us", "backend", "devices", "cpu_threads")
+# The pre-pipeline_options per-block parameter names that must not come back.
+LEGACY_PARAMS = ("device",)
+PY_OPTIONS = ("options=gpurx.pipeline_options(max_batch=${max_batch}, slots=${slots}, "
+              "flush_us=${flush_us}, backend=${backend}, devices=${devices}, "
+              "cpu_threads=${cpu_threads})")
+CPP_OPTIONS = ("gr::gpurx::pipeline_options(${max_batch}, ${slots}, ${flush_us}, ${backend}, "
+               "${devices}, ${cpu_threads})")
+SOFT_VALUE_CONVENTION = ("L = ln P(b=1)/P(b=0)", "positive for bit 1")
 
 
-class qa_grc_blocks(gr_unittest.TestCase):
+def block_files():
+    return sorted(glob.glob(os.path.join(GRC_DIR, "*.block.yml")))
+
+
+def param_texts(text):
+    """id -> the exact YAML text of that entry of the parameters list."""
+    m = re.search(r"^parameters:\n((?:(?:[ -].*)?\n)*)", text, re.M)
+    if not m:
+        return {}
+    entries = re.split(r"^(?=- id: )", m.group(1), flags=re.M)
+    out = {}
+    for e in entries:
+        idm = re.match(r"- id: (\S+)", e)
+        if idm:
+            out[idm.group(1)] = e.rstrip("\n")
+    return out
+
+
+def doc_paragraphs(doc):
+    return [" ".join(p.split()) for p in re.split(r"\n\s*\n", doc or "") if p.strip()]
+
+
+class qa_grc_text(unittest.TestCase):
+
+    def setUp(self):
+        self.files = block_files()
+        if not self.files:
+            self.skipTest("grc/ not found next to the test")
+        self.texts = {}
+        for f in self.files:
+            with open(f) as fh:
+                self.texts[os.path.basename(f)] = fh.read()
+        self.yamls = {k: yaml.safe_load(v) for k, v in self.texts.items()}
+
+    def pipeline_files(self):
+        files = [k for k, y in self.yamls.items()
+                 if any(p.get("id") in PIPELINE_PARAMS for p in y.get("parameters") or [])]
+        self.assertTrue(files, "no block has pipeline options")
+        return files
+
+    def test_001_pipeline_params_identical_everywhere(self):
+        ref_name, ref = None, None
+        for name in self.pipeline_files():
+            texts = param_texts(self.texts[name])
+            ids = [p["id"] for p in self.yamls[name]["parameters"]]
+            for legacy in LEGACY_PARAMS:
+                self.assertNotIn(legacy, ids, name + ": legacy parameter")
+            missing = [p for p in PIPELINE_PARAMS if p not in texts]
+            self.assertEqual(missing, [], name + ": pipeline options missing")
+            mine = {p: texts[p] for p in PIPELINE_PARAMS}
+            # In the same order, one after the other.
+            pos = [ids.index(p) for p in PIPELINE_PARAMS]
+            self.assertEqual(pos, list(range(pos[0], pos[0] + len(PIPELINE_PARAMS))), name)
+            if ref is None:
+                ref_name, ref = name, mine
+                continue
+            for p in PIPELINE_PARAMS:
+                self.assertEqual(mine[p], ref[p],
+                                 "parameter %s differs between %s and %s" % (p, name, ref_name))
+
+    def test_002_pipeline_params_values(self):
+        name = self.pipeline_files()[0]
+        params = {p["id"]: p for p in self.yamls[name]["parameters"]}
+        defaults = {p: str(params[p]["default"]) for p in PIPELINE_PARAMS}
+        # The defaults of gpurx.pipeline_options().
+        self.assertEqual(defaults, {"max_batch": "64", "slots": "3", "flush_us": "1000",
+                                    "backend": '"auto"', "devices": '"0"', "cpu_threads": "0"})
+        self.assertEqual(params["backend"]["options"], ['"auto"', '"cuda"', '"cpu"'])
+
+    def test_003_templates_pass_one_options_object(self):
+        for name in self.pipeline_files():
+            y = self.yamls[name]
+            make = y["templates"]["make"]
+            self.assertIn(PY_OPTIONS, make, name + ": Python make template")
+            cpp = y["cpp_templates"]["make"]
+            self.assertIn(CPP_OPTIONS, cpp, name + ": C++ make template")
+            # No pipeline option passed any other way.
+            for p in PIPELINE_PARAMS + LEGACY_PARAMS:
+                self.assertEqual(make.count("${%s}" % p), 1 if p in PIPELINE_PARAMS else 0,
+                                 "%s: ${%s} in the Python template" % (name, p))
+                self.assertEqual(cpp.count("${%s}" % p), 1 if p in PIPELINE_PARAMS else 0,
+                                 "%s: ${%s} in the C++ template" % (name, p))
+
+    def test_004_pipeline_asserts_and_doc_identical(self):
+        ref_name, ref_asserts, ref_doc = None, None, None
+        for name in self.pipeline_files():
+            y = self.yamls[name]
+            asserts = [a for a in y.get("asserts") or []
+                       if any(p in a for p in PIPELINE_PARAMS)]
+            docs = [p for p in doc_paragraphs(y.get("documentation"))
+                    if p.startswith("Pipeline options")]
+            self.assertEqual(len(docs), 1, name + ": one 'Pipeline options' paragraph")
+            if ref_name is None:
+                ref_name, ref_asserts, ref_doc = name, asserts, docs[0]
+                self.assertEqual(len(asserts), 4, name)
+                continue
+            self.assertEqual(asserts, ref_asserts, "asserts differ: %s, %s" % (name, ref_name))
+            self.assertEqual(docs[0], ref_doc, "pipeline doc differs: %s, %s" % (name, ref_name))
+
+    def test_005_soft_input_blocks_document_the_convention(self):
+        soft = [k for k, y in self.yamls.items()
+                if "decoder" in y["id"] or "LLR" in (y.get("documentation") or "")]
+        self.assertTrue(soft)
+        for name in soft:
+            doc = " ".join((self.yamls[name].get("documentation") or "").split())
+            for words in SOFT_VALUE_CONVENTION:
+                self.assertIn(words, doc, name)
+
+
+class qa_grc_blocks(unittest.TestCase):
 
     def test_001_blocks_load_and_validate(self):
-        files = glob.glob(os.path.join(GRC_DIR, "*.block.yml"))
+        if Platform is None:
+            self.skipTest("GNU Radio Companion (gnuradio.grc) is not installed")
+        files = block_files()
         if not files:
             self.skipTest("grc/ not found next to the test")
         p = Platform(version=gr.version(),
@@ -50,7 +181,20 @@ class qa_grc_blocks(gr_unittest.TestCase):
             doc = b.documentation
             text = doc.get("", "") if isinstance(doc, dict) else str(doc)
             self.assertGreater(len(text.strip()), 80, key + " has no documentation")
+            if "max_batch" in b.params:
+                # The generated Python builds the block with one options object.
+                make = b.templates.render("make")
+                self.assertIn('options=gpurx.pipeline_options(max_batch=64, slots=3, '
+                              'flush_us=1000, backend="auto", devices="0", cpu_threads=0)',
+                              make, key)
 
 
 if __name__ == "__main__":
-    gr_unittest.run(qa_grc_blocks)
+    result = unittest.main(exit=False, verbosity=2).result
+    if not result.wasSuccessful():
+        sys.exit(1)
+    if Platform is None:
+        print("skipped: GNU Radio Companion (gnuradio.grc) is not installed; "
+              "the text checks passed")
+        sys.exit(77)
+    sys.exit(0)

@@ -12,24 +12,14 @@ import numpy as np
 import pmt
 from gnuradio import blocks, gr, gr_unittest, gpurx
 
-BACKEND = os.environ.get("GPURX_TEST_BACKEND", "cpu")
-if BACKEND == "cuda":
-    from qa_helpers import require_cuda_or_skip
-    require_cuda_or_skip()
+from qa_helpers import (BACKEND, encode_turbo as encode, llrs, options, pmt_int,
+                        require_backend_or_skip)
+
+require_backend_or_skip()
 
 
-def encode(bits_frames, K):
-    tb = gr.top_block()
-    src = blocks.vector_source_b(np.concatenate(bits_frames).tolist(), False, K)
-    enc = gpurx.lte_turbo_encoder(K)
-    snk = blocks.vector_sink_b(3 * K + 12)
-    tb.connect(src, enc, snk)
-    tb.run()
-    return np.array(snk.data(), dtype=np.uint8).reshape(-1, 3 * K + 12)
-
-
-def llrs(codebits, amp=4.0):
-    return np.where(codebits > 0, amp, -amp).astype(np.float32)  # positive for 1
+def tags_named(tags, name):
+    return [t for t in tags if pmt.symbol_to_string(t.key) == name]
 
 
 class qa_lte_turbo(gr_unittest.TestCase):
@@ -46,13 +36,21 @@ class qa_lte_turbo(gr_unittest.TestCase):
             cw = encode(bits, K)
             tb = gr.top_block()
             src = blocks.vector_source_f(llrs(cw).ravel().tolist(), False, 3 * K + 12)
-            dec = gpurx.lte_turbo_decoder(K, 4, "scaled-max-log-map", P, max_batch=2,
-                                          backend=BACKEND)
+            dec = gpurx.lte_turbo_decoder(K, 4, "scaled-max-log-map", P,
+                                          options=options(max_batch=2))
             snk = blocks.vector_sink_b(K)
             tb.connect(src, dec, snk)
             tb.run()
             self.assertEqual(dec.backend(), BACKEND)
             np.testing.assert_array_equal(np.array(snk.data()), np.concatenate(bits))
+            # Every output vector carries its K and iterations tags.
+            tags = snk.tags()
+            self.assertEqual(sorted(t.offset for t in tags_named(tags, "K")), list(range(5)))
+            self.assertTrue(all(pmt_int(t.value) == K for t in tags_named(tags, "K")))
+            its = tags_named(tags, "iterations")
+            self.assertEqual(sorted(t.offset for t in its), list(range(5)))
+            self.assertTrue(all(1 <= pmt_int(t.value) <= 4 for t in its))
+            self.assertEqual(tags_named(tags, "crc_ok"), [])  # no CRC early termination
 
     def test_002_nan_frame_dropped_neighbours_intact(self):
         K = 512
@@ -62,7 +60,7 @@ class qa_lte_turbo(gr_unittest.TestCase):
         x[5, 7] = np.inf
         tb = gr.top_block()
         src = blocks.vector_source_f(x.ravel().tolist(), False, 3 * K + 12)
-        dec = gpurx.lte_turbo_decoder(K, algorithm="log-map", max_batch=4, backend=BACKEND)
+        dec = gpurx.lte_turbo_decoder(K, algorithm="log-map", options=options(max_batch=4))
         snk = blocks.vector_sink_b(K)
         tb.connect(src, dec, snk)
         tb.run()
@@ -72,20 +70,32 @@ class qa_lte_turbo(gr_unittest.TestCase):
             np.testing.assert_array_equal(out[i], bits[i])
         for i in (3, 5):
             self.assertFalse(out[i].any())
-        err = [t.offset for t in snk.tags() if pmt.symbol_to_string(t.key) == "gpurx_error"]
-        self.assertEqual(sorted(err), [3, 5])
+        err = tags_named(snk.tags(), "gpurx_error")
+        self.assertEqual(sorted(t.offset for t in err), [3, 5])
+        for t in err:  # the value is the reason
+            self.assertTrue(pmt.is_symbol(t.value))
+            self.assertGreater(len(pmt.symbol_to_string(t.value)), 0)
 
     def test_003_bad_parameters_name_themselves(self):
         cases = ((dict(K=41), "K=41"), (dict(K=40, iterations=0), "iterations"),
                  (dict(K=40, algorithm="map"), "algorithm"),
                  (dict(K=40, subblocks=-1), "subblocks"), (dict(K=40, scaling=1.5), "scaling"),
                  (dict(K=40, early_termination="crc16"), "early_termination"),
-                 (dict(K=40, max_batch=0), "max_batch"), (dict(K=40, slots=0), "slots"),
-                 (dict(K=40, flush_us=-5), "flush_us"), (dict(K=40, backend="gpu"), "backend"))
+                 (dict(K=0), "K="), (dict(K=-1), "K="))
         for kw, name in cases:
-            with self.assertRaises(Exception) as ctx:
+            with self.assertRaises(ValueError, msg=str(kw)) as ctx:
                 gpurx.lte_turbo_decoder(**kw)
             self.assertIn(name, str(ctx.exception))
+        for kw, name in ((dict(max_batch=0), "max_batch"), (dict(slots=0), "slots"),
+                         (dict(flush_us=-5), "flush_us"), (dict(backend="gpu"), "backend"),
+                         (dict(devices="x"), "devices"), (dict(cpu_threads=-1), "cpu_threads")):
+            o = gpurx.pipeline_options(**kw)
+            for make in (lambda: gpurx.lte_turbo_decoder(40, options=o),
+                         lambda: gpurx.lte_turbo_decoder_tagged(options=o),
+                         lambda: gpurx.lte_turbo_decoder_pdu(options=o)):
+                with self.assertRaises(ValueError, msg=str(kw)) as ctx:
+                    make()
+                self.assertIn(name, str(ctx.exception))
         with self.assertRaises(Exception) as ctx:
             gpurx.lte_turbo_encoder(100)
         self.assertIn("K=100", str(ctx.exception))
@@ -106,22 +116,39 @@ class qa_lte_turbo(gr_unittest.TestCase):
             off += len(p)
         tb = gr.top_block()
         src = blocks.vector_source_f(data.tolist(), False, 1, tags)
-        src.set_min_output_buffer(4 * 18444)
-        dec = gpurx.lte_turbo_decoder_tagged(4, "max-log-map", 4, max_batch=3, backend=BACKEND)
+        dec = gpurx.lte_turbo_decoder_tagged(4, "max-log-map", 4, options=options(max_batch=3))
         snk = blocks.vector_sink_b()
         dbg = blocks.message_debug()
         tb.connect(src, dec, snk)
         tb.msg_connect(dec, "errors", dbg, "store")
         tb.run()
         np.testing.assert_array_equal(np.array(snk.data()), np.concatenate(bits))
-        lens = [(t.offset, pmt.to_long(t.value)) for t in snk.tags()
-                if pmt.symbol_to_string(t.key) == "packet_len"]
+        out_tags = sorted(snk.tags(), key=lambda t: t.offset)
+        lens = [(t.offset, pmt_int(t.value)) for t in tags_named(out_tags, "packet_len")]
         self.assertEqual([l for _, l in lens], Ks)
+        self.assertEqual([o for o, _ in lens], list(np.cumsum([0] + Ks[:-1])))
+        self.assertEqual([pmt_int(t.value) for t in tags_named(out_tags, "K")], Ks)
+        self.assertEqual([t.offset for t in tags_named(out_tags, "iterations")],
+                         [o for o, _ in lens])
+        self.assertEqual(tags_named(out_tags, "turbo_iterations"), [])  # the old name is gone
+        deadline = time.time() + 5
+        while dbg.num_messages() < 2 and time.time() < deadline:
+            time.sleep(0.01)
         self.assertEqual(dbg.num_messages(), 2)
+        for i in range(2):
+            m = dbg.get_message(i)
+            self.assertTrue(pmt.is_dict(m))
+            self.assertTrue(pmt.dict_has_key(m, pmt.intern("reason")))
+            self.assertTrue(pmt.dict_has_key(m, pmt.intern("offset")))
+        # The two dropped packets, by their input offsets.
+        starts = np.cumsum([0] + [len(p) for p in packets[:-1]])
+        self.assertEqual([pmt_int(pmt.dict_ref(dbg.get_message(i), pmt.intern("offset"),
+                                                pmt.PMT_NIL)) for i in range(2)],
+                         [int(starts[2]), int(starts[4])])
 
     def test_005_pdu_in_order_with_metadata(self):
-        dec = gpurx.lte_turbo_decoder_pdu(6, early_termination="crc24a", max_batch=4,
-                                          flush_us=2000, backend=BACKEND)
+        dec = gpurx.lte_turbo_decoder_pdu(6, early_termination="crc24a",
+                                          options=options(max_batch=4, flush_us=2000))
         dbg = blocks.message_debug()
         err = blocks.message_debug()
         tb = gr.top_block()
@@ -149,7 +176,7 @@ class qa_lte_turbo(gr_unittest.TestCase):
             m = dbg.get_message(i)
             meta = pmt.car(m)
             self.assertEqual(pmt.to_long(pmt.dict_ref(meta, pmt.intern("seq"), pmt.PMT_NIL)), i)
-            self.assertEqual(pmt.to_long(pmt.dict_ref(meta, pmt.intern("K"), pmt.PMT_NIL)), Ks[i])
+            self.assertEqual(pmt_int(pmt.dict_ref(meta, pmt.intern("K"), pmt.PMT_NIL)), Ks[i])
             self.assertTrue(pmt.dict_has_key(meta, pmt.intern("iterations")))
             self.assertFalse(pmt.to_bool(pmt.dict_ref(meta, pmt.intern("crc_ok"), pmt.PMT_T)))
             np.testing.assert_array_equal(np.array(pmt.u8vector_elements(pmt.cdr(m))), bits[i])
@@ -172,7 +199,6 @@ class qa_lte_turbo(gr_unittest.TestCase):
 
     def test_007_example_flowgraph_decodes(self):
         import importlib.util
-        import sys
         path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples",
                             "lte_turbo_ber.py")
         if not os.path.exists(path):
@@ -180,7 +206,7 @@ class qa_lte_turbo(gr_unittest.TestCase):
         spec = importlib.util.spec_from_file_location("lte_turbo_ber", path)
         ex = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(ex)
-        tb = ex.turbo_link(1024, 30, 1.5, BACKEND)
+        tb = ex.turbo_link(1024, 30, 1.5, gpurx.pipeline_options(backend=BACKEND, max_batch=8))
         tb.run()
         rx = np.array(tb.snk.data(), dtype=np.uint8)
         self.assertEqual(len(rx), len(tb.tx_bits))

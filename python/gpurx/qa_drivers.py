@@ -1,0 +1,628 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpurx authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""Regression cases for the deployments every block family shares - stream,
+tagged stream and PDU - run over every family in FAMILIES, on the backend
+named by GPURX_TEST_BACKEND (default cpu).
+
+A family is a table entry (a Family subclass): how to build its stream,
+tagged and PDU blocks, a valid frame and its expected output. To cover a new
+family (MIMO detection, Viterbi decoding), add an entry to FAMILIES; a family
+without a tagged or PDU form leaves make_tagged / make_pdu as None and the
+cases of that deployment skip it.
+
+The cases:
+  a. tagged: the largest frames (K=6144: 18444 LLRs) with GNU Radio's default
+     buffers: every packet comes back, bit-exact, with its tags.
+  b. tagged: malformed length tags (double, symbol, nil, vector, uint64 >=
+     2**31, longs <= 0, lengths that fit no frame) between valid packets:
+     run() returns, one "errors" message per bad tag at its offset, the valid
+     packets come out bit-exact and in order.
+  c. end of a finite stream (stream and tagged) with flush_us = 10 s: the
+     last partial batch leaves at once.
+  d. PDU: more PDUs than a batch, with a long flush timeout: all delivered in
+     order with their metadata; an empty and a u8vector PDU each give one
+     "errors" message; PDUs held at stop() are published.
+  e. soft-input families: finite LLRs of magnitude 1e37 and 3e38 decode
+     correctly with every algorithm.
+  f. stream: tb.lock(); tb.unlock() while a partial batch is held loses,
+     repeats or reorders no frame.
+  g. construction errors name the parameter or pipeline option at fault.
+  h. tagged: max_batch=1048576 either starts quickly or is refused at
+     construction naming max_batch.
+"""
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pmt
+from gnuradio import blocks, gr, gr_unittest, gpurx
+
+from qa_helpers import (BACKEND, encode_turbo, llrs, options, pmt_int, require_backend_or_skip,
+                        run_with_timeout, wait_for)
+
+require_backend_or_skip()
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RUN_TIMEOUT_S = 60
+
+# Stream item types: numpy dtype, vector source and sink, PDU vector in and out.
+ITEM_TYPES = {
+    "f": dict(dtype=np.float32, source=blocks.vector_source_f,
+              sink=blocks.vector_sink_f, to_pdu=pmt.init_f32vector,
+              from_pdu=pmt.f32vector_elements),
+    "b": dict(dtype=np.uint8, source=blocks.vector_source_b,
+              sink=blocks.vector_sink_b, to_pdu=pmt.init_u8vector,
+              from_pdu=pmt.u8vector_elements),
+}
+
+
+class Family:
+    """One block family, as the deployment tests see it.
+
+    shape: the family's frame parameter (K for turbo, vlen for batch_copy);
+    shapes lists a few valid ones, smallest first, largest last.
+    """
+    name = None
+    in_type = "f"           # ITEM_TYPES key of the input items
+    out_type = "b"          # ITEM_TYPES key of the output items
+    shapes = ()
+    # Parameter sets of a soft-input family that case e runs (e.g. each algorithm).
+    soft_params = ()
+    # Output tags every frame carries: key -> "shape" (value = the frame's
+    # shape) or None (any value).
+    frame_tags = {}
+    make_tagged = None      # (options, **params) -> block, or None: no tagged form
+    make_pdu = None         # (options, **params) -> block, or None: no PDU form
+
+    def in_len(self, shape):
+        """Input items per frame."""
+        raise NotImplementedError
+
+    def out_len(self, shape):
+        """Output items per frame."""
+        raise NotImplementedError
+
+    def make_stream(self, shape, opts, **params):
+        raise NotImplementedError
+
+    def frames(self, rng, shape, n, **kw):
+        """n valid frames: (inputs, expected outputs), lists of numpy arrays."""
+        raise NotImplementedError
+
+    def bad_constructions(self):
+        """[(description, thunk, text the error message must contain)]."""
+        return []
+
+    def deployments(self):
+        """name -> (options -> block), for every form the family has."""
+        d = {"stream": lambda o: self.make_stream(self.shapes[0], o)}
+        if self.make_tagged is not None:
+            d["tagged"] = lambda o: self.make_tagged(o)
+        if self.make_pdu is not None:
+            d["pdu"] = lambda o: self.make_pdu(o)
+        return d
+
+
+class LteTurbo(Family):
+    name = "lte-turbo"
+    in_type, out_type = "f", "b"
+    shapes = (40, 1024, 6144)
+    soft_params = tuple(dict(algorithm=a) for a in ("log-map", "max-log-map",
+                                                    "scaled-max-log-map"))
+    frame_tags = {"K": "shape", "iterations": None}
+    params = dict(iterations=4)
+
+    def in_len(self, K):
+        return 3 * K + 12
+
+    def out_len(self, K):
+        return K
+
+    def make_stream(self, K, opts, **params):
+        return gpurx.lte_turbo_decoder(K, options=opts, **{**self.params, **params})
+
+    def make_tagged(self, opts, **params):
+        return gpurx.lte_turbo_decoder_tagged(options=opts, **{**self.params, **params})
+
+    def make_pdu(self, opts, **params):
+        return gpurx.lte_turbo_decoder_pdu(options=opts, **{**self.params, **params})
+
+    def frames(self, rng, K, n, amp=4.0):
+        bits = [rng.integers(0, 2, K).astype(np.uint8) for _ in range(n)]
+        cw = encode_turbo(bits, K)
+        return [llrs(c, amp) for c in cw], bits
+
+    def bad_constructions(self):
+        return [("K=0", lambda: gpurx.lte_turbo_decoder(0), "K="),
+                ("K=-1", lambda: gpurx.lte_turbo_decoder(-1), "K="),
+                ("K=41", lambda: gpurx.lte_turbo_decoder(41), "K=41")]
+
+
+class BatchCopy(Family):
+    """The pipeline's own test family: a scaled copy; stream form only."""
+    name = "batch-copy"
+    in_type, out_type = "f", "f"
+    shapes = (1, 64, 4096)
+    scale = -0.5  # exact in float32
+
+    def in_len(self, vlen):
+        return vlen
+
+    def out_len(self, vlen):
+        return vlen
+
+    def make_stream(self, vlen, opts, **params):
+        return gpurx.batch_copy(vlen, self.scale, options=opts)
+
+    def frames(self, rng, vlen, n, **kw):
+        x = [rng.standard_normal(vlen).astype(np.float32) for _ in range(n)]
+        return x, [v * np.float32(self.scale) for v in x]
+
+    def bad_constructions(self):
+        return [("vlen=0", lambda: gpurx.batch_copy(0), "vlen"),
+                ("vlen=2**29", lambda: gpurx.batch_copy(1 << 29), "vlen"),
+                ("scale=nan", lambda: gpurx.batch_copy(8, float("nan")), "scale")]
+
+
+FAMILIES = [LteTurbo(), BatchCopy()]
+FAMILIES_BY_NAME = {f.name: f for f in FAMILIES}
+
+
+# --------------------------------------------------------------------------
+# Flowgraph helpers
+# --------------------------------------------------------------------------
+
+def make_tag(offset, key, value):
+    return gr.tag_utils.python_to_tag((offset, pmt.intern(key), value))
+
+
+def tags_named(tags, name):
+    return sorted((t for t in tags if pmt.symbol_to_string(t.key) == name),
+                  key=lambda t: t.offset)
+
+
+def run_stream(fam, shape, opts, inputs, **params):
+    """inputs through fam's stream block; (outputs as an (n, out_len) array,
+    output tags, seconds run() took, the block, the sink)."""
+    it, ot = ITEM_TYPES[fam.in_type], ITEM_TYPES[fam.out_type]
+    n_in = fam.in_len(shape)
+    tb = gr.top_block()
+    src = it["source"](np.concatenate(inputs).astype(it["dtype"]).tolist(), False, n_in)
+    blk = fam.make_stream(shape, opts, **params)
+    snk = ot["sink"](fam.out_len(shape))
+    tb.connect(src, blk, snk)
+    dt = run_with_timeout(tb, RUN_TIMEOUT_S)
+    out = np.array(snk.data(), dtype=ot["dtype"]).reshape(-1, fam.out_len(shape))
+    return out, snk.tags(), dt, blk, snk
+
+
+class gated_source(gr.sync_block):
+    """Vector source that sends its first `first` frames, then waits until
+    release() before sending the rest (and then ends the stream)."""
+
+    def __init__(self, frames, first):
+        vlen = frames.shape[1]
+        gr.sync_block.__init__(self, "gated_source", None,
+                               [frames.dtype if vlen == 1 else (frames.dtype, vlen)])
+        self.frames, self.first, self.sent = frames, first, 0
+        self.go = threading.Event()
+
+    def release(self):
+        self.go.set()
+
+    def work(self, input_items, output_items):
+        if self.sent == len(self.frames):
+            return -1
+        limit = len(self.frames) if self.go.is_set() else self.first
+        k = min(len(output_items[0]), limit - self.sent)
+        if k <= 0:
+            self.go.wait(0.001)
+            return 0
+        out = output_items[0][:k]
+        out[:] = self.frames[self.sent:self.sent + k].reshape(out.shape)
+        self.sent += k
+        return k
+
+
+def packet_stream(segments):
+    """segments: [(tag value or None, items)] -> (items, tags). A segment with
+    a tag value starts with a packet_len tag carrying that value."""
+    data, tags, off = [], [], 0
+    for value, items in segments:
+        if value is not None:
+            tags.append(make_tag(off, "packet_len", value))
+        data.append(items)
+        off += len(items)
+    return np.concatenate(data), tags
+
+
+def run_tagged(fam, blk, data, tags, timeout=RUN_TIMEOUT_S, exit_if_stuck=True):
+    """data (with its length tags) through a tagged block; (outputs, output
+    tags, errors message_debug, seconds)."""
+    it, ot = ITEM_TYPES[fam.in_type], ITEM_TYPES[fam.out_type]
+    tb = gr.top_block()
+    src = it["source"](np.asarray(data, dtype=it["dtype"]).tolist(), False, 1, tags)
+    snk = ot["sink"]()
+    dbg = blocks.message_debug()
+    tb.connect(src, blk, snk)
+    tb.msg_connect(blk, "errors", dbg, "store")
+    dt = run_with_timeout(tb, timeout, exit_if_stuck=exit_if_stuck)
+    return np.array(snk.data(), dtype=ot["dtype"]), snk.tags(), dbg, dt
+
+
+def error_dicts(dbg, expected, timeout=5.0):
+    """The messages of an "errors" message_debug, once expected have arrived
+    (or timeout passed)."""
+    wait_for(lambda: dbg.num_messages() >= expected, timeout)
+    return [dbg.get_message(i) for i in range(dbg.num_messages())]
+
+
+def dict_get(d, key):
+    return pmt.dict_ref(d, pmt.intern(key), pmt.PMT_NIL)
+
+
+# --------------------------------------------------------------------------
+# Case h runs in a child process: a block that fails inside the scheduler
+# thread leaves a flowgraph that never finishes, which must not hang the suite.
+# --------------------------------------------------------------------------
+HUGE_BATCH = 1048576
+HUGE_BATCH_BUDGET_S = 5.0
+
+
+def huge_batch_child(family_name):
+    fam = FAMILIES_BY_NAME[family_name]
+    res = {}
+    t0 = time.monotonic()
+    try:
+        blk = fam.make_tagged(options(max_batch=HUGE_BATCH))
+    except Exception as e:  # noqa: BLE001 - reported to the parent
+        res["ctor_error"] = "%s: %s" % (type(e).__name__, e)
+    else:
+        res["ctor_s"] = time.monotonic() - t0
+        shape = fam.shapes[0]
+        ins, exp = fam.frames(np.random.default_rng(5), shape, 3)
+        data, tags = packet_stream([(pmt.from_long(len(x)), x) for x in ins])
+        try:
+            out, _, _, dt = run_tagged(fam, blk, data, tags,
+                                       timeout=max(0.5, HUGE_BATCH_BUDGET_S - res["ctor_s"]),
+                                       exit_if_stuck=False)
+            res["run_s"] = dt
+            res["ok"] = bool(np.array_equal(out, np.concatenate(exp)))
+        except AssertionError as e:
+            res["hang"] = str(e)
+        except Exception as e:  # noqa: BLE001
+            res["run_error"] = "%s: %s" % (type(e).__name__, e)
+    sys.stdout.write("RESULT " + json.dumps(res) + "\n")
+    sys.stdout.flush()
+    os._exit(0)  # never wait for a scheduler thread that did not finish
+
+
+class qa_drivers(gr_unittest.TestCase):
+
+    def setUp(self):
+        self.rng = np.random.default_rng(2026)
+
+    def families(self, form):
+        fams = [f for f in FAMILIES if form == "stream" or getattr(f, "make_" + form) is not None]
+        self.assertTrue(fams, "no family has a %s form" % form)
+        return fams
+
+    def assert_frame_tags(self, fam, shape, tags, offsets, what):
+        for key, want in fam.frame_tags.items():
+            got = tags_named(tags, key)
+            self.assertEqual([t.offset for t in got], list(offsets), "%s: %s tags" % (what, key))
+            if want == "shape":
+                self.assertEqual({pmt_int(t.value) for t in got}, {shape}, what + ": " + key)
+
+    # ---- a ----------------------------------------------------------------
+    def test_a_tagged_largest_frames_default_buffers(self):
+        for fam in self.families("tagged"):
+            shape = fam.shapes[-1]
+            ins, exp = fam.frames(self.rng, shape, 20)
+            data, tags = packet_stream([(pmt.from_long(len(x)), x) for x in ins])
+            blk = fam.make_tagged(options())
+            out, otags, dbg, _ = run_tagged(fam, blk, data, tags)
+            what = "%s tagged, %d packets of %d items" % (fam.name, len(ins), len(ins[0]))
+            self.assertEqual(len(out), sum(len(e) for e in exp), what)
+            np.testing.assert_array_equal(out, np.concatenate(exp), err_msg=what)
+            offs = [i * fam.out_len(shape) for i in range(len(ins))]
+            lens = tags_named(otags, "packet_len")
+            self.assertEqual([t.offset for t in lens], offs, what)
+            self.assertEqual([pmt_int(t.value) for t in lens], [fam.out_len(shape)] * len(ins))
+            self.assert_frame_tags(fam, shape, otags, offs, what)
+            self.assertEqual(dbg.num_messages(), 0, what + ": unexpected errors")
+
+    # ---- b ----------------------------------------------------------------
+    def test_b_tagged_malformed_length_tags(self):
+        for fam in self.families("tagged"):
+            shape = fam.shapes[0]
+            L = fam.in_len(shape)
+            # (description, tag value, items under the bad tag). Where the
+            # junk is a valid frame, a block that wrongly accepted the tag
+            # would emit an extra packet; 20000 items span several buffers.
+            junk_frame = fam.frames(self.rng, shape, 1)[0][0]
+            bad = [("double %g" % float(L), pmt.from_double(float(L)), junk_frame),
+                   ("symbol", pmt.intern("x"), np.full(7, 1.0)),
+                   ("nil", pmt.PMT_NIL, np.full(1, 1.0)),
+                   ("u8vector", pmt.init_u8vector(1, [1]), np.full(50, -1.0)),
+                   ("uint64 2**32", pmt.from_uint64(2 ** 32), junk_frame),
+                   ("uint64 2**31", pmt.from_uint64(2 ** 31), np.full(300, 2.0)),
+                   ("long 0", pmt.from_long(0), np.full(3, 1.0)),
+                   ("long -5", pmt.from_long(-5), np.full(20000, 1.0)),
+                   ("long 10**6", pmt.from_long(10 ** 6), np.full(5000, -2.0)),
+                   ("long 10**9", pmt.from_long(10 ** 9), np.full(64, 1.0))]
+            ins, exp = fam.frames(self.rng, shape, len(bad) + 1)
+            segments, bad_offsets, off = [], [], 0
+            for i, x in enumerate(ins):
+                segments.append((pmt.from_long(len(x)), x))
+                off += len(x)
+                if i < len(bad):
+                    segments.append((bad[i][1], np.asarray(bad[i][2], dtype=np.float32)))
+                    bad_offsets.append(off)
+                    off += len(bad[i][2])
+            data, tags = packet_stream(segments)
+            blk = fam.make_tagged(options(max_batch=4))
+            out, otags, dbg, _ = run_tagged(fam, blk, data, tags)
+            what = fam.name + " tagged with malformed tags"
+            np.testing.assert_array_equal(out, np.concatenate(exp), err_msg=what)
+            lens = tags_named(otags, "packet_len")
+            self.assertEqual([pmt_int(t.value) for t in lens], [fam.out_len(shape)] * len(ins))
+            self.assertEqual([t.offset for t in lens],
+                             [i * fam.out_len(shape) for i in range(len(ins))], what)
+            msgs = error_dicts(dbg, len(bad))
+            self.assertEqual(len(msgs), len(bad),
+                             "%s: %d errors messages for %d bad tags (%s)"
+                             % (what, len(msgs), len(bad), [pmt.write_string(m) for m in msgs]))
+            for (desc, _, _), want, m in zip(bad, bad_offsets, msgs):
+                self.assertTrue(pmt.is_dict(m), desc)
+                self.assertTrue(pmt.is_symbol(dict_get(m, "reason")), desc)
+                self.assertEqual(pmt_int(dict_get(m, "offset")), want,
+                                 "%s: %s reported at the wrong offset (%s)"
+                                 % (what, desc, pmt.write_string(m)))
+
+    # ---- c ----------------------------------------------------------------
+    def test_c_stream_end_of_stream_launches_partial_batch(self):
+        opts = options(flush_us=10_000_000, max_batch=64)
+        for fam in self.families("stream"):
+            shape = fam.shapes[0]
+            ins, exp = fam.frames(self.rng, shape, 10)
+            out, tags, dt, blk, _ = run_stream(fam, shape, opts, ins)
+            what = "%s stream, 10 frames, flush_us=10 s" % fam.name
+            self.assertEqual(blk.backend(), BACKEND, what)
+            self.assertLess(dt, 3.0, what + ": the end of the stream waited for the flush")
+            self.assertEqual(out.shape[0], 10, what)
+            np.testing.assert_array_equal(out, np.array(exp), err_msg=what)
+            self.assert_frame_tags(fam, shape, tags, range(10), what)
+
+    def test_c_tagged_end_of_stream_launches_partial_batch(self):
+        opts = options(flush_us=10_000_000, max_batch=64)
+        for fam in self.families("tagged"):
+            shape = fam.shapes[0]
+            ins, exp = fam.frames(self.rng, shape, 10)
+            data, tags = packet_stream([(pmt.from_long(len(x)), x) for x in ins])
+            out, _, dbg, dt = run_tagged(fam, fam.make_tagged(opts), data, tags)
+            what = "%s tagged, 10 packets, flush_us=10 s" % fam.name
+            self.assertLess(dt, 3.0, what + ": the end of the stream waited for the flush")
+            np.testing.assert_array_equal(out, np.concatenate(exp), err_msg=what)
+            self.assertEqual(dbg.num_messages(), 0, what)
+
+    # ---- d ----------------------------------------------------------------
+    def pdu_flowgraph(self, blk):
+        tb = gr.top_block()
+        out, err = blocks.message_debug(), blocks.message_debug()
+        tb.msg_connect(blk, "pdus", out, "store")
+        tb.msg_connect(blk, "errors", err, "store")
+        return tb, out, err
+
+    def pdu(self, fam, x, seq):
+        meta = pmt.dict_add(pmt.make_dict(), pmt.intern("seq"), pmt.from_long(seq))
+        it = ITEM_TYPES[fam.in_type]
+        return pmt.cons(meta, it["to_pdu"](len(x), np.asarray(x, dtype=it["dtype"]).tolist()))
+
+    def check_pdus(self, fam, shape, dbg, exp, what):
+        ot = ITEM_TYPES[fam.out_type]
+        self.assertEqual(dbg.num_messages(), len(exp), what)
+        for i in range(len(exp)):
+            m = dbg.get_message(i)
+            meta = pmt.car(m)
+            self.assertEqual(pmt.to_long(dict_get(meta, "seq")), i, what + ": out of order")
+            for key, want in fam.frame_tags.items():
+                self.assertTrue(pmt.dict_has_key(meta, pmt.intern(key)), "%s: no %s" % (what, key))
+                if want == "shape":
+                    self.assertEqual(pmt_int(dict_get(meta, key)), shape, what + ": " + key)
+            np.testing.assert_array_equal(np.array(ot["from_pdu"](pmt.cdr(m)), dtype=ot["dtype"]),
+                                          exp[i], err_msg="%s: PDU %d" % (what, i))
+
+    def test_d_pdu_batches_flush_and_errors(self):
+        for fam in self.families("pdu"):
+            shape = fam.shapes[0]
+            n = 64 + 6  # one full batch, then a partial one that only the flush sends
+            ins, exp = fam.frames(self.rng, shape, n)
+            blk = fam.make_pdu(options(max_batch=64, flush_us=1_500_000))
+            tb, dbg, err = self.pdu_flowgraph(blk)
+            port = pmt.intern("pdus")
+            for i, x in enumerate(ins):  # queued before start: handled once it runs
+                blk.to_basic_block()._post(port, self.pdu(fam, x, i))
+                if i == 10:
+                    blk.to_basic_block()._post(port, pmt.cons(
+                        pmt.make_dict(), ITEM_TYPES[fam.in_type]["to_pdu"](0, [])))
+                if i == 40:
+                    blk.to_basic_block()._post(port, pmt.cons(
+                        pmt.make_dict(), pmt.init_u8vector(len(x), [1] * len(x))))
+            tb.start()
+            try:
+                wait_for(lambda: dbg.num_messages() >= n and err.num_messages() >= 2, 30)
+            finally:
+                tb.stop()
+                tb.wait()
+            what = "%s PDU, %d PDUs, max_batch=64" % (fam.name, n)
+            self.check_pdus(fam, shape, dbg, exp, what)
+            self.assertEqual(err.num_messages(), 2, what + ": errors for the empty and u8 PDUs")
+            for i in range(2):
+                self.assertTrue(pmt.is_symbol(dict_get(err.get_message(i), "reason")), what)
+
+    def test_d2_pdu_stop_publishes_pdus_in_flight(self):
+        # flush_us far beyond the test: the 5 PDUs leave only because stop()
+        # publishes them. message_debug handles what reached its queue when
+        # the flowgraph runs again.
+        for fam in self.families("pdu"):
+            shape = fam.shapes[0]
+            ins, exp = fam.frames(self.rng, shape, 5)
+            blk = fam.make_pdu(options(max_batch=64, flush_us=10_000_000))
+            tb, dbg, err = self.pdu_flowgraph(blk)
+            for i, x in enumerate(ins):
+                blk.to_basic_block()._post(pmt.intern("pdus"), self.pdu(fam, x, i))
+            tb.start()
+            time.sleep(0.5)
+            before = dbg.num_messages()
+            tb.stop()
+            tb.wait()
+            tb.start()
+            try:
+                wait_for(lambda: dbg.num_messages() >= len(exp), 5)
+            finally:
+                tb.stop()
+                tb.wait()
+            what = "%s PDU stop() with %d PDUs held (%d out before stop)" % (fam.name, 5, before)
+            self.check_pdus(fam, shape, dbg, exp, what)
+            self.assertEqual(err.num_messages(), 0, what)
+
+    # ---- e ----------------------------------------------------------------
+    def test_e_huge_finite_llrs(self):
+        fams = [f for f in FAMILIES if f.soft_params]
+        self.assertTrue(fams)
+        for fam in fams:
+            for shape in fam.shapes[:2]:
+                for amp in (1e37, 3e38):
+                    ins, exp = fam.frames(self.rng, shape, 4, amp=amp)
+                    self.assertTrue(np.all(np.isfinite(np.concatenate(ins))))
+                    for params in fam.soft_params:
+                        out, tags, _, _, _ = run_stream(fam, shape, options(max_batch=4), ins,
+                                                        **params)
+                        what = "%s %s shape=%d |LLR|=%g" % (fam.name, params, shape, amp)
+                        self.assertEqual(out.shape[0], len(exp), what)
+                        self.assertTrue(out.any(), what + ": all zeros")
+                        np.testing.assert_array_equal(out, np.array(exp), err_msg=what)
+                        self.assertEqual(tags_named(tags, "gpurx_error"), [], what)
+
+    # ---- f ----------------------------------------------------------------
+    def test_f_lock_unlock_mid_run(self):
+        # GNU Radio 3.10 itself drops items that sit in its stream buffers
+        # across lock()/unlock() (any block, e.g. blocks.copy), so the lock
+        # is taken when every buffer is empty: the source has sent `first`
+        # frames and waits, the block has consumed them all and delivered its
+        # full batches, and holds a partial batch (flush_us far beyond the
+        # test). The frames the block holds must come out after unlock(),
+        # once, before the rest, and nothing may be repeated or reordered.
+        for fam in self.families("stream"):
+            shape = fam.shapes[0]
+            n, first, batch = 300, 100, 64
+            ins, exp = fam.frames(self.rng, shape, n)
+            it, ot = ITEM_TYPES[fam.in_type], ITEM_TYPES[fam.out_type]
+            src = gated_source(np.array(ins, dtype=it["dtype"]), first)
+            blk = fam.make_stream(shape, options(max_batch=batch, flush_us=10_000_000))
+            snk = ot["sink"](fam.out_len(shape))
+            tb = gr.top_block()
+            tb.connect(src, blk, snk)
+            got = lambda: len(snk.data()) // fam.out_len(shape)  # noqa: E731
+            state = {}
+
+            def hook(tb):
+                state["consumed"] = wait_for(lambda: blk.nitems_read(0) >= first, 20) and \
+                    blk.nitems_read(0)
+                state["before"] = wait_for(lambda: got() >= first // batch * batch, 20) and got()
+                time.sleep(0.05)
+                state["before"] = got()
+                tb.lock()
+                tb.unlock()
+                state["after_unlock"] = wait_for(lambda: got() >= first, 3) and got()
+                src.release()
+
+            run_with_timeout(tb, RUN_TIMEOUT_S, start_hook=hook)
+            out = np.array(snk.data(), dtype=ot["dtype"]).reshape(-1, fam.out_len(shape))
+            what = ("%s stream, lock()/unlock() holding a partial batch (%s)"
+                    % (fam.name, state))
+            self.assertEqual(state["consumed"], first, what)
+            self.assertEqual(state["before"], first // batch * batch,
+                             what + ": the partial batch left before the lock")
+            self.assertEqual(out.shape[0], n, what)
+            np.testing.assert_array_equal(out, np.array(exp), err_msg=what)
+
+    # ---- g ----------------------------------------------------------------
+    def test_g_construction_errors_name_the_parameter(self):
+        for fam in FAMILIES:
+            for desc, make, name in fam.bad_constructions():
+                with self.assertRaises(ValueError, msg="%s %s" % (fam.name, desc)) as ctx:
+                    make()
+                self.assertIn(name, str(ctx.exception), "%s %s" % (fam.name, desc))
+        bad_options = [(dict(max_batch=0), "max_batch"), (dict(max_batch=1048577), "max_batch"),
+                       (dict(slots=0), "slots"), (dict(slots=65), "slots"),
+                       (dict(flush_us=-1), "flush_us"), (dict(flush_us=10_000_001), "flush_us"),
+                       (dict(cpu_threads=-1), "cpu_threads"),
+                       (dict(cpu_threads=1025), "cpu_threads"),
+                       (dict(backend="gpu"), "backend"), (dict(backend=""), "backend"),
+                       (dict(devices="x"), "devices"), (dict(devices="0,x"), "devices"),
+                       (dict(devices=-1), "devices")]
+        if gpurx.cuda_available(0):
+            # An ordinal that does not exist is an error even with auto.
+            bad_options.append((dict(devices="99", backend="auto"), "devices"))
+            bad_options.append((dict(devices="99", backend="cuda"), "devices"))
+        for fam in FAMILIES:
+            for form, make in fam.deployments().items():
+                for kw, name in bad_options:
+                    what = "%s %s with %s" % (fam.name, form, kw)
+                    with self.assertRaises(ValueError, msg=what) as ctx:
+                        make(gpurx.pipeline_options(**kw))
+                    self.assertIn(name, str(ctx.exception), what)
+                # backend="cpu" ignores the devices field.
+                for devices in ("0", "all"):
+                    blk = make(gpurx.pipeline_options(backend="cpu", devices=devices))
+                    self.assertEqual(blk.backend(), "cpu")
+        # ... and runs.
+        for fam in FAMILIES:
+            shape = fam.shapes[0]
+            ins, exp = fam.frames(self.rng, shape, 3)
+            out, _, _, blk, _ = run_stream(fam, shape, gpurx.pipeline_options(backend="cpu",
+                                                                              devices="0"), ins)
+            self.assertEqual(blk.backend(), "cpu")
+            np.testing.assert_array_equal(out, np.array(exp), err_msg=fam.name)
+
+    # ---- h ----------------------------------------------------------------
+    def test_h_huge_max_batch_starts_or_is_refused(self):
+        for fam in self.families("tagged"):
+            code = ("import sys; sys.path.insert(0, %r); import qa_drivers; "
+                    "qa_drivers.huge_batch_child(%r)" % (HERE, fam.name))
+            what = "%s tagged, max_batch=%d" % (fam.name, HUGE_BATCH)
+            try:
+                p = subprocess.run([sys.executable, "-B", "-c", code], capture_output=True,
+                                   text=True, timeout=120)
+            except subprocess.TimeoutExpired:
+                self.fail(what + ": the child process did not finish in 120 s")
+            lines = [l for l in p.stdout.splitlines() if l.startswith("RESULT ")]
+            # GNU Radio's log, which may go to either stream, for the messages.
+            log = "\n".join(l for l in (p.stdout + "\n" + p.stderr).splitlines()
+                            if l.strip() and not l.startswith("RESULT ")
+                            and "buffer_double_mapped" not in l)[-3000:]
+            self.assertTrue(lines, "%s: child exited %d without a result; log:\n%s"
+                            % (what, p.returncode, log))
+            r = json.loads(lines[-1][len("RESULT "):])
+            if "ctor_error" in r:
+                self.assertIn("max_batch", r["ctor_error"], what)
+                continue
+            self.assertNotIn("hang", r, "%s: constructed without an error, but the flowgraph "
+                             "did not finish (an error raised in the scheduler thread, at "
+                             "start()?); log:\n%s" % (what, log))
+            self.assertNotIn("run_error", r, "%s; log:\n%s" % (what, log))
+            self.assertTrue(r.get("ok"), what + ": wrong output")
+            self.assertLess(r["ctor_s"] + r["run_s"], HUGE_BATCH_BUDGET_S, what)
+
+
+if __name__ == '__main__':
+    gr_unittest.run(qa_drivers)
