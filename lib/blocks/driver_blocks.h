@@ -19,98 +19,30 @@
 namespace gr {
 namespace gpurx {
 
-//! Stream deployment: vectors of in_items input items in, one output vector
-//! of the frame's output bytes out.
-template <typename Public, typename Adapter>
-class stream_block final : public Public, private block_tags
+/*!
+ * What the stream and tagged-stream blocks share: the adapter, the pipeline,
+ * a driver (stream_driver or tagged_driver) and the gr::block methods that
+ * forward to it. gr::block is a virtual base, so the most derived class
+ * (stream_block, tagged_block) constructs it, with its io signatures.
+ */
+template <typename Public, typename Adapter, typename Driver>
+class item_block : public Public, private block_tags
 {
+protected:
     Adapter d_adapter;
     pipeline_holder d_holder;
-    stream_driver d_driver;
+    Driver d_driver;
 
-    static gr::io_signature::sptr in_sig(const Adapter& a, size_t in_items)
-    {
-        return gr::io_signature::make(1, 1, int(in_items * a.in_item_bytes()));
-    }
-    static gr::io_signature::sptr out_sig(const Adapter& a, size_t in_items)
-    {
-        frame_shape s;
-        std::string why;
-        if (!a.shape(in_items, s, why))
-            throw std::invalid_argument(why);
-        return gr::io_signature::make(1, 1, int(s.out_bytes));
-    }
-    void add_tag(uint64_t offset, const pmt::pmt_t& key, const pmt::pmt_t& value) override
-    {
-        this->add_item_tag(0, offset, key, value);
-    }
-    void tags_in_window(std::vector<gr::tag_t>& tags, uint64_t rel_start, uint64_t rel_end, const pmt::pmt_t& key) override
-    {
-        this->get_tags_in_window(tags, 0, rel_start, rel_end, key);
-    }
-
-public:
-    stream_block(const char* name, Adapter adapter, size_t in_items, const pipeline_options& options)
-        : gr::block(name, in_sig(adapter, in_items), out_sig(adapter, in_items)),
-          d_adapter(std::move(adapter)),
+    template <typename Extra>
+    item_block(Adapter adapter, const pipeline_options& options, const Extra& extra)
+        : d_adapter(std::move(adapter)),
           d_holder(d_adapter, options, this->d_logger),
-          d_driver(*this, *this, d_adapter, in_items, d_holder)
-    {
-    }
-    bool start() override
-    {
-        d_holder.start();
-        return gr::block::start();
-    }
-    bool stop() override
-    {
-        d_holder.stop();
-        return gr::block::stop();
-    }
-    void forecast(int noutput_items, gr_vector_int& required) override
-    {
-        d_driver.forecast(noutput_items, required);
-    }
-    int general_work(int noutput_items,
-                     gr_vector_int& ninput_items,
-                     gr_vector_const_void_star& input_items,
-                     gr_vector_void_star& output_items) override
-    {
-        return d_driver.general_work(noutput_items, ninput_items, input_items, output_items);
-    }
-    std::string backend() const override { return d_holder.backend_name(); }
-};
-
-//! Tagged-stream deployment: items in, one packet per frame, packets out.
-template <typename Public, typename Adapter>
-class tagged_block final : public Public, private block_tags
-{
-    Adapter d_adapter;
-    pipeline_holder d_holder;
-    tagged_driver d_driver;
-    void add_tag(uint64_t offset, const pmt::pmt_t& key, const pmt::pmt_t& value) override
-    {
-        this->add_item_tag(0, offset, key, value);
-    }
-    void tags_in_window(std::vector<gr::tag_t>& tags, uint64_t rel_start, uint64_t rel_end, const pmt::pmt_t& key) override
-    {
-        this->get_tags_in_window(tags, 0, rel_start, rel_end, key);
-    }
-
-public:
-    tagged_block(const char* name,
-                 Adapter adapter,
-                 const std::string& len_tag_key,
-                 const pipeline_options& options)
-        : gr::block(name,
-                    gr::io_signature::make(1, 1, int(adapter.in_item_bytes())),
-                    gr::io_signature::make(1, 1, int(adapter.out_item_bytes()))),
-          d_adapter(std::move(adapter)),
-          d_holder(d_adapter, options, this->d_logger),
-          d_driver(*this, *this, d_adapter, d_holder, len_tag_key)
+          d_driver(*this, *this, d_adapter, d_holder, extra)
     {
         d_driver.setup();
     }
+
+public:
     bool start() override
     {
         d_holder.start();
@@ -134,6 +66,54 @@ public:
         return d_driver.general_work(noutput_items, ninput_items, input_items, output_items);
     }
     std::string backend() const override { return d_holder.backend_name(); }
+
+private:
+    void add_tag(uint64_t offset, const pmt::pmt_t& key, const pmt::pmt_t& value) override
+    {
+        this->add_item_tag(0, offset, key, value);
+    }
+    void tags_in_window(std::vector<gr::tag_t>& tags, uint64_t rel_start, uint64_t rel_end, const pmt::pmt_t& key) override
+    {
+        this->get_tags_in_window(tags, 0, rel_start, rel_end, key);
+    }
+};
+
+//! Stream deployment: vectors of in_items input items in, one output vector
+//! of the frame's output bytes out.
+template <typename Public, typename Adapter>
+class stream_block final : public item_block<Public, Adapter, stream_driver>
+{
+    static gr::io_signature::sptr out_sig(const Adapter& a, size_t in_items)
+    {
+        frame_shape s;
+        std::string why;
+        if (!a.shape(in_items, s, why))
+            throw std::invalid_argument(why);
+        return gr::io_signature::make(1, 1, int(s.out_bytes));
+    }
+
+public:
+    stream_block(const char* name, Adapter adapter, size_t in_items, const pipeline_options& options)
+        : gr::block(name,
+                    gr::io_signature::make(1, 1, int(in_items * adapter.in_item_bytes())),
+                    out_sig(adapter, in_items)),
+          item_block<Public, Adapter, stream_driver>(std::move(adapter), options, in_items)
+    {
+    }
+};
+
+//! Tagged-stream deployment: items in, one packet per frame, packets out.
+template <typename Public, typename Adapter>
+class tagged_block final : public item_block<Public, Adapter, tagged_driver>
+{
+public:
+    tagged_block(const char* name, Adapter adapter, const std::string& len_tag_key, const pipeline_options& options)
+        : gr::block(name,
+                    gr::io_signature::make(1, 1, int(adapter.in_item_bytes())),
+                    gr::io_signature::make(1, 1, int(adapter.out_item_bytes()))),
+          item_block<Public, Adapter, tagged_driver>(std::move(adapter), options, len_tag_key)
+    {
+    }
 };
 
 //! PDU deployment: a PDU per frame on "pdus", in and out; "errors" out.

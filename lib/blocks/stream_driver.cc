@@ -45,8 +45,8 @@ void pipeline_idle_wait(core::batch_pipeline& pipe)
 stream_driver::stream_driver(gr::block& block,
                              block_tags& tags,
                              const frame_adapter& adapter,
-                             size_t in_items,
-                             pipeline_holder& holder)
+                             pipeline_holder& holder,
+                             size_t in_items)
     : d_block(block), d_tags(tags), d_adapter(adapter), d_holder(holder), d_in_item_bytes(adapter.in_item_bytes())
 {
     std::string why;

@@ -37,8 +37,11 @@ public:
     stream_driver(gr::block& block,
                   block_tags& tags,
                   const frame_adapter& adapter,
-                  size_t in_items,
-                  pipeline_holder& holder);
+                  pipeline_holder& holder,
+                  size_t in_items);
+
+    void setup() {}
+    void stop() {}
 
     void forecast(int noutput_items, gr_vector_int& required) const;
     int general_work(int noutput_items,

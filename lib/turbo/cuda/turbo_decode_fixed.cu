@@ -288,9 +288,12 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
     const frame_desc fdA = a.frames[fa], fdB = a.frames[fb];
     fx_code<NW> cd;
     const turbo::frame_params fp = a.params[fa];
-    cd.K = fp.K;
-    cd.f1 = uint32_t(fp.f1);
-    cd.f2 = uint32_t(fp.f2);
+    // The masks state what 36.212 guarantees (K <= 6144 < 2^13, f1 < 2^9,
+    // f2 < 2^10): with the ranges known, nvcc keeps the index arithmetic of
+    // the inner loops unsigned and narrow (measured: 5% of the kernel).
+    cd.K = fp.K & 0x1FFF;
+    cd.f1 = uint32_t(fp.f1) & 0x1FFu;
+    cd.f2 = uint32_t(fp.f2) & 0x3FFu;
     cd.f2x2 = (2 * cd.f2) % uint32_t(cd.K);
     cd.W = turbo::window_length(cd.K, turbo::subblocks_for(a.P, cd.K));
     cd.nwin = turbo::window_count(cd.K, turbo::subblocks_for(a.P, cd.K));
