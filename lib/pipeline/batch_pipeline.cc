@@ -65,8 +65,15 @@ batch_pipeline::batch_pipeline(std::unique_ptr<batch_engine> engine,
         throw std::invalid_argument("batch_pipeline: no engine");
     d_cfg.slots = d_engine->nslots(); // several per device on multi-GPU engines
     d_slots.resize(d_cfg.slots);
-    for (auto& s : d_slots)
+    for (size_t i = 0; i < d_slots.size(); i++) {
+        auto& s = d_slots[i];
         s.entries.reserve(d_cfg.max_batch);
+        s.frames = d_engine->frames(i);
+        s.params = d_engine->params(i);
+        s.in = d_engine->in_data(i);
+        s.results = d_engine->results(i);
+        s.out = d_engine->out_data(i);
+    }
     d_zeros.assign(align_up(d_cfg.max_out_bytes), 0);
 }
 
@@ -123,14 +130,14 @@ uint8_t* batch_pipeline::begin_frame(size_t in_bytes, size_t out_bytes, const vo
                                 std::to_string(d_cfg.max_out_bytes));
     auto& s = filling_slot();
     const size_t idx = s.nkernel;
-    frame_desc& fd = d_engine->frames(d_fill)[idx];
+    frame_desc& fd = s.frames[idx];
     fd.in_offset = s.in_used;
     fd.out_offset = s.out_used;
     fd.in_bytes = static_cast<uint32_t>(in_bytes);
     fd.out_bytes = static_cast<uint32_t>(out_bytes);
     if (const size_t pb = d_cfg.types.param_bytes)
-        std::memcpy(d_engine->params(d_fill) + idx * pb, params, pb);
-    uint8_t* dst = d_engine->in_data(d_fill) + s.in_used;
+        std::memcpy(s.params + idx * pb, params, pb);
+    uint8_t* dst = s.in + s.in_used;
     s.in_used += align_up(in_bytes);
     s.out_used += align_up(out_bytes);
     s.nkernel++;
@@ -145,7 +152,7 @@ void batch_pipeline::abort_frame()
     if (!d_frame_open)
         throw std::logic_error("batch_pipeline: abort_frame() without begin_frame()");
     auto& s = d_slots[d_fill];
-    const frame_desc& fd = d_engine->frames(d_fill)[s.nkernel - 1];
+    const frame_desc& fd = s.frames[s.nkernel - 1];
     s.in_used -= align_up(fd.in_bytes);
     s.out_used -= align_up(fd.out_bytes);
     s.nkernel--;
@@ -253,10 +260,10 @@ const completed_frame* batch_pipeline::front(bool block)
     if (e.kernel_index < 0) {
         d_front = { d_zeros.data(), e.out_bytes, nullptr, e.seq, e.user, true };
     } else {
-        const frame_desc& fd = d_engine->frames(d_head)[e.kernel_index];
-        d_front = { d_engine->out_data(d_head) + fd.out_offset,
+        const frame_desc& fd = s.frames[e.kernel_index];
+        d_front = { s.out + fd.out_offset,
                     e.out_bytes,
-                    d_engine->results(d_head) + size_t(e.kernel_index) * d_cfg.types.result_bytes,
+                    s.results + size_t(e.kernel_index) * d_cfg.types.result_bytes,
                     e.seq,
                     e.user,
                     false };

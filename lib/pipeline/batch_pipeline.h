@@ -154,6 +154,13 @@ private:
         size_t out_used = 0;
         size_t read = 0;        // next entry to pop
         clock::time_point first_submit;
+        // The engine's staging of this slot, fixed for the pipeline's life:
+        // looked up once, not per frame (a frame costs ~0.3 us at 17 Gbit/s).
+        frame_desc* frames = nullptr;
+        uint8_t* params = nullptr;
+        uint8_t* in = nullptr;
+        const uint8_t* results = nullptr;
+        const uint8_t* out = nullptr;
     };
 
     slot& filling_slot();
