@@ -92,11 +92,14 @@ private:
     {
         size_t n = 0;
         const uint8_t* bits = nullptr;
-        if (pmt::is_pdu(msg) && pmt::is_u8vector(pmt::cdr(msg)))
-            bits = pmt::u8vector_elements(pmt::cdr(msg), n);
-        if (!bits || !core::lte_valid_K(int(n))) {
-            const std::string why = bits ? "length " + std::to_string(n) + " is not an LTE block size K"
-                                         : "not a PDU of u8 bits";
+        const bool u8 = pmt::is_pdu(msg) && pmt::is_u8vector(pmt::cdr(msg));
+        if (u8)
+            bits = pmt::u8vector_elements(pmt::cdr(msg), n); // nullptr when empty
+        if (!u8 || !core::lte_valid_K(int(n))) {
+            const std::string why =
+                u8 ? "length " + std::to_string(n) +
+                         " is not an LTE block size K (36.212 Table 5.1.3-3: 40..6144)"
+                   : "not a PDU of u8 bits";
             d_logger->warn("PDU dropped: {}", why);
             message_port_pub(pmt::mp("errors"),
                              pmt::dict_add(pmt::make_dict(), pmt::mp("reason"), pmt::mp(why)));

@@ -69,15 +69,11 @@ kernel_factories copy_kernel_factories(const copy_config& cfg)
 
 family_listing copy_listing()
 {
-    family_listing l;
-    l.family = "copy";
-    for (const auto& e : copy_implementations())
-        l.implementations.push_back(e.info);
-    l.default_cpu = "cpu-volk";
+    implementation_choice defaults{ "cpu-volk", "", "" };
 #ifdef GPURX_HAVE_CUDA
-    l.default_cuda = "cuda-scale";
+    defaults.cuda = "cuda-scale";
 #endif
-    return l;
+    return listing_of("copy", copy_implementations(), defaults);
 }
 
 } // namespace core

@@ -76,9 +76,10 @@ std::string describe(const cuda_probe_result& p, const std::vector<int>& devices
 
 backend_choice select_backend(const std::string& request, const std::string& devices)
 {
-    const device_request want = device_request::parse(devices);
+    // The CPU backend uses no GPU: whatever devices says is not its concern.
     if (request == "cpu")
         return { backend_kind::cpu, {}, "backend=cpu requested: using the CPU backend" };
+    const device_request want = device_request::parse(devices);
     if (request != "cuda" && request != "auto")
         throw std::invalid_argument("backend must be \"auto\", \"cuda\" or \"cpu\", got \"" +
                                     request + "\"");

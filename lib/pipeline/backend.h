@@ -38,7 +38,7 @@ struct device_request {
 
 /*!
  * Resolve a user's backend request.
- *  - "cpu": always the CPU backend (devices is only checked for syntax).
+ *  - "cpu": always the CPU backend (devices is ignored).
  *  - "cuda": the listed CUDA devices; throws std::runtime_error naming the
  *    cause when one is not usable (no GPU, driver too old, no kernel image).
  *  - "auto": the listed CUDA devices when usable, else the CPU backend. A

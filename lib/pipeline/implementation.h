@@ -58,6 +58,18 @@ struct family_listing {
     std::string default_cpu, default_cuda; //!< what "auto" picks for the default configuration
 };
 
+//! The listing of a family's registry, with what "auto" picks by default.
+template <typename Config>
+family_listing listing_of(const std::string& family,
+                          const std::vector<implementation<Config>>& implementations,
+                          const implementation_choice& defaults)
+{
+    family_listing l{ family, {}, defaults.cpu, defaults.cuda };
+    for (const auto& e : implementations)
+        l.implementations.push_back(e.info);
+    return l;
+}
+
 } // namespace core
 } // namespace gpurx
 } // namespace gr

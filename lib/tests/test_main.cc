@@ -31,5 +31,11 @@ int main(int argc, char** argv)
     } else {
         ::testing::GTEST_FLAG(filter) = "-*Cuda*";
     }
-    return RUN_ALL_TESTS();
+    const int rc = RUN_ALL_TESTS();
+    if (rc == 0 && ::testing::UnitTest::GetInstance()->test_to_run_count() == 0) {
+        // Nothing matched: report Skipped, never Passed for tests that did not run.
+        std::printf("skipped: this program has no %s cases\n", cuda ? "CUDA" : "CPU");
+        return 77;
+    }
+    return rc;
 }

@@ -118,15 +118,8 @@ turbo_kernel_factories(const turbo_config& cfg, const implementation_choice& cho
 
 family_listing turbo_listing()
 {
-    family_listing l;
-    l.family = "lte-turbo";
-    for (const auto& e : turbo_implementations())
-        l.implementations.push_back(e.info);
     turbo_config cfg;
-    const auto c = choose_turbo_implementation(cfg);
-    l.default_cpu = c.cpu;
-    l.default_cuda = c.cuda;
-    return l;
+    return listing_of("lte-turbo", turbo_implementations(), choose_turbo_implementation(cfg));
 }
 
 } // namespace core

@@ -582,7 +582,7 @@ class qa_drivers(gr_unittest.TestCase):
                         make(gpurx.pipeline_options(**kw))
                     self.assertIn(name, str(ctx.exception), what)
                 # backend="cpu" ignores the devices field.
-                for devices in ("0", "all"):
+                for devices in ("0", "all", "-1", "7"):
                     blk = make(gpurx.pipeline_options(backend="cpu", devices=devices))
                     self.assertEqual(blk.backend(), "cpu")
         # ... and runs.

@@ -197,6 +197,26 @@ class qa_lte_turbo(gr_unittest.TestCase):
         expect = np.concatenate([encode([b], K)[0] for b, K in zip(bits, Ks) if K != 100])
         np.testing.assert_array_equal(np.array(snk.data()), expect)
 
+    def test_006b_encoder_pdu_reasons(self):
+        # An empty u8 PDU is a length problem, not a type problem.
+        enc = gpurx.lte_turbo_encoder_pdu()
+        dbg = blocks.message_debug()
+        tb = gr.top_block()
+        tb.msg_connect(enc, "errors", dbg, "store")
+        tb.start()
+        for vec in (pmt.init_u8vector(0, []), pmt.init_f32vector(40, [0.0] * 40)):
+            enc.to_basic_block()._post(pmt.intern("pdus"), pmt.cons(pmt.make_dict(), vec))
+        deadline = time.time() + 5
+        while dbg.num_messages() < 2 and time.time() < deadline:
+            time.sleep(0.01)
+        tb.stop()
+        tb.wait()
+        self.assertEqual(dbg.num_messages(), 2)
+        reasons = [pmt.symbol_to_string(pmt.dict_ref(dbg.get_message(i), pmt.intern("reason"),
+                                                     pmt.PMT_NIL)) for i in range(2)]
+        self.assertIn("length 0", reasons[0])
+        self.assertIn("not a PDU of u8 bits", reasons[1])
+
     def test_007_example_flowgraph_decodes(self):
         import importlib.util
         path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples",

@@ -32,11 +32,12 @@ TEST(Backend, RejectsUnknownBackendNamingIt)
 TEST(Backend, RejectsNegativeDevice)
 {
     EXPECT_THROW(core::select_backend("auto", "-1"), std::invalid_argument);
-    EXPECT_THROW(core::select_backend("cpu", "x"), std::invalid_argument);
+    EXPECT_THROW(core::select_backend("cuda", "x"), std::invalid_argument);
     EXPECT_THROW(core::select_backend("auto", "0,0"), std::invalid_argument);
     EXPECT_THROW(core::select_backend("auto", "0,"), std::invalid_argument);
-    // The CPU backend ignores the devices it is given (once they parse).
+    // The CPU backend ignores the devices it is given.
     EXPECT_EQ(core::select_backend("cpu", "7").kind, core::backend_kind::cpu);
+    EXPECT_EQ(core::select_backend("cpu", "-1").kind, core::backend_kind::cpu);
 }
 
 TEST(Backend, AutoMatchesProbe)

@@ -266,17 +266,22 @@ TEST(PipelineCuda, RestartReusesPooledResources)
 }
 #endif
 
+std::vector<int> usable_devices()
+{
+    std::vector<int> all;
+    for (const auto& d : core::probe_cuda().devices)
+        if (d.usable)
+            all.push_back(d.ordinal);
+    return all;
+}
+
 // Several GPUs per pipeline: batches alternate between devices, frames leave
 // in submission order, and the output equals the one-GPU output. Runs on
 // every device the machine has (on one GPU, devices {0, 0} is refused and the
 // test checks the list it can).
 TEST(PipelineCuda, SeveralDevicesKeepOrder)
 {
-    const auto& p = core::probe_cuda();
-    std::vector<int> all;
-    for (const auto& d : p.devices)
-        if (d.usable)
-            all.push_back(d.ordinal);
+    const std::vector<int> all = usable_devices();
     std::printf("devices in the pipeline: %zu\n", all.size());
     for (const auto& c : std::vector<pipeline_case>{ { 1, 1, 0 }, { 2, 7, 100 }, { 3, 64, 0 }, { 2, 1000, 10000 } }) {
         SCOPED_TRACE("slots=" + std::to_string(c.slots) + " max_batch=" + std::to_string(c.max_batch));
@@ -288,11 +293,7 @@ TEST(PipelineCuda, SeveralDevicesKeepOrder)
 // pending, then destroyed; every frame taken before is correct and in order.
 TEST(PipelineCuda, SeveralDevicesStopMidStream)
 {
-    const auto& p = core::probe_cuda();
-    std::vector<int> all;
-    for (const auto& d : p.devices)
-        if (d.usable)
-            all.push_back(d.ordinal);
+    const std::vector<int> all = usable_devices();
     const size_t vlen = 64;
     auto pipe = core::make_pipeline(copy_kernels(vlen, 3.0f), test::cuda_backend(all), make_cfg({ 2, 5, 0 }, vlen));
     std::vector<float> x(vlen);
