@@ -6,12 +6,13 @@
 #include "families.h"
 #include "copy/copy_kernel.h"
 #include "turbo/turbo_implementations.h"
+#include "viterbi/viterbi_implementations.h"
 
 namespace gr {
 namespace gpurx {
 namespace core {
 
-std::vector<family_listing> all_families() { return { turbo_listing(), copy_listing() }; }
+std::vector<family_listing> all_families() { return { turbo_listing(), viterbi_listing(), copy_listing() }; }
 
 } // namespace core
 } // namespace gpurx

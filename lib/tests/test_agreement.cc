@@ -15,6 +15,7 @@
 #include "families.h"
 #include "test_util.h"
 #include "turbo/tests/turbo_test_util.h"
+#include "viterbi/tests/viterbi_test_util.h"
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -81,6 +82,60 @@ void agree_turbo(const core::implementation_info& i)
     }
 }
 
+// ---- viterbi: noisy soft frames of several lengths; decoded bits and
+// metrics. Three configurations cover the terminations, puncturing and
+// chunks shorter and longer than the frames.
+std::vector<core::viterbi_config> viterbi_configs()
+{
+    std::vector<core::viterbi_config> v(3);
+    v[0].puncture = test::puncture_3_4(); // K=7 (0133, 0171), terminated, 802.11 rate 3/4
+    v[0].chunk = 20;
+    v[1].polynomials = { 0133, 0171, 0165 }; // LTE, tail-biting
+    v[1].termination = core::viterbi::termination::tail_biting;
+    v[1].chunk = 16;
+    v[2].K = 5; // GSM, truncated
+    v[2].polynomials = { 023, 033 };
+    v[2].termination = core::viterbi::termination::truncated;
+    v[2].chunk = 500;
+    return v;
+}
+
+void agree_viterbi(const core::implementation_info& i)
+{
+    for (auto cfg : viterbi_configs()) {
+        SCOPED_TRACE(std::string(core::viterbi::termination_name(cfg.termination)));
+        const auto code = cfg.code();
+        const double rate = 1e6 / double(code.coded_bits(1000000));
+        std::mt19937 rng(31);
+        std::vector<test::viterbi_frame_in> frames;
+        std::vector<std::vector<uint8_t>> truth;
+        size_t raw_errors = 0;
+        for (int L : { 40, 113, 300, 57, 300, 1000 }) {
+            const auto bits = test::random_bits(L, rng);
+            const auto coded = test::independent_encode(cfg.K, cfg.polynomials, cfg.termination, cfg.puncture, bits);
+            const auto llr = test::bpsk_awgn_llrs(coded, rate, 2.5, rng);
+            raw_errors += test::hamming(test::hard_bits(llr), coded);
+            frames.push_back({ L, core::viterbi::INPUT_SOFT, llr, {} });
+            truth.push_back(bits);
+        }
+        cfg.implementation = i.name;
+        const auto got = test::viterbi_decode_all(frames, cfg, backend_of(i), 4);
+        cfg.implementation = i.reference.empty() ? i.name : i.reference;
+        const auto ref = test::viterbi_decode_all(frames, cfg, test::cpu_backend(), 4);
+        size_t errors = 0;
+        for (size_t f = 0; f < frames.size(); f++) {
+            ASSERT_EQ(got[f].result.status, core::viterbi::FRAME_DECODED) << "frame " << f;
+            if (i.bit_exact) {
+                EXPECT_EQ(got[f].bits, ref[f].bits) << i.name << " against " << i.reference << ", frame " << f;
+            }
+            EXPECT_NEAR(got[f].result.metric, ref[f].result.metric, 1e-4 * std::fabs(ref[f].result.metric));
+            errors += test::bit_errors(got[f].bits, truth[f]);
+        }
+        // A decoder at all: fewer decoded errors than the channel made.
+        EXPECT_LT(errors * 4, raw_errors) << i.name << " does not decode";
+    }
+}
+
 // ---- copy: random frames, exact.
 std::vector<float> run_copy(const core::implementation_info& i, const std::vector<float>& x, size_t vlen)
 {
@@ -128,6 +183,7 @@ const std::map<std::string, std::function<void(const core::implementation_info&)
 {
     static const std::map<std::string, std::function<void(const core::implementation_info&)>> r{
         { "lte-turbo", agree_turbo },
+        { "viterbi", agree_viterbi },
         { "copy", agree_copy },
     };
     return r;

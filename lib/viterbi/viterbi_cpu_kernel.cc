@@ -1,0 +1,75 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "viterbi/viterbi_cpu_kernel.h"
+#include "pipeline/worker_pool.h"
+#include "viterbi/viterbi_reference.h"
+#include "viterbi/viterbi_tiled.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+
+viterbi_cpu_kernel::viterbi_cpu_kernel(const viterbi_config& cfg, bool tiled)
+    : d_cfg(cfg), d_code(cfg.code()), d_tiled(tiled)
+{
+    d_cfg.validate();
+}
+
+viterbi_cpu_kernel::worker_state& viterbi_cpu_kernel::state(size_t worker)
+{
+    auto& w = d_workers[worker];
+    if (!w.decoder) {
+        if (d_tiled)
+            w.decoder = std::make_unique<viterbi_tiled>(d_code, d_cfg.chunk);
+        else
+            w.decoder = std::make_unique<viterbi_reference>(d_code);
+    }
+    return w;
+}
+
+void viterbi_cpu_kernel::decode_one(const batch_view& b, size_t f, worker_state& w) const
+{
+    const frame_desc& fd = b.frames[f];
+    const auto& p = b.params_as<viterbi::frame_params>()[f];
+    auto& result = b.results_as<viterbi::frame_result>()[f];
+    uint8_t* out = b.out + fd.out_offset;
+    const bool hard = p.input == viterbi::INPUT_HARD;
+    // A frame the code cannot take, or whose sizes disagree with its
+    // parameters, is reported instead of read out of bounds.
+    const bool length_ok = p.frame_bits >= d_code.min_frame_bits() &&
+                           p.frame_bits <= viterbi_code::max_frame_bits;
+    if (!length_ok || (p.input != viterbi::INPUT_SOFT && !hard) ||
+        fd.in_bytes != viterbi_in_bytes(d_code, p.frame_bits, viterbi::input_kind(p.input)) ||
+        fd.out_bytes < uint32_t(p.frame_bits)) {
+        std::memset(out, 0, fd.out_bytes);
+        result = { 0.0f, 0, viterbi::FRAME_REJECTED };
+        return;
+    }
+    w.llr.resize(size_t(d_code.n()) * d_code.steps(p.frame_bits));
+    if (hard)
+        d_code.depuncture_hard(b.in + fd.in_offset, p.frame_bits, w.llr.data());
+    else
+        d_code.depuncture(reinterpret_cast<const float*>(b.in + fd.in_offset), p.frame_bits, w.llr.data());
+    const viterbi_path path = w.decoder->decode(w.llr.data(), p.frame_bits, out);
+    // Hard input entered as +-1: correlation = kept/2 - Hamming distance.
+    const double metric =
+        hard ? std::round(0.5 * double(d_code.coded_bits(p.frame_bits)) - path.metric) : path.metric;
+    result = { float(metric), path.end_state, viterbi::FRAME_DECODED };
+}
+
+void viterbi_cpu_kernel::run(const batch_view& b, worker_pool& pool)
+{
+    if (d_workers.size() < pool.size())
+        d_workers.resize(pool.size());
+    pool.parallel_for(b.nframes, [&](size_t f, size_t worker) { decode_one(b, f, state(worker)); });
+}
+
+} // namespace core
+} // namespace gpurx
+} // namespace gr

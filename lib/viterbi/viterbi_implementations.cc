@@ -1,0 +1,100 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "viterbi/viterbi_implementations.h"
+#include "viterbi/viterbi_cpu_kernel.h"
+
+#include <stdexcept>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+
+namespace {
+
+implementation<viterbi_config>
+cpu_entry(const char* name, const char* description, const char* reference, bool tiled)
+{
+    implementation<viterbi_config> e;
+    e.info = { name, backend_kind::cpu, description, reference, true };
+    e.unsupported = [](const viterbi_config&) { return std::string(); };
+    e.make_cpu = [tiled](const viterbi_config& c) -> std::unique_ptr<cpu_kernel> {
+        return std::make_unique<viterbi_cpu_kernel>(c, tiled);
+    };
+    return e;
+}
+
+const implementation<viterbi_config>* find(const std::vector<implementation<viterbi_config>>& all,
+                                           const std::string& name)
+{
+    for (const auto& e : all)
+        if (e.info.name == name)
+            return &e;
+    return nullptr;
+}
+
+} // namespace
+
+std::vector<implementation<viterbi_config>> viterbi_implementations()
+{
+    std::vector<implementation<viterbi_config>> all;
+    all.push_back(cpu_entry("cpu-reference",
+                            "full-frame Viterbi, one frame per worker; exact tail-biting "
+                            "(every start state); the reference",
+                            "", false));
+    all.push_back(cpu_entry("cpu-tiled",
+                            "Lin et al.'s tiled Viterbi: chunks decoded from every start state, "
+                            "then merged; equal to the reference up to exact metric ties",
+                            "cpu-reference", true));
+    return all;
+}
+
+implementation_choice choose_viterbi_implementation(const viterbi_config& cfg)
+{
+    const auto all = viterbi_implementations();
+    implementation_choice c;
+    c.cpu = "cpu-reference";
+    if (cfg.implementation != "auto") {
+        const auto* e = find(all, cfg.implementation);
+        if (!e) {
+            std::string names;
+            for (const auto& x : all)
+                names += (names.empty() ? "" : ", ") + x.info.name;
+            throw std::invalid_argument("implementation must be \"auto\" or one of " + names + ", got \"" +
+                                        cfg.implementation + "\"");
+        }
+        c.cpu = cfg.implementation;
+    }
+    return c;
+}
+
+kernel_factories viterbi_kernel_factories(const viterbi_config& cfg, const implementation_choice& choice)
+{
+    cfg.validate();
+    const auto all = viterbi_implementations();
+    const auto* cpu = find(all, choice.cpu);
+    if (!cpu)
+        throw std::invalid_argument("no CPU implementation \"" + choice.cpu + "\"");
+    kernel_factories k;
+    auto make_cpu = cpu->make_cpu;
+    k.cpu = [make_cpu, cfg] { return make_cpu(cfg); };
+    return k;
+}
+
+family_listing viterbi_listing()
+{
+    family_listing l;
+    l.family = "viterbi";
+    for (const auto& e : viterbi_implementations())
+        l.implementations.push_back(e.info);
+    const auto c = choose_viterbi_implementation(viterbi_config());
+    l.default_cpu = c.cpu;
+    l.default_cuda = c.cuda;
+    return l;
+}
+
+} // namespace core
+} // namespace gpurx
+} // namespace gr

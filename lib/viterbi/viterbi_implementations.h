@@ -1,0 +1,44 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// The Viterbi family's registry: every implementation by name, and the choice
+// for a configuration. CPU only so far.
+//
+// "auto" picks cpu-reference on the CPU: with frames already decoded in
+// parallel across the workers, the full-frame decoder does the least work
+// (the tiled one decodes each chunk from all 2^(K-1) start states, the price
+// of the intra-frame parallelism it offers a GPU). A name that is not
+// registered throws, naming `implementation`.
+#ifndef INCLUDED_GPURX_VITERBI_VITERBI_IMPLEMENTATIONS_H
+#define INCLUDED_GPURX_VITERBI_VITERBI_IMPLEMENTATIONS_H
+
+#include "pipeline/batch_pipeline.h"
+#include "pipeline/implementation.h"
+#include "viterbi/viterbi_config.h"
+
+#include <vector>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+
+//! Every Viterbi implementation this build has.
+std::vector<implementation<viterbi_config>> viterbi_implementations();
+
+//! Resolve cfg.implementation (throws std::invalid_argument naming
+//! `implementation` for an unknown name).
+implementation_choice choose_viterbi_implementation(const viterbi_config& cfg);
+
+//! Kernel factories for the chosen implementations.
+kernel_factories viterbi_kernel_factories(const viterbi_config& cfg, const implementation_choice& choice);
+
+//! The family's entry in the module-wide listing.
+family_listing viterbi_listing();
+
+} // namespace core
+} // namespace gpurx
+} // namespace gr
+
+#endif
