@@ -50,6 +50,14 @@ pipeline_holder::pipeline_holder(const frame_adapter& adapter,
     : d_adapter(adapter), d_cfg(pipeline_config_of(options, adapter)), d_logger(std::move(logger))
 {
     d_backend = core::select_backend(options.backend, options.devices);
+    if (d_backend.kind == core::backend_kind::cuda && !adapter.kernels().cuda) {
+        // A family (or configuration) with no CUDA implementation in this build.
+        if (options.backend == "cuda")
+            throw std::runtime_error("backend=\"cuda\" cannot be used: this decoder has no CUDA "
+                                     "implementation yet (gpurx-info lists them)");
+        d_backend = { core::backend_kind::cpu, {},
+                      "backend=auto: this decoder has no CUDA implementation yet; using the CPU backend" };
+    }
     // At construction, not in start(): GNU Radio cannot report an exception
     // thrown from start() (tb.start() would never return).
     core::check_pipeline_memory(d_cfg, d_backend);

@@ -171,7 +171,55 @@ class BatchCopy(Family):
                 ("scale=nan", lambda: gpurx.batch_copy(8, float("nan")), "scale")]
 
 
-FAMILIES = [LteTurbo(), BatchCopy()]
+def conv_encode(bits, K=7, polys=(0o133, 0o171)):
+    """An independent rate-1/n terminated convolutional encoder: the newest
+    input bit is the polynomials' most significant tap; K-1 zero tail bits."""
+    reg, out = 0, []
+    for u in list(bits) + [0] * (K - 1):
+        reg = (int(u) << (K - 1)) | (reg >> 1)
+        out.extend(bin(reg & g).count("1") & 1 for g in polys)
+    return np.array(out, dtype=np.uint8)
+
+
+class Viterbi(Family):
+    """The Viterbi decoder, K=7 (133, 171), terminated, soft input."""
+    name = "viterbi"
+    in_type, out_type = "f", "b"
+    shapes = (40, 2048, 16384)
+    soft_params = (dict(),)
+    frame_tags = {"frame_bits": "shape", "metric": None}
+
+    def in_len(self, frame_bits):
+        return 2 * (frame_bits + 6)
+
+    def out_len(self, frame_bits):
+        return frame_bits
+
+    def make_stream(self, frame_bits, opts, **params):
+        return gpurx.viterbi_decoder(frame_bits, options=opts, **params)
+
+    def make_tagged(self, opts, **params):
+        return gpurx.viterbi_decoder_tagged(options=opts, **params)
+
+    def make_pdu(self, opts, **params):
+        return gpurx.viterbi_decoder_pdu(options=opts, **params)
+
+    def frames(self, rng, frame_bits, n, amp=4.0):
+        bits = [rng.integers(0, 2, frame_bits).astype(np.uint8) for _ in range(n)]
+        return [llrs(conv_encode(b), amp) for b in bits], bits
+
+    def bad_constructions(self):
+        return [("frame_bits=0", lambda: gpurx.viterbi_decoder(0), "frame_bits"),
+                ("K=2", lambda: gpurx.viterbi_decoder(64, 2, [3, 1]), "K"),
+                ("K=10", lambda: gpurx.viterbi_decoder(64, 10, [0o1755, 0o1123]), "K"),
+                ("polys of the wrong degree", lambda: gpurx.viterbi_decoder(64, 7, [0o1133, 0o171]), "polys"),
+                ("rate 1/5", lambda: gpurx.viterbi_decoder(64, 7, [0o133] * 5), "polys"),
+                ("puncture keeps nothing", lambda: gpurx.viterbi_decoder(64, puncture=[0, 0]), "puncture"),
+                ("termination", lambda: gpurx.viterbi_decoder(64, termination="zero-tail"), "termination"),
+                ("input", lambda: gpurx.viterbi_decoder(64, input="llr"), "input")]
+
+
+FAMILIES = [LteTurbo(), BatchCopy(), Viterbi()]
 FAMILIES_BY_NAME = {f.name: f for f in FAMILIES}
 
 
