@@ -58,6 +58,7 @@ viterbi_adapter::viterbi_adapter(const core::viterbi_config& cfg,
                                  int max_frame_bits)
     : d_cfg(cfg), d_code(cfg.code()), d_input(input), d_max_frame_bits(max_frame_bits)
 {
+    d_cfg.max_frame_bits = max_frame_bits;
     if (max_frame_bits < d_code.min_frame_bits() || max_frame_bits > core::viterbi_code::max_frame_bits)
         throw std::invalid_argument("max_frame_bits must be in " + std::to_string(d_code.min_frame_bits()) +
                                     ".." + std::to_string(core::viterbi_code::max_frame_bits) +

@@ -71,13 +71,15 @@ void agree_turbo(const core::implementation_info& i)
             differ += test::bit_errors(got[f].hard, ref[f].hard);
             errors += test::bit_errors(got[f].hard, cws[f].bits);
             bits += cws[f].K;
-            if (i.bit_exact)
+            if (i.bit_exact) {
                 EXPECT_EQ(got[f].result.iterations, ref[f].result.iterations) << "frame " << f;
+            }
         }
-        if (i.bit_exact || a != core::turbo::LOG_MAP)
+        if (i.bit_exact || a != core::turbo::LOG_MAP) {
             EXPECT_EQ(differ, 0u) << i.name << " against " << i.reference;
-        else // log-MAP's exp/log round differently on the GPU
+        } else { // log-MAP's exp/log round differently on the GPU
             EXPECT_LE(double(differ) / bits, 0.002) << i.name << " against " << i.reference;
+        }
         EXPECT_LT(double(errors) / bits, 0.01) << i.name << " does not decode";
     }
 }
@@ -104,6 +106,7 @@ void agree_viterbi(const core::implementation_info& i)
 {
     for (auto cfg : viterbi_configs()) {
         SCOPED_TRACE(std::string(core::viterbi::termination_name(cfg.termination)));
+        cfg.max_frame_bits = 1000; // the longest frame below (sizes cuda-tiled's memory)
         const auto code = cfg.code();
         const double rate = 1e6 / double(code.coded_bits(1000000));
         std::mt19937 rng(31);

@@ -22,6 +22,9 @@ viterbi_code viterbi_config::code() const
 void viterbi_config::validate() const
 {
     (void)code();
+    if (max_frame_bits < 1 || max_frame_bits > (1 << 24))
+        throw std::invalid_argument("max_frame_bits must be in 1..16777216, got " +
+                                    std::to_string(max_frame_bits));
     if (chunk < 1 || chunk > 65536)
         throw std::invalid_argument("chunk must be in 1..65536 trellis steps, got " + std::to_string(chunk));
 }

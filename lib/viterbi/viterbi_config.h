@@ -25,7 +25,10 @@ struct viterbi_config {
     bool gr_fec_order = false; //!< polynomials bit-reversed, as gr-fec's cc_encoder takes them
     viterbi::termination termination = viterbi::termination::terminated;
     std::vector<int> puncture; //!< keep/drop flags over n x period coded bits; empty: none
-    int chunk = 64;            //!< cpu-tiled: trellis steps per chunk, 1..65536
+    int chunk = 64;            //!< tiled decoders: trellis steps per chunk, 1..65536
+    //! The longest frame the GPU implementation must hold (sizes its
+    //! per-frame working memory), 1..2^24.
+    int max_frame_bits = 16384;
     //! The implementation by registry name (viterbi_implementations.h), or "auto".
     std::string implementation = "auto";
 

@@ -5,6 +5,9 @@
  */
 #include "viterbi/viterbi_implementations.h"
 #include "viterbi/viterbi_cpu_kernel.h"
+#ifdef GPURX_HAVE_CUDA
+#include "viterbi/cuda/viterbi_cuda_kernel.h"
+#endif
 
 #include <stdexcept>
 
@@ -48,6 +51,10 @@ std::vector<implementation<viterbi_config>> viterbi_implementations()
                             "Lin et al.'s tiled Viterbi: chunks decoded from every start state, "
                             "then merged; equal to the reference up to exact metric ties",
                             "cpu-reference", true));
+#ifdef GPURX_HAVE_CUDA
+    for (auto& e : viterbi_cuda_implementations())
+        all.push_back(std::move(e));
+#endif
     return all;
 }
 
@@ -56,6 +63,15 @@ implementation_choice choose_viterbi_implementation(const viterbi_config& cfg)
     const auto all = viterbi_implementations();
     implementation_choice c;
     c.cpu = "cpu-reference";
+    // On CUDA, the tiled decoder when it can run this configuration; when it
+    // cannot, the block runs on the CPU and logs why.
+    if (const auto* gpu = find(all, "cuda-tiled")) {
+        const std::string why = gpu->unsupported(cfg);
+        if (why.empty())
+            c.cuda = "cuda-tiled";
+        else
+            c.note = "cuda-tiled cannot run this configuration (" + why + "); it decodes on the CPU";
+    }
     if (cfg.implementation != "auto") {
         const auto* e = find(all, cfg.implementation);
         if (!e) {
@@ -65,7 +81,8 @@ implementation_choice choose_viterbi_implementation(const viterbi_config& cfg)
             throw std::invalid_argument("implementation must be \"auto\" or one of " + names + ", got \"" +
                                         cfg.implementation + "\"");
         }
-        c.cpu = cfg.implementation;
+        if (e->info.backend == backend_kind::cpu)
+            c.cpu = cfg.implementation;
     }
     return c;
 }
@@ -80,6 +97,10 @@ kernel_factories viterbi_kernel_factories(const viterbi_config& cfg, const imple
     kernel_factories k;
     auto make_cpu = cpu->make_cpu;
     k.cpu = [make_cpu, cfg] { return make_cpu(cfg); };
+    if (const auto* cuda = choice.cuda.empty() ? nullptr : find(all, choice.cuda)) {
+        auto make_cuda = cuda->make_cuda;
+        k.cuda = [make_cuda, cfg](int device) { return make_cuda(cfg, device); };
+    }
     return k;
 }
 

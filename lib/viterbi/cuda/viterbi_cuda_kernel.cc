@@ -1,0 +1,115 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "viterbi/cuda/viterbi_cuda_kernel.h"
+#include "viterbi/cuda/viterbi_launch.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+
+namespace {
+
+// The largest per-frame working memory the faithful tiled layout may take:
+// its tables grow as tiles x states^2 (the price of decoding each tile from
+// every start state).
+constexpr size_t max_scratch_per_frame = size_t(8) << 20;
+
+viterbi_gpu_code gpu_code_of(const viterbi_config& cfg)
+{
+    const viterbi_code code = cfg.code();
+    viterbi_gpu_code g{};
+    g.K = code.K();
+    g.n = code.n();
+    g.S = code.states();
+    g.termination = int(code.term());
+    g.chunk = cfg.chunk;
+    g.min_frame_bits = code.min_frame_bits();
+    for (int s = 0; s < g.S; s++)
+        for (int u = 0; u < 2; u++)
+            g.outputs[2 * s + u] = uint8_t(code.outputs(s, u));
+    const auto& pat = code.puncture(); // n x period flags
+    g.period = int(pat.size()) / g.n;
+    int kept = 0;
+    for (int t = 0; t < g.period; t++)
+        for (int i = 0; i < g.n; i++)
+            g.offset[t * g.n + i] = int16_t(pat[size_t(t) * g.n + i] ? kept++ : -1);
+    g.kept = kept;
+    return g;
+}
+
+std::string unsupported_on_gpu(const viterbi_config& cfg)
+{
+    const viterbi_code code = cfg.code();
+    if (int(code.puncture().size()) / code.n() > viterbi_gpu_code::max_period_steps)
+        return "its puncture period is over " + std::to_string(viterbi_gpu_code::max_period_steps) + " steps";
+    if (code.term() == viterbi::termination::tail_biting && code.K() > 8)
+        return "tail-biting K=9 would need 512 KiB of shared memory for the merge";
+    const size_t per_frame = viterbi_tiled_scratch_bytes(gpu_code_of(cfg), code.steps(cfg.max_frame_bits));
+    if (per_frame > max_scratch_per_frame)
+        return "frames of max_frame_bits=" + std::to_string(cfg.max_frame_bits) + " in tiles of " +
+               std::to_string(cfg.chunk) + " steps need " + std::to_string(per_frame >> 20) +
+               " MiB each (limit " + std::to_string(max_scratch_per_frame >> 20) +
+               " MiB): raise chunk or lower max_frame_bits";
+    return "";
+}
+
+class viterbi_cuda_tiled final : public cuda_kernel
+{
+public:
+    explicit viterbi_cuda_tiled(const viterbi_config& cfg)
+        : d_cfg(cfg), d_code(cfg.code()), d_gpu(gpu_code_of(cfg))
+    {
+        d_cfg.validate();
+        d_max_steps = d_code.steps(cfg.max_frame_bits);
+    }
+    const char* name() const override { return "cuda-tiled"; }
+    size_t scratch_bytes(size_t max_frames) const override
+    {
+        return max_frames * viterbi_tiled_scratch_bytes(d_gpu, d_max_steps);
+    }
+    void enqueue(const batch_view& dev, const batch_view& host, void* stream) override
+    {
+        // Frames longer than the configured bound would overrun the scratch:
+        // the adapters never submit them; refuse rather than corrupt.
+        for (size_t f = 0; f < host.nframes; f++)
+            if (host.params_as<viterbi::frame_params>()[f].frame_bits > d_cfg.max_frame_bits)
+                throw std::invalid_argument("cuda-tiled: frame of " +
+                                            std::to_string(host.params_as<viterbi::frame_params>()[f].frame_bits) +
+                                            " bits, more than max_frame_bits=" +
+                                            std::to_string(d_cfg.max_frame_bits));
+        // The scratch stride is the configured bound's, so every frame fits.
+        cuda_viterbi_tiled(dev, d_gpu, d_max_steps, stream);
+    }
+
+private:
+    viterbi_config d_cfg;
+    viterbi_code d_code;
+    viterbi_gpu_code d_gpu;
+    int d_max_steps;
+};
+
+} // namespace
+
+std::vector<implementation<viterbi_config>> viterbi_cuda_implementations()
+{
+    implementation<viterbi_config> e;
+    e.info = { "cuda-tiled", backend_kind::cuda,
+               "Lin et al.'s tiled Viterbi as the paper lays it out: every tile of every frame "
+               "from every start state at once, merged per frame, tiles traced back at once",
+               "cpu-reference", true };
+    e.unsupported = unsupported_on_gpu;
+    e.make_cuda = [](const viterbi_config& c, int) -> std::unique_ptr<cuda_kernel> {
+        return std::make_unique<viterbi_cuda_tiled>(c);
+    };
+    return { e };
+}
+
+} // namespace core
+} // namespace gpurx
+} // namespace gr

@@ -1,0 +1,50 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// Host entry point of the CUDA tiled Viterbi decoder (viterbi_tiled.cu),
+// called only by the family's CUDA implementation (viterbi_cuda_kernel.cc).
+#ifndef INCLUDED_GPURX_VITERBI_CUDA_VITERBI_LAUNCH_H
+#define INCLUDED_GPURX_VITERBI_CUDA_VITERBI_LAUNCH_H
+
+#include "pipeline/batch_kernel.h"
+#include <cstddef>
+#include <cstdint>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+
+//! The code as the kernels read it (passed by value: no table lookups in
+//! global memory).
+struct viterbi_gpu_code {
+    static constexpr int max_states = 256;
+    static constexpr int max_period_steps = 64;
+    int K, n, S;
+    int termination;  //!< viterbi::termination
+    int chunk;        //!< trellis steps per tile
+    int period;       //!< puncture period in trellis steps
+    int kept;         //!< coded bits kept per period
+    int min_frame_bits;
+    uint8_t outputs[2 * max_states]; //!< [state * 2 + input]: the n coded bits, bit i = polynomial i
+    int16_t offset[4 * max_period_steps]; //!< [step in period * n + i]: index in the period's kept bits, or -1
+};
+
+//! Per-frame working memory of a frame of \p steps trellis steps.
+size_t viterbi_tiled_scratch_bytes(const viterbi_gpu_code& code, int steps);
+
+/*!
+ * Enqueue the tiled decoding of a batch: (1) every tile of every frame from
+ * every start state at once, (2) per frame, the tiles merged into the
+ * globally best path's state at each tile boundary, (3) every tile traced
+ * back between its known boundary states, at once. \p max_steps bounds the
+ * frames' trellis steps (sizes the grid and the scratch stride).
+ */
+void cuda_viterbi_tiled(const batch_view& dev, const viterbi_gpu_code& code, int max_steps, void* stream);
+
+} // namespace core
+} // namespace gpurx
+} // namespace gr
+
+#endif

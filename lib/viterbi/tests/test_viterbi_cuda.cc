@@ -1,0 +1,107 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// The CUDA tiled decoder (cuda-tiled) against the CPU: bit for bit equal to
+// the CPU tiled decoder, which runs the same algorithm with the same tie
+// rules, for every code, termination, soft and hard input, punctured and
+// not, and several tile lengths; its metric equals the full-frame
+// reference's. Soft LLRs are drawn on a grid of 1/8 so that float (GPU) and
+// double (CPU) sums are exact and equal.
+#include "test_util.h"
+#include "viterbi/tests/viterbi_test_util.h"
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace gr::gpurx;
+
+namespace {
+
+std::vector<test::viterbi_frame_in> noisy_frames(const core::viterbi_config& cfg, bool hard, std::mt19937& rng)
+{
+    const auto code = cfg.code();
+    const double rate = 1e6 / double(code.coded_bits(1000000));
+    std::vector<test::viterbi_frame_in> frames;
+    for (int L : { 17, 64, 101, 300, 1000, 64 }) {
+        if (L < code.min_frame_bits())
+            continue;
+        const auto bits = test::random_bits(L, rng);
+        const auto coded = test::independent_encode(cfg.K, cfg.polynomials, cfg.termination, cfg.puncture, bits);
+        auto llr = test::bpsk_awgn_llrs(coded, rate, 2.0, rng);
+        for (auto& x : llr)
+            x = std::round(x * 8.0f) / 8.0f;
+        if (hard)
+            frames.push_back({ L, core::viterbi::INPUT_HARD, {}, test::hard_bits(llr) });
+        else
+            frames.push_back({ L, core::viterbi::INPUT_SOFT, llr, {} });
+    }
+    return frames;
+}
+
+} // namespace
+
+TEST(ViterbiCuda, TiledEqualsCpuTiledBitForBit)
+{
+    std::mt19937 rng(404);
+    size_t configs = 0;
+    for (const auto& code : test::viterbi_codes())
+        for (auto term : { core::viterbi::termination::terminated, core::viterbi::termination::truncated,
+                           core::viterbi::termination::tail_biting })
+            for (bool hard : { false, true })
+                for (int chunk : { 7, 64, 2000 }) {
+                    core::viterbi_config cfg;
+                    cfg.K = code.K;
+                    cfg.polynomials = code.polys;
+                    cfg.termination = term;
+                    cfg.chunk = chunk;
+                    cfg.max_frame_bits = 1000;
+                    if (code.name == "K7-133-171" && chunk == 64)
+                        cfg.puncture = test::puncture_3_4();
+                    cfg.implementation = "cuda-tiled";
+                    const auto choice = core::choose_viterbi_implementation(cfg);
+                    if (choice.cuda.empty()) { // stated limits, e.g. tail-biting K=9
+                        std::printf("%s %s chunk %d: %s\n", code.name.c_str(),
+                                    core::viterbi::termination_name(term), chunk, choice.note.c_str());
+                        EXPECT_FALSE(choice.note.empty());
+                        continue;
+                    }
+                    SCOPED_TRACE(code.name + " " + core::viterbi::termination_name(term) +
+                                 (hard ? " hard" : " soft") + " chunk " + std::to_string(chunk));
+                    const auto frames = noisy_frames(cfg, hard, rng);
+                    const auto gpu = test::viterbi_decode_all(frames, cfg, test::cuda_backend(), 3);
+                    cfg.implementation = "cpu-tiled";
+                    const auto tiled = test::viterbi_decode_all(frames, cfg, test::cpu_backend(), 3);
+                    cfg.implementation = "cpu-reference";
+                    const auto ref = test::viterbi_decode_all(frames, cfg, test::cpu_backend(), 3);
+                    for (size_t f = 0; f < frames.size(); f++) {
+                        ASSERT_EQ(gpu[f].result.status, core::viterbi::FRAME_DECODED) << "frame " << f;
+                        EXPECT_EQ(gpu[f].bits, tiled[f].bits) << "frame " << f;
+                        EXPECT_EQ(gpu[f].result.metric, ref[f].result.metric) << "frame " << f;
+                        EXPECT_EQ(gpu[f].result.end_state, tiled[f].result.end_state) << "frame " << f;
+                    }
+                    configs++;
+                }
+    EXPECT_GT(configs, 90u);
+}
+
+// A frame whose sizes disagree with its parameters is rejected (zeros out),
+// its neighbours decoded.
+TEST(ViterbiCuda, MalformedFrameRejectedNeighboursIntact)
+{
+    core::viterbi_config cfg;
+    cfg.max_frame_bits = 512;
+    cfg.implementation = "cuda-tiled";
+    std::mt19937 rng(5);
+    auto frames = noisy_frames(cfg, false, rng);
+    frames.resize(3);
+    frames[1].llr.resize(frames[1].llr.size() - 2); // wrong length for its frame_bits
+    const auto gpu = test::viterbi_decode_all(frames, cfg, test::cuda_backend(), 3);
+    cfg.implementation = "cpu-tiled";
+    const auto cpu = test::viterbi_decode_all(frames, cfg, test::cpu_backend(), 3);
+    EXPECT_EQ(gpu[1].result.status, core::viterbi::FRAME_REJECTED);
+    EXPECT_EQ(gpu[1].bits, std::vector<uint8_t>(gpu[1].bits.size(), 0));
+    EXPECT_EQ(gpu[0].bits, cpu[0].bits);
+    EXPECT_EQ(gpu[2].bits, cpu[2].bits);
+}
