@@ -1,0 +1,148 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// Viterbi decoder throughput, information bits per second, through the
+// batching pipeline (host to host: soft float32 LLRs in, bits out), for each
+// implementation the build has, in one run:
+//   cuda-tiled (the paper's layout), cpu-reference and cpu-tiled on all
+//   cores and on one.
+// Default: K=7 (0133, 0171), rate 1/2, terminated frames of 2048 bits, noisy
+// (Eb/N0 4 dB); --frame-bits N, --K 5|7|9, --quick.
+//
+//   bench_viterbi [--quick] [--frame-bits N] [--K k]
+#include "pipeline/batch_pipeline.h"
+#include "pipeline/cuda_probe.h"
+#include "viterbi/viterbi_encoder.h"
+#include "viterbi/viterbi_frame.h"
+#include "viterbi/viterbi_implementations.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <thread>
+#include <vector>
+
+using namespace gr::gpurx;
+using clk = std::chrono::steady_clock;
+
+namespace {
+
+// Gbit/s of information bits for `total` frames through a pipeline on `where`.
+double pipeline_gbps(const core::viterbi_config& cfg,
+                     const core::backend_choice& where,
+                     const std::vector<std::vector<float>>& llrs,
+                     int frame_bits,
+                     size_t max_batch,
+                     size_t total,
+                     size_t cpu_threads)
+{
+    const auto choice = core::choose_viterbi_implementation(cfg);
+    core::pipeline_config pc;
+    pc.types = core::viterbi::frame_types_of();
+    pc.slots = 3;
+    pc.max_batch = max_batch;
+    pc.max_in_bytes = llrs[0].size() * sizeof(float);
+    pc.max_out_bytes = size_t(frame_bits);
+    pc.flush_timeout = std::chrono::microseconds(1000);
+    pc.cpu_threads = cpu_threads;
+    auto pipe = core::make_pipeline(core::viterbi_kernel_factories(cfg, choice), where, pc);
+    const core::viterbi::frame_params params{ frame_bits, core::viterbi::INPUT_SOFT };
+    size_t in = 0, out = 0;
+    // Timing starts once the pipeline is full (every slot has run once).
+    const size_t warm = pc.slots * max_batch;
+    clk::time_point t0 = clk::now();
+    auto take = [&](bool block) {
+        while (pipe->front(block)) {
+            pipe->pop();
+            if (++out == warm)
+                t0 = clk::now();
+            block = false;
+        }
+    };
+    while (in < total + warm) {
+        if (!pipe->can_accept()) {
+            take(true);
+            continue;
+        }
+        const auto& x = llrs[in % llrs.size()];
+        pipe->submit(x.data(), x.size() * sizeof(float), size_t(frame_bits), &params);
+        in++;
+        take(false);
+    }
+    pipe->drain();
+    take(false);
+    const double secs = std::chrono::duration<double>(clk::now() - t0).count();
+    return double(frame_bits) * double(out - warm) / secs / 1e9;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    bool quick = false;
+    int frame_bits = 2048, K = 7;
+    for (int i = 1; i < argc; i++) {
+        if (!std::strcmp(argv[i], "--quick"))
+            quick = true;
+        else if (!std::strcmp(argv[i], "--frame-bits") && i + 1 < argc)
+            frame_bits = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--K") && i + 1 < argc)
+            K = std::atoi(argv[++i]);
+    }
+    core::viterbi_config cfg;
+    cfg.K = K;
+    cfg.polynomials = K == 5 ? std::vector<unsigned>{ 023, 033 }
+                             : K == 9 ? std::vector<unsigned>{ 0753, 0561 } : std::vector<unsigned>{ 0133, 0171 };
+    cfg.max_frame_bits = frame_bits;
+    cfg.chunk = 64;
+    const auto code = cfg.code();
+    // 64 noisy frames, cycled: BPSK over AWGN at Eb/N0 = 4 dB, LLR = 2y/sigma^2.
+    std::mt19937 rng(7);
+    const double sigma2 = 1.0 / (2.0 * 0.5 * std::pow(10.0, 0.4));
+    std::normal_distribution<double> noise(0.0, std::sqrt(sigma2));
+    std::vector<std::vector<float>> llrs;
+    for (int f = 0; f < 64; f++) {
+        std::vector<uint8_t> bits(frame_bits);
+        for (auto& b : bits)
+            b = uint8_t(rng() & 1);
+        const auto coded = core::viterbi_encode(code, bits.data(), frame_bits);
+        std::vector<float> l(coded.size());
+        for (size_t i = 0; i < l.size(); i++)
+            l[i] = float(2.0 * ((coded[i] ? 1.0 : -1.0) + noise(rng)) / sigma2);
+        llrs.push_back(std::move(l));
+    }
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const size_t scale = quick ? 1 : 5;
+    std::printf("K=%d rate 1/%d, terminated frames of %d bits, float32 LLRs in, bits out; %u CPU threads\n",
+                K, code.n(), frame_bits, cores);
+    std::printf("| implementation | backend | Gbit/s | ratio to cpu-reference on all cores |\n|---|---|---|---|\n");
+    cfg.implementation = "cpu-reference";
+    const core::backend_choice cpu{ core::backend_kind::cpu, {}, "" };
+    const double ref_all = pipeline_gbps(cfg, cpu, llrs, frame_bits, cores, 12 * cores * scale, 0);
+    const double ref_one = pipeline_gbps(cfg, cpu, llrs, frame_bits, 1, 12 * scale, 1);
+    std::printf("| cpu-reference | cpu, %u cores | %.3f | 1.00 |\n", cores, ref_all);
+    std::printf("| cpu-reference | cpu, 1 core | %.4f | %.3f |\n", ref_one, ref_one / ref_all);
+    cfg.implementation = "cpu-tiled";
+    const double tiled_all = pipeline_gbps(cfg, cpu, llrs, frame_bits, cores, 3 * cores * scale, 0);
+    std::printf("| cpu-tiled | cpu, %u cores | %.4f | %.3f |\n", cores, tiled_all, tiled_all / ref_all);
+    const auto& probe = core::probe_cuda();
+    if (!probe.devices.empty() && probe.devices[0].usable) {
+        cfg.implementation = "auto";
+        const auto choice = core::choose_viterbi_implementation(cfg);
+        if (!choice.cuda.empty()) {
+            const double gpu = pipeline_gbps(cfg, { core::backend_kind::cuda, { 0 }, "" }, llrs, frame_bits,
+                                             1024, 4096 * scale, 0);
+            std::printf("| %s | cuda (%s) | %.3f | %.2f |\n", choice.cuda.c_str(), probe.devices[0].name.c_str(),
+                        gpu, gpu / ref_all);
+        } else {
+            std::printf("| (no CUDA implementation: %s) | | | |\n", choice.note.c_str());
+        }
+    }
+    return 0;
+}
