@@ -29,19 +29,6 @@ core::turbo_config make_turbo_config(int iterations,
     return c;
 }
 
-bool stage_finite_llrs(const float* src, size_t n, float* dst)
-{
-    // x - x is 0 for finite x and NaN for NaN or Inf; summing it keeps the
-    // loop branch-free so it vectorises with the clamp.
-    float acc = 0.0f;
-    for (size_t i = 0; i < n; i++) {
-        const float x = src[i];
-        acc += x - x;
-        dst[i] = std::min(std::max(x, -max_llr), max_llr);
-    }
-    return acc == 0.0f;
-}
-
 turbo_adapter::turbo_adapter(const core::turbo_config& cfg) : d_cfg(cfg)
 {
     d_cfg.validate();
@@ -80,14 +67,7 @@ bool turbo_adapter::stage(const frame_shape&,
                           uint8_t* dst,
                           std::string& why) const
 {
-    if (stage_finite_llrs(reinterpret_cast<const float*>(src), n, reinterpret_cast<float*>(dst)))
-        return true;
-    for (size_t i = 0; i < n; i++)
-        if (!std::isfinite(reinterpret_cast<const float*>(src)[i])) {
-            why = "LLR " + std::to_string(first + i) + " is NaN or Inf";
-            break;
-        }
-    return false;
+    return stage_llrs(src, first, n, dst, why);
 }
 
 void turbo_adapter::describe(const core::completed_frame& f, frame_meta& meta) const

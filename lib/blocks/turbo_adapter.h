@@ -11,6 +11,7 @@
 #define INCLUDED_GPURX_BLOCKS_TURBO_ADAPTER_H
 
 #include "blocks/frame_adapter.h"
+#include "blocks/llr_staging.h"
 #include "turbo/turbo_config.h"
 #include "turbo/turbo_implementations.h"
 
@@ -24,14 +25,6 @@ core::turbo_config make_turbo_config(int iterations,
                                      float scaling,
                                      const std::string& early_termination);
 
-/*!
- * Copy \p n float LLRs into staging, checking and clamping them in one pass.
- * Returns false when one is NaN or Inf. Finite LLRs beyond +-max_llr are
- * clamped to it: no decoder tells them apart (the fixed-point ones saturate
- * at 15.9), and left alone, log-MAP's float sums overflow to Inf.
- */
-bool stage_finite_llrs(const float* src, size_t n, float* dst);
-constexpr float max_llr = 1.0e4f;
 
 class turbo_adapter final : public frame_adapter
 {

@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "blocks/viterbi_adapter.h"
-#include "blocks/turbo_adapter.h" // stage_finite_llrs
+#include "blocks/llr_staging.h"
 
 #include <algorithm>
 #include <cmath>
@@ -114,14 +114,7 @@ bool viterbi_adapter::stage(const frame_shape&,
         std::memcpy(dst, src, n);
         return true;
     }
-    if (stage_finite_llrs(reinterpret_cast<const float*>(src), n, reinterpret_cast<float*>(dst)))
-        return true;
-    for (size_t i = 0; i < n; i++)
-        if (!std::isfinite(reinterpret_cast<const float*>(src)[i])) {
-            why = "LLR " + std::to_string(first + i) + " is NaN or Inf";
-            break;
-        }
-    return false;
+    return stage_llrs(src, first, n, dst, why);
 }
 
 void viterbi_adapter::describe(const core::completed_frame& f, frame_meta& meta) const

@@ -11,6 +11,9 @@
 
 #include "backend.h"
 #include "batch_kernel.h"
+#include "batch_pipeline.h"
+
+#include <stdexcept>
 
 #include <functional>
 #include <memory>
@@ -57,6 +60,33 @@ struct family_listing {
     std::vector<implementation_info> implementations;
     std::string default_cpu, default_cuda; //!< what "auto" picks for the default configuration
 };
+
+//! The entry named \p name, or nullptr.
+template <typename Config>
+const implementation<Config>* find_implementation(const std::vector<implementation<Config>>& all,
+                                                  const std::string& name)
+{
+    for (const auto& e : all)
+        if (e.info.name == name)
+            return &e;
+    return nullptr;
+}
+
+//! Kernel factories for the implementations \p choice names, bound to \p cfg.
+template <typename Config>
+kernel_factories factories_of(const std::vector<implementation<Config>>& all,
+                              const implementation_choice& choice,
+                              const Config& cfg)
+{
+    const auto* cpu = find_implementation(all, choice.cpu);
+    if (!cpu || !cpu->make_cpu)
+        throw std::invalid_argument("no CPU implementation \"" + choice.cpu + "\"");
+    kernel_factories k;
+    k.cpu = [make = cpu->make_cpu, cfg] { return make(cfg); };
+    if (const auto* cuda = choice.cuda.empty() ? nullptr : find_implementation(all, choice.cuda))
+        k.cuda = [make = cuda->make_cuda, cfg](int device) { return make(cfg, device); };
+    return k;
+}
 
 //! The listing of a family's registry, with what "auto" picks by default.
 template <typename Config>

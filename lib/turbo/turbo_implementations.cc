@@ -28,15 +28,6 @@ implementation<turbo_config> cpu_entry(const char* name, const char* description
     return e;
 }
 
-const implementation<turbo_config>* find(const std::vector<implementation<turbo_config>>& all,
-                                         const std::string& name)
-{
-    for (const auto& e : all)
-        if (e.info.name == name)
-            return &e;
-    return nullptr;
-}
-
 bool is_fixed(const std::string& name) { return name.find("fixed16") != std::string::npos; }
 
 } // namespace
@@ -68,7 +59,7 @@ implementation_choice choose_turbo_implementation(turbo_config& cfg)
     implementation_choice c;
     const std::string want = cfg.implementation;
     if (want != "auto") {
-        const auto* e = find(all, want);
+        const auto* e = find_implementation(all, want);
         if (!e) {
             std::string names;
             for (const auto& x : all)
@@ -86,7 +77,7 @@ implementation_choice choose_turbo_implementation(turbo_config& cfg)
     }
     const bool fixed = cfg.uses_fixed_point();
     c.cpu = fixed ? "cpu-fixed16-simd" : "cpu-float";
-    if (find(all, "cuda-float-window"))
+    if (find_implementation(all, "cuda-float-window"))
         c.cuda = fixed ? "cuda-fixed16-dpx" : "cuda-float-window";
     // A named implementation that can run: it replaces the automatic choice
     // on its own backend; the other backend runs its twin of equal arithmetic.
@@ -102,18 +93,7 @@ implementation_choice choose_turbo_implementation(turbo_config& cfg)
 kernel_factories
 turbo_kernel_factories(const turbo_config& cfg, const implementation_choice& choice, float int8_scale)
 {
-    const auto all = turbo_implementations(int8_scale);
-    kernel_factories k;
-    const auto* cpu = find(all, choice.cpu);
-    if (!cpu)
-        throw std::invalid_argument("no CPU implementation \"" + choice.cpu + "\"");
-    auto make_cpu = cpu->make_cpu;
-    k.cpu = [make_cpu, cfg] { return make_cpu(cfg); };
-    if (const auto* cuda = choice.cuda.empty() ? nullptr : find(all, choice.cuda)) {
-        auto make_cuda = cuda->make_cuda;
-        k.cuda = [make_cuda, cfg](int device) { return make_cuda(cfg, device); };
-    }
-    return k;
+    return factories_of(turbo_implementations(int8_scale), choice, cfg);
 }
 
 family_listing turbo_listing()

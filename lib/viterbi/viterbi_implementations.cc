@@ -29,15 +29,6 @@ cpu_entry(const char* name, const char* description, const char* reference, bool
     return e;
 }
 
-const implementation<viterbi_config>* find(const std::vector<implementation<viterbi_config>>& all,
-                                           const std::string& name)
-{
-    for (const auto& e : all)
-        if (e.info.name == name)
-            return &e;
-    return nullptr;
-}
-
 } // namespace
 
 std::vector<implementation<viterbi_config>> viterbi_implementations()
@@ -65,7 +56,7 @@ implementation_choice choose_viterbi_implementation(const viterbi_config& cfg)
     c.cpu = "cpu-reference";
     // On CUDA, the tiled decoder when it can run this configuration; when it
     // cannot, the block runs on the CPU and logs why.
-    if (const auto* gpu = find(all, "cuda-tiled")) {
+    if (const auto* gpu = find_implementation(all, "cuda-tiled")) {
         const std::string why = gpu->unsupported(cfg);
         if (why.empty())
             c.cuda = "cuda-tiled";
@@ -73,7 +64,7 @@ implementation_choice choose_viterbi_implementation(const viterbi_config& cfg)
             c.note = "cuda-tiled cannot run this configuration (" + why + "); it decodes on the CPU";
     }
     if (cfg.implementation != "auto") {
-        const auto* e = find(all, cfg.implementation);
+        const auto* e = find_implementation(all, cfg.implementation);
         if (!e) {
             std::string names;
             for (const auto& x : all)
@@ -90,18 +81,7 @@ implementation_choice choose_viterbi_implementation(const viterbi_config& cfg)
 kernel_factories viterbi_kernel_factories(const viterbi_config& cfg, const implementation_choice& choice)
 {
     cfg.validate();
-    const auto all = viterbi_implementations();
-    const auto* cpu = find(all, choice.cpu);
-    if (!cpu)
-        throw std::invalid_argument("no CPU implementation \"" + choice.cpu + "\"");
-    kernel_factories k;
-    auto make_cpu = cpu->make_cpu;
-    k.cpu = [make_cpu, cfg] { return make_cpu(cfg); };
-    if (const auto* cuda = choice.cuda.empty() ? nullptr : find(all, choice.cuda)) {
-        auto make_cuda = cuda->make_cuda;
-        k.cuda = [make_cuda, cfg](int device) { return make_cuda(cfg, device); };
-    }
-    return k;
+    return factories_of(viterbi_implementations(), choice, cfg);
 }
 
 family_listing viterbi_listing()
