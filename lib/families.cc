@@ -5,13 +5,14 @@
  */
 #include "families.h"
 #include "copy/copy_kernel.h"
+#include "mimo/mimo_implementations.h"
 #include "turbo/turbo_implementations.h"
 
 namespace gr {
 namespace gpurx {
 namespace core {
 
-std::vector<family_listing> all_families() { return { turbo_listing(), copy_listing() }; }
+std::vector<family_listing> all_families() { return { turbo_listing(), mimo_listing(), copy_listing() }; }
 
 } // namespace core
 } // namespace gpurx
