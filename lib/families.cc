@@ -5,6 +5,7 @@
  */
 #include "families.h"
 #include "copy/copy_kernel.h"
+#include "mimo/mimo_implementations.h"
 #include "turbo/turbo_implementations.h"
 #include "viterbi/viterbi_implementations.h"
 
@@ -12,7 +13,10 @@ namespace gr {
 namespace gpurx {
 namespace core {
 
-std::vector<family_listing> all_families() { return { turbo_listing(), viterbi_listing(), copy_listing() }; }
+std::vector<family_listing> all_families()
+{
+    return { turbo_listing(), viterbi_listing(), mimo_listing(), copy_listing() };
+}
 
 } // namespace core
 } // namespace gpurx

@@ -13,6 +13,7 @@
 // the others must agree to the family's stated tolerance.
 #include "copy/copy_kernel.h"
 #include "families.h"
+#include "mimo/tests/mimo_test_util.h"
 #include "test_util.h"
 #include "turbo/tests/turbo_test_util.h"
 #include "viterbi/tests/viterbi_test_util.h"
@@ -139,6 +140,74 @@ void agree_viterbi(const core::implementation_info& i)
     }
 }
 
+// ---- mimo: frames of mixed shapes, modulations and noise through the
+// pipeline; LLRs to the family's tolerance (1e-4 + 1e-3 |L|). Each
+// implementation is checked where it provably equals max-log ML: cpu-mtt for
+// nt <= 2, cpu-kbest with K = Q^nt, cpu-lmmse on orthogonal columns. The
+// reference, cpu-ml, is checked against the exhaustive search of
+// mimo_test_util.h, which shares no code with it.
+std::vector<test::mimo_frame> mimo_frames(const std::string& impl)
+{
+    std::mt19937 rng(77);
+    const bool lmmse = impl == "cpu-lmmse";
+    // nt, nr, bits per symbol
+    const int shapes[][3] = { { 2, 2, 4 }, { 1, 1, 6 }, { 2, 4, 2 },
+                              { 2, 2, 6 }, { 1, 2, 8 }, { 2, 3, 4 } };
+    std::vector<test::mimo_frame> frames;
+    for (int i = 0; i < 14; i++) {
+        const auto* s = shapes[i % 6];
+        // Some two-stream channels ill-conditioned, except for lmmse
+        // (orthogonal columns only).
+        const auto kind = lmmse ? test::channel_kind::orthogonal
+                          : i % 5 == 4 && s[0] == 2 ? test::channel_kind::ill
+                                                    : test::channel_kind::rayleigh;
+        frames.push_back(
+            test::make_frame(s[0], s[1], s[2], 1 + i % 3, 0.1 + 0.1 * (i % 4), kind, rng));
+    }
+    return frames;
+}
+
+std::vector<test::detected> run_mimo(const std::string& impl,
+                                     const std::vector<test::mimo_frame>& frames)
+{
+    core::mimo_config c;
+    c.implementation = impl;
+    c.k = 4096; // Q^nt of every frame above: nothing pruned
+    c.clip = 1e6f;
+    const auto where = impl.rfind("cuda", 0) == 0 ? test::cuda_backend() : test::cpu_backend();
+    return test::detect_all(frames, c, where, 4);
+}
+
+void agree_mimo(const core::implementation_info& i)
+{
+    const auto frames = mimo_frames(i.name);
+    const auto got = run_mimo(i.name, frames);
+    std::vector<test::detected> ref;
+    if (!i.reference.empty())
+        ref = run_mimo(i.reference, frames);
+    for (size_t f = 0; f < frames.size(); f++) {
+        const auto& p = frames[f].params;
+        const size_t per = size_t(p.nt) * p.bits_per_symbol;
+        ASSERT_EQ(got[f].result.status, core::mimo::STATUS_OK) << "frame " << f;
+        ASSERT_EQ(got[f].llr.size(), per * p.vectors) << "frame " << f;
+        for (int v = 0; v < p.vectors; v++) {
+            std::vector<double> want(per);
+            if (i.reference.empty())
+                want = test::exhaustive_llrs(frames[f].h(), p.nr, p.nt, p.bits_per_symbol,
+                                             frames[f].y(v), p.n0);
+            else
+                for (size_t k = 0; k < per; k++)
+                    want[k] = ref[f].llr[v * per + k];
+            for (size_t k = 0; k < per; k++)
+                ASSERT_TRUE(test::llr_close(got[f].llr[v * per + k], want[k]))
+                    << i.name << " frame " << f << " vector " << v << " LLR " << k << ": "
+                    << got[f].llr[v * per + k] << ", "
+                    << (i.reference.empty() ? "exhaustive" : i.reference)
+                    << " " << want[k];
+        }
+    }
+}
+
 // ---- copy: random frames, exact.
 std::vector<float> run_copy(const core::implementation_info& i, const std::vector<float>& x, size_t vlen)
 {
@@ -187,6 +256,7 @@ const std::map<std::string, std::function<void(const core::implementation_info&)
     static const std::map<std::string, std::function<void(const core::implementation_info&)>> r{
         { "lte-turbo", agree_turbo },
         { "viterbi", agree_viterbi },
+        { "mimo", agree_mimo },
         { "copy", agree_copy },
     };
     return r;

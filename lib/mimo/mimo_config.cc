@@ -1,0 +1,85 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "mimo/mimo_config.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+
+namespace mimo {
+
+algorithm parse_algorithm(const std::string& name)
+{
+    if (name == "ml")
+        return algorithm::ml;
+    if (name == "mtt")
+        return algorithm::mtt;
+    if (name == "kbest")
+        return algorithm::kbest;
+    if (name == "lmmse")
+        return algorithm::lmmse;
+    throw std::invalid_argument(
+        "algorithm must be \"ml\", \"mtt\", \"kbest\" or \"lmmse\", got \"" + name +
+        "\"");
+}
+
+const char* algorithm_name(algorithm a)
+{
+    switch (a) {
+    case algorithm::ml:
+        return "ml";
+    case algorithm::mtt:
+        return "mtt";
+    case algorithm::kbest:
+        return "kbest";
+    default:
+        return "lmmse";
+    }
+}
+
+std::string unsupported_shape(algorithm a, int nt, modulation m)
+{
+    if (a != algorithm::ml)
+        return "";
+    if (nt > ml_max_nt)
+        return "ml supports nt <= " + std::to_string(ml_max_nt) + ", got nt " +
+               std::to_string(nt);
+    if (nt * bits_per_symbol(m) > ml_max_candidate_bits)
+        return std::string("ml visits at most 2^24 candidates, and nt ") +
+               std::to_string(nt) + " of " + modulation_name(m) + " makes 2^" +
+               std::to_string(nt * bits_per_symbol(m));
+    return "";
+}
+
+} // namespace mimo
+
+void mimo_config::validate() const
+{
+    if (nt < 1 || nt > mimo::max_antennas)
+        throw std::invalid_argument("nt must be in 1..8, got " + std::to_string(nt));
+    if (nr < nt || nr > mimo::max_antennas)
+        throw std::invalid_argument("nr must be in nt..8 (nt = " + std::to_string(nt) +
+                                    "), got " + std::to_string(nr));
+    mimo::modulation_of_bits(int(modulation)); // names bits_per_symbol
+    const std::string shape = mimo::unsupported_shape(algorithm, nt, modulation);
+    if (!shape.empty())
+        throw std::invalid_argument("nt: " + shape);
+    if (k < 1 || k > mimo::kbest_max_k)
+        throw std::invalid_argument("k must be in 1..65536, got " + std::to_string(k));
+    if (!(clip > 0.0f) || !std::isfinite(clip))
+        throw std::invalid_argument("clip must be positive and finite, got " +
+                                    std::to_string(clip));
+    if (!(noise_variance > 0.0f) || !std::isfinite(noise_variance))
+        throw std::invalid_argument("noise_variance must be positive and finite, got " +
+                                    std::to_string(noise_variance));
+}
+
+} // namespace core
+} // namespace gpurx
+} // namespace gr

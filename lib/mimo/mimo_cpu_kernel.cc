@@ -1,0 +1,79 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "mimo/mimo_cpu_kernel.h"
+#include "pipeline/worker_pool.h"
+
+#include <cmath>
+#include <complex>
+#include <cstring>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+
+mimo_cpu_kernel::mimo_cpu_kernel(const mimo_config& cfg)
+    : d_cfg(cfg), d_name(std::string("cpu-") + mimo::algorithm_name(cfg.algorithm))
+{
+    d_cfg.validate();
+}
+
+mimo::frame_result mimo_cpu_kernel::detect_frame(mimo::mimo_detector& detector,
+                                                 const mimo_config& cfg,
+                                                 const mimo::frame_params& p,
+                                                 const uint8_t* in,
+                                                 size_t in_bytes,
+                                                 uint8_t* out,
+                                                 size_t out_bytes)
+{
+    using cf = std::complex<float>;
+    if (!mimo::frame_problem(p, cfg.algorithm).empty() ||
+        in_bytes != mimo::frame_in_bytes(p) || out_bytes != mimo::frame_out_bytes(p)) {
+        std::memset(out, 0, out_bytes);
+        return { mimo::STATUS_BAD_FRAME, 0 };
+    }
+    // One NaN would poison every distance: refuse the frame instead.
+    const float* values = reinterpret_cast<const float*>(in);
+    const size_t nvalues = in_bytes / sizeof(float);
+    for (size_t i = 0; i < nvalues; i++)
+        if (!std::isfinite(values[i])) {
+            std::memset(out, 0, out_bytes);
+            return { mimo::STATUS_NOT_FINITE, 0 };
+        }
+    const cf* h = reinterpret_cast<const cf*>(in);
+    const cf* y = h + size_t(p.nr) * p.nt;
+    const int rank = detector.set_channel(
+        h, p.nr, p.nt, mimo::modulation(p.bits_per_symbol), double(p.n0));
+    float* llr = reinterpret_cast<float*>(out);
+    const size_t per_vector = size_t(p.nt) * p.bits_per_symbol;
+    for (int v = 0; v < p.vectors; v++)
+        detector.detect(y + size_t(v) * p.nr, llr + v * per_vector);
+    return { rank < p.nt ? mimo::STATUS_RANK_DEFICIENT : mimo::STATUS_OK, rank };
+}
+
+void mimo_cpu_kernel::run(const batch_view& b, worker_pool& pool)
+{
+    if (d_detectors.size() < pool.size())
+        d_detectors.resize(pool.size());
+    const auto* params = b.params_as<mimo::frame_params>();
+    auto* results = b.results_as<mimo::frame_result>();
+    pool.parallel_for(b.nframes, [&](size_t f, size_t worker) {
+        auto& detector = d_detectors[worker];
+        if (!detector)
+            detector = mimo::make_detector(d_cfg);
+        const frame_desc& fd = b.frames[f];
+        results[f] = detect_frame(*detector,
+                                  d_cfg,
+                                  params[f],
+                                  b.in + fd.in_offset,
+                                  fd.in_bytes,
+                                  b.out + fd.out_offset,
+                                  fd.out_bytes);
+    });
+}
+
+} // namespace core
+} // namespace gpurx
+} // namespace gr

@@ -1,0 +1,45 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "mimo/mimo_frame.h"
+
+#include <cmath>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+namespace mimo {
+
+frame_params frame_params_for(const mimo_config& cfg, int vectors, float n0)
+{
+    return { int32_t(cfg.nt),
+             int32_t(cfg.nr),
+             int32_t(cfg.bits_per_symbol()),
+             int32_t(vectors),
+             n0 < 0.0f ? cfg.noise_variance : n0 };
+}
+
+std::string frame_problem(const frame_params& p, algorithm a)
+{
+    if (p.nt < 1 || p.nt > max_antennas)
+        return "nt must be in 1..8, got " + std::to_string(p.nt);
+    if (p.nr < p.nt || p.nr > max_antennas)
+        return "nr must be in nt..8, got " + std::to_string(p.nr);
+    if (p.bits_per_symbol != 2 && p.bits_per_symbol != 4 && p.bits_per_symbol != 6 &&
+        p.bits_per_symbol != 8)
+        return "bits_per_symbol must be 2, 4, 6 or 8, got " +
+               std::to_string(p.bits_per_symbol);
+    if (p.vectors < 1)
+        return "vectors must be at least 1, got " + std::to_string(p.vectors);
+    if (!(p.n0 > 0.0f) || !std::isfinite(p.n0))
+        return "n0 must be positive and finite, got " + std::to_string(p.n0);
+    const std::string shape = unsupported_shape(a, p.nt, modulation(p.bits_per_symbol));
+    return shape.empty() ? "" : "nt: " + shape;
+}
+
+} // namespace mimo
+} // namespace core
+} // namespace gpurx
+} // namespace gr

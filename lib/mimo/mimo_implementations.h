@@ -1,0 +1,49 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// The MIMO family's registry. One implementation per algorithm, on the CPU
+// only so far; cpu-ml, the exhaustive search, is the reference. What
+// agreement with it means (tests/test_agreement.cc):
+//   cpu-mtt    equal for nt <= 2 (MTT is exact there), close beyond
+//   cpu-kbest  equal with K = Q^nt (nothing pruned) and a clip above every LLR
+//   cpu-lmmse  equal for channels with orthogonal columns (streams decouple)
+// "auto" picks the implementation of cfg.algorithm. Naming one fixes the
+// algorithm; one that cannot run the configuration (cpu-ml beyond 2^24
+// candidates) falls back to the automatic choice with a note.
+#ifndef INCLUDED_GPURX_MIMO_MIMO_IMPLEMENTATIONS_H
+#define INCLUDED_GPURX_MIMO_MIMO_IMPLEMENTATIONS_H
+
+#include "mimo/mimo_config.h"
+#include "pipeline/batch_pipeline.h"
+#include "pipeline/implementation.h"
+
+#include <vector>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+
+//! Every MIMO implementation this build has.
+std::vector<implementation<mimo_config>> mimo_implementations();
+
+/*!
+ * Resolve cfg.implementation; returns the choice with \p cfg normalised to it
+ * (a named implementation fixes cfg.algorithm). Throws std::invalid_argument
+ * naming `implementation` for an unknown name.
+ */
+implementation_choice choose_mimo_implementation(mimo_config& cfg);
+
+//! Kernel factories for the chosen implementations (cfg as normalised above).
+kernel_factories mimo_kernel_factories(const mimo_config& cfg,
+                                       const implementation_choice& choice);
+
+//! The family's entry in the module-wide listing.
+family_listing mimo_listing();
+
+} // namespace core
+} // namespace gpurx
+} // namespace gr
+
+#endif

@@ -1,0 +1,155 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// The constellations against 3GPP TS 36.211 section 7.1, and the SISO
+// max-log demapper against a brute-force one.
+#include "mimo/qam.h"
+#include "mimo_test_util.h"
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+using namespace gr::gpurx;
+using core::mimo::modulation;
+
+namespace {
+
+const modulation all_modulations[] = {
+    modulation::qpsk, modulation::qam16, modulation::qam64, modulation::qam256
+};
+
+void expect_point(modulation m, unsigned idx, double re, double im, double norm)
+{
+    const auto p = core::mimo::constellation_of(m).points.at(idx);
+    EXPECT_NEAR(p.real(), re / std::sqrt(norm), 1e-12)
+        << core::mimo::modulation_name(m) << " index " << idx;
+    EXPECT_NEAR(p.imag(), im / std::sqrt(norm), 1e-12)
+        << core::mimo::modulation_name(m) << " index " << idx;
+}
+
+} // namespace
+
+TEST(MimoQam, QpskIsTable7_1_2_1)
+{
+    // 36.211 Table 7.1.2-1: b(0)b(1) -> I, Q (times 1/sqrt(2)).
+    expect_point(modulation::qpsk, 0b00, 1, 1, 2);
+    expect_point(modulation::qpsk, 0b01, 1, -1, 2);
+    expect_point(modulation::qpsk, 0b10, -1, 1, 2);
+    expect_point(modulation::qpsk, 0b11, -1, -1, 2);
+}
+
+TEST(MimoQam, Qam16IsTable7_1_3_1)
+{
+    // 36.211 Table 7.1.3-1: b(0)b(1)b(2)b(3) -> I, Q (times 1/sqrt(10)).
+    const int table[16][2] = { { 1, 1 },   { 1, 3 },   { 3, 1 },   { 3, 3 },
+                               { 1, -1 },  { 1, -3 },  { 3, -1 },  { 3, -3 },
+                               { -1, 1 },  { -1, 3 },  { -3, 1 },  { -3, 3 },
+                               { -1, -1 }, { -1, -3 }, { -3, -1 }, { -3, -3 } };
+    for (unsigned idx = 0; idx < 16; idx++)
+        expect_point(modulation::qam16, idx, table[idx][0], table[idx][1], 10);
+}
+
+TEST(MimoQam, Qam64And256FirstRowsOfTheirTables)
+{
+    // 36.211 Table 7.1.4-1 (64-QAM, 1/sqrt(42)) and 7.1.5-1 (256-QAM, 1/sqrt(170)).
+    expect_point(modulation::qam64, 0b000000, 3, 3, 42);
+    expect_point(modulation::qam64, 0b000001, 3, 1, 42);
+    expect_point(modulation::qam64, 0b000010, 1, 3, 42);
+    expect_point(modulation::qam64, 0b000011, 1, 1, 42);
+    expect_point(modulation::qam64, 0b000100, 3, 5, 42);
+    expect_point(modulation::qam256, 0b00000000, 5, 5, 170);
+    expect_point(modulation::qam256, 0b00000001, 5, 7, 170);
+    expect_point(modulation::qam256, 0b00000010, 7, 5, 170);
+}
+
+TEST(MimoQam, EveryPointFollowsTheStandardsFormula)
+{
+    for (auto m : all_modulations) {
+        const auto& c = core::mimo::constellation_of(m);
+        ASSERT_EQ(c.points.size(), size_t(1) << c.bits);
+        for (unsigned idx = 0; idx < c.points.size(); idx++) {
+            const auto want = test::standard_point(c.bits, idx);
+            EXPECT_NEAR(std::abs(c.points[idx] - want), 0.0, 1e-12)
+                << core::mimo::modulation_name(m) << " index " << idx;
+            uint8_t b[8];
+            for (int i = 0; i < c.bits; i++)
+                b[i] = uint8_t((idx >> (c.bits - 1 - i)) & 1);
+            EXPECT_EQ(core::mimo::map_bits(m, b), c.points[idx]);
+        }
+    }
+}
+
+TEST(MimoQam, UnitEnergyDistinctPointsAndGrayNeighbours)
+{
+    for (auto m : all_modulations) {
+        const auto& c = core::mimo::constellation_of(m);
+        SCOPED_TRACE(core::mimo::modulation_name(m));
+        double energy = 0.0, dmin = 1e9;
+        for (const auto& p : c.points)
+            energy += std::norm(p);
+        EXPECT_NEAR(energy / c.points.size(), 1.0, 1e-12);
+        for (size_t a = 0; a < c.points.size(); a++)
+            for (size_t b = a + 1; b < c.points.size(); b++)
+                dmin = std::min(dmin, std::abs(c.points[a] - c.points[b]));
+        ASSERT_GT(dmin, 0.1);
+        // Gray: points at the least distance (horizontal and vertical
+        // neighbours) differ in exactly one bit.
+        size_t neighbours = 0;
+        for (size_t a = 0; a < c.points.size(); a++)
+            for (size_t b = a + 1; b < c.points.size(); b++)
+                if (std::abs(c.points[a] - c.points[b]) < dmin * 1.0001) {
+                    EXPECT_EQ(__builtin_popcount(unsigned(a ^ b)), 1)
+                        << a << " and " << b;
+                    neighbours++;
+                }
+        const size_t side = size_t(1) << (c.bits / 2);
+        EXPECT_EQ(neighbours, 2 * side * (side - 1)); // a full square grid's
+    }
+}
+
+TEST(MimoQam, DemapperEqualsBruteForceMaxLog)
+{
+    std::mt19937 rng(11);
+    std::normal_distribution<double> g;
+    for (auto m : all_modulations) {
+        const auto& c = core::mimo::constellation_of(m);
+        for (int trial = 0; trial < 50; trial++) {
+            const std::complex<double> y(g(rng), g(rng));
+            const double n0 = 0.05 + 0.1 * trial;
+            float llr[8];
+            core::mimo::demap_max_log(c, y, n0, llr);
+            for (int i = 0; i < c.bits; i++) {
+                double min0 = 1e300, min1 = 1e300;
+                for (unsigned idx = 0; idx < (1u << c.bits); idx++) {
+                    const double d = std::norm(y - test::standard_point(c.bits, idx));
+                    double& m = (idx >> (c.bits - 1 - i)) & 1 ? min1 : min0;
+                    m = std::min(m, d);
+                }
+                EXPECT_TRUE(test::llr_close(llr[i], (min0 - min1) / n0))
+                    << core::mimo::modulation_name(m) << " bit " << i << ": " << llr[i]
+                    << " vs " << (min0 - min1) / n0;
+            }
+        }
+    }
+}
+
+TEST(MimoQam, LlrIsPositiveForBitOne)
+{
+    // A noiseless symbol: every LLR has the sign of its bit (L = ln P(1)/P(0)).
+    for (auto m : all_modulations) {
+        const auto& c = core::mimo::constellation_of(m);
+        for (unsigned idx = 0; idx < c.points.size(); idx++) {
+            float llr[8];
+            core::mimo::demap_max_log(c, c.points[idx], 0.1, llr);
+            for (int i = 0; i < c.bits; i++) {
+                if ((idx >> (c.bits - 1 - i)) & 1)
+                    EXPECT_GT(llr[i], 0.0f) << idx << " bit " << i;
+                else
+                    EXPECT_LT(llr[i], 0.0f) << idx << " bit " << i;
+            }
+        }
+    }
+}
