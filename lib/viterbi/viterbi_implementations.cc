@@ -54,15 +54,21 @@ implementation_choice choose_viterbi_implementation(const viterbi_config& cfg)
     const auto all = viterbi_implementations();
     implementation_choice c;
     c.cpu = "cpu-reference";
-    // On CUDA, the tiled decoder when it can run this configuration; when it
-    // cannot, the block runs on the CPU and logs why.
-    if (const auto* gpu = find_implementation(all, "cuda-tiled")) {
-        const std::string why = gpu->unsupported(cfg);
-        if (why.empty())
-            c.cuda = "cuda-tiled";
-        else
-            c.note = "cuda-tiled cannot run this configuration (" + why + "); it decodes on the CPU";
-    }
+    // On CUDA: the warp-per-frame decoder (terminated, truncated), else the
+    // tiled one (tail-biting) when its memory allows; when neither can run
+    // the configuration, the block runs on the CPU and logs why.
+    std::string why_not;
+    for (const char* name : { "cuda-warp", "cuda-tiled" })
+        if (const auto* gpu = find_implementation(all, name)) {
+            const std::string why = gpu->unsupported(cfg);
+            if (why.empty()) {
+                c.cuda = name;
+                break;
+            }
+            why_not += std::string(why_not.empty() ? "" : "; ") + name + ": " + why;
+        }
+    if (c.cuda.empty() && !why_not.empty())
+        c.note = "no CUDA implementation can run this configuration (" + why_not + "); it decodes on the CPU";
     if (cfg.implementation != "auto") {
         const auto* e = find_implementation(all, cfg.implementation);
         if (!e) {
@@ -72,8 +78,16 @@ implementation_choice choose_viterbi_implementation(const viterbi_config& cfg)
             throw std::invalid_argument("implementation must be \"auto\" or one of " + names + ", got \"" +
                                         cfg.implementation + "\"");
         }
-        if (e->info.backend == backend_kind::cpu)
+        if (e->info.backend == backend_kind::cpu) {
             c.cpu = cfg.implementation;
+        } else {
+            const std::string why = e->unsupported(cfg);
+            if (why.empty())
+                c.cuda = cfg.implementation;
+            else
+                c.note = cfg.implementation + " cannot run this configuration (" + why + ")" +
+                         (c.cuda.empty() ? "; it decodes on the CPU" : "; using " + c.cuda);
+        }
     }
     return c;
 }

@@ -94,10 +94,52 @@ private:
     int d_max_steps;
 };
 
+// One warp per frame, the whole frame at once: terminated and truncated.
+class viterbi_cuda_warp final : public cuda_kernel
+{
+public:
+    explicit viterbi_cuda_warp(const viterbi_config& cfg) : d_cfg(cfg), d_gpu(gpu_code_of(cfg))
+    {
+        d_cfg.validate();
+        d_max_steps = cfg.code().steps(cfg.max_frame_bits);
+    }
+    const char* name() const override { return "cuda-warp"; }
+    size_t scratch_bytes(size_t max_frames) const override
+    {
+        return max_frames * viterbi_warp_scratch_bytes(d_gpu, d_max_steps);
+    }
+    void enqueue(const batch_view& dev, const batch_view&, void* stream) override
+    {
+        // Frames longer than max_frame_bits are rejected on the device (their
+        // decisions would not fit the scratch).
+        cuda_viterbi_warp(dev, d_gpu, d_max_steps, stream);
+    }
+
+private:
+    viterbi_config d_cfg;
+    viterbi_gpu_code d_gpu;
+    int d_max_steps;
+};
+
 } // namespace
 
 std::vector<implementation<viterbi_config>> viterbi_cuda_implementations()
 {
+    implementation<viterbi_config> warp;
+    warp.info = { "cuda-warp", backend_kind::cuda,
+                  "full-frame Viterbi, one warp per frame, decisions by ballot, traceback by one lane",
+                  "cpu-reference", true };
+    warp.unsupported = [](const viterbi_config& c) -> std::string {
+        const viterbi_code code = c.code();
+        if (code.term() == viterbi::termination::tail_biting)
+            return "it decodes terminated and truncated frames only";
+        if (int(code.puncture().size()) / code.n() > viterbi_gpu_code::max_period_steps)
+            return "its puncture period is over " + std::to_string(viterbi_gpu_code::max_period_steps) + " steps";
+        return "";
+    };
+    warp.make_cuda = [](const viterbi_config& c, int) -> std::unique_ptr<cuda_kernel> {
+        return std::make_unique<viterbi_cuda_warp>(c);
+    };
     implementation<viterbi_config> e;
     e.info = { "cuda-tiled", backend_kind::cuda,
                "Lin et al.'s tiled Viterbi as the paper lays it out: every tile of every frame "
@@ -107,7 +149,7 @@ std::vector<implementation<viterbi_config>> viterbi_cuda_implementations()
     e.make_cuda = [](const viterbi_config& c, int) -> std::unique_ptr<cuda_kernel> {
         return std::make_unique<viterbi_cuda_tiled>(c);
     };
-    return { e };
+    return { warp, e };
 }
 
 } // namespace core

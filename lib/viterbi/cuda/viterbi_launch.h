@@ -43,6 +43,15 @@ size_t viterbi_tiled_scratch_bytes(const viterbi_gpu_code& code, int steps);
  */
 void cuda_viterbi_tiled(const batch_view& dev, const viterbi_gpu_code& code, int max_steps, void* stream);
 
+//! Per-frame working memory of the warp-per-frame decoder (its decisions).
+size_t viterbi_warp_scratch_bytes(const viterbi_gpu_code& code, int max_steps);
+
+/*!
+ * Enqueue the full-frame decoding of a batch, one warp per frame
+ * (viterbi_warp.cu): terminated and truncated frames.
+ */
+void cuda_viterbi_warp(const batch_view& dev, const viterbi_gpu_code& code, int max_steps, void* stream);
+
 } // namespace core
 } // namespace gpurx
 } // namespace gr

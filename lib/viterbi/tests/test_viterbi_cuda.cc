@@ -61,7 +61,7 @@ TEST(ViterbiCuda, TiledEqualsCpuTiledBitForBit)
                         cfg.puncture = test::puncture_3_4();
                     cfg.implementation = "cuda-tiled";
                     const auto choice = core::choose_viterbi_implementation(cfg);
-                    if (choice.cuda.empty()) { // stated limits, e.g. tail-biting K=9
+                    if (choice.cuda != "cuda-tiled") { // stated limits, e.g. tail-biting K=9
                         std::printf("%s %s chunk %d: %s\n", code.name.c_str(),
                                     core::viterbi::termination_name(term), chunk, choice.note.c_str());
                         EXPECT_FALSE(choice.note.empty());
@@ -104,4 +104,58 @@ TEST(ViterbiCuda, MalformedFrameRejectedNeighboursIntact)
     EXPECT_EQ(gpu[1].bits, std::vector<uint8_t>(gpu[1].bits.size(), 0));
     EXPECT_EQ(gpu[0].bits, cpu[0].bits);
     EXPECT_EQ(gpu[2].bits, cpu[2].bits);
+}
+
+// cuda-warp (one warp per frame, full frame) equals the full-frame CPU
+// reference bit for bit: the same algorithm, sums exact on the 1/8 grid.
+TEST(ViterbiCuda, WarpEqualsReferenceBitForBit)
+{
+    std::mt19937 rng(505);
+    size_t configs = 0;
+    for (const auto& code : test::viterbi_codes())
+        for (auto term : { core::viterbi::termination::terminated, core::viterbi::termination::truncated })
+            for (bool hard : { false, true })
+                for (bool punctured : { false, true }) {
+                    if (punctured && code.name != "K7-133-171")
+                        continue;
+                    core::viterbi_config cfg;
+                    cfg.K = code.K;
+                    cfg.polynomials = code.polys;
+                    cfg.termination = term;
+                    cfg.max_frame_bits = 1000;
+                    if (punctured)
+                        cfg.puncture = test::puncture_2_3();
+                    cfg.implementation = "cuda-warp";
+                    ASSERT_EQ(core::choose_viterbi_implementation(cfg).cuda, "cuda-warp");
+                    SCOPED_TRACE(code.name + " " + core::viterbi::termination_name(term) +
+                                 (hard ? " hard" : " soft") + (punctured ? " punctured" : ""));
+                    const auto frames = noisy_frames(cfg, hard, rng);
+                    const auto gpu = test::viterbi_decode_all(frames, cfg, test::cuda_backend(), 4);
+                    cfg.implementation = "cpu-reference";
+                    const auto ref = test::viterbi_decode_all(frames, cfg, test::cpu_backend(), 4);
+                    for (size_t f = 0; f < frames.size(); f++) {
+                        ASSERT_EQ(gpu[f].result.status, core::viterbi::FRAME_DECODED) << "frame " << f;
+                        EXPECT_EQ(gpu[f].bits, ref[f].bits) << "frame " << f;
+                        EXPECT_EQ(gpu[f].result.metric, ref[f].result.metric) << "frame " << f;
+                        EXPECT_EQ(gpu[f].result.end_state, ref[f].result.end_state) << "frame " << f;
+                    }
+                    configs++;
+                }
+    EXPECT_EQ(configs, 28u);
+}
+
+// The automatic choice on CUDA: cuda-warp for terminated and truncated
+// frames, cuda-tiled for tail-biting ones.
+TEST(ViterbiCuda, AutomaticChoice)
+{
+    core::viterbi_config cfg;
+    cfg.max_frame_bits = 2048;
+    EXPECT_EQ(core::choose_viterbi_implementation(cfg).cuda, "cuda-warp");
+    cfg.termination = core::viterbi::termination::tail_biting;
+    EXPECT_EQ(core::choose_viterbi_implementation(cfg).cuda, "cuda-tiled");
+    cfg.K = 9;
+    cfg.polynomials = { 0753, 0561 };
+    const auto c = core::choose_viterbi_implementation(cfg);
+    EXPECT_TRUE(c.cuda.empty());
+    EXPECT_NE(c.note.find("tail-biting"), std::string::npos) << c.note;
 }
