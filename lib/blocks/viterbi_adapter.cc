@@ -50,7 +50,9 @@ core::viterbi::input_kind parse_viterbi_input(const std::string& input)
         return core::viterbi::INPUT_SOFT;
     if (input == "hard")
         return core::viterbi::INPUT_HARD;
-    throw std::invalid_argument("input must be \"soft\" or \"hard\", got \"" + input + "\"");
+    if (input == "int8")
+        return core::viterbi::INPUT_INT8;
+    throw std::invalid_argument("input must be \"soft\", \"int8\" or \"hard\", got \"" + input + "\"");
 }
 
 viterbi_adapter::viterbi_adapter(const core::viterbi_config& cfg,
@@ -110,7 +112,7 @@ bool viterbi_adapter::stage(const frame_shape&,
                             uint8_t* dst,
                             std::string& why) const
 {
-    if (d_input == core::viterbi::INPUT_HARD) {
+    if (d_input != core::viterbi::INPUT_SOFT) { // bytes: hard bits or int8 LLRs
         std::memcpy(dst, src, n);
         return true;
     }
@@ -132,6 +134,14 @@ bool viterbi_adapter::pdu_items(const pmt::pmt_t& vec, const uint8_t*& items, si
             return false;
         }
         items = reinterpret_cast<const uint8_t*>(pmt::f32vector_elements(vec, n));
+        return true;
+    }
+    if (d_input == core::viterbi::INPUT_INT8) {
+        if (!pmt::is_s8vector(vec)) {
+            why = "not a PDU of int8 LLRs";
+            return false;
+        }
+        items = reinterpret_cast<const uint8_t*>(pmt::s8vector_elements(vec, n));
         return true;
     }
     if (!pmt::is_u8vector(vec)) {

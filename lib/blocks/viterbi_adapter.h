@@ -25,7 +25,7 @@ core::viterbi_config make_viterbi_config(int K,
                                          int chunk,
                                          const std::vector<int>& puncture,
                                          bool gr_fec_order);
-//! "soft" or "hard"; throws naming `input`.
+//! "soft", "int8" or "hard"; throws naming `input`.
 core::viterbi::input_kind parse_viterbi_input(const std::string& input);
 
 class viterbi_adapter final : public frame_adapter

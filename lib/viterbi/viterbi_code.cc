@@ -190,6 +190,13 @@ void viterbi_code::depuncture_hard(const uint8_t* in, int frame_bits, float* out
         out[j] = d_puncture[j % period] ? (in[k++] ? 1.0f : -1.0f) : 0.0f;
 }
 
+void viterbi_code::depuncture_int8(const int8_t* in, int frame_bits, float* out) const
+{
+    const size_t total = size_t(steps(frame_bits)) * size_t(n()), period = d_puncture.size();
+    for (size_t j = 0, k = 0; j < total; j++)
+        out[j] = d_puncture[j % period] ? float(in[k++]) : 0.0f;
+}
+
 } // namespace core
 } // namespace gpurx
 } // namespace gr

@@ -115,6 +115,7 @@ public:
      */
     void depuncture(const float* in, int frame_bits, float* out) const;
     void depuncture_hard(const uint8_t* in, int frame_bits, float* out) const;
+    void depuncture_int8(const int8_t* in, int frame_bits, float* out) const;
 
 private:
     int d_K;

@@ -31,7 +31,7 @@ void viterbi_config::validate() const
 
 size_t viterbi_in_bytes(const viterbi_code& code, int frame_bits, viterbi::input_kind input)
 {
-    return code.coded_bits(frame_bits) * (input == viterbi::INPUT_HARD ? 1 : sizeof(float));
+    return code.coded_bits(frame_bits) * (input == viterbi::INPUT_SOFT ? sizeof(float) : 1);
 }
 
 } // namespace core

@@ -44,7 +44,8 @@ void viterbi_cpu_kernel::decode_one(const batch_view& b, size_t f, worker_state&
     // parameters, is reported instead of read out of bounds.
     const bool length_ok = p.frame_bits >= d_code.min_frame_bits() &&
                            p.frame_bits <= viterbi_code::max_frame_bits;
-    if (!length_ok || (p.input != viterbi::INPUT_SOFT && !hard) ||
+    const bool int8 = p.input == viterbi::INPUT_INT8;
+    if (!length_ok || (p.input != viterbi::INPUT_SOFT && !hard && !int8) ||
         fd.in_bytes != viterbi_in_bytes(d_code, p.frame_bits, viterbi::input_kind(p.input)) ||
         fd.out_bytes < uint32_t(p.frame_bits)) {
         std::memset(out, 0, fd.out_bytes);
@@ -54,6 +55,8 @@ void viterbi_cpu_kernel::decode_one(const batch_view& b, size_t f, worker_state&
     w.llr.resize(size_t(d_code.n()) * d_code.steps(p.frame_bits));
     if (hard)
         d_code.depuncture_hard(b.in + fd.in_offset, p.frame_bits, w.llr.data());
+    else if (int8)
+        d_code.depuncture_int8(reinterpret_cast<const int8_t*>(b.in + fd.in_offset), p.frame_bits, w.llr.data());
     else
         d_code.depuncture(reinterpret_cast<const float*>(b.in + fd.in_offset), p.frame_bits, w.llr.data());
     const viterbi_path path = w.decoder->decode(w.llr.data(), p.frame_bits, out);

@@ -21,6 +21,9 @@ namespace viterbi {
 enum input_kind : int32_t {
     INPUT_SOFT = 0, //!< float32 LLRs, ln P(b=1)/P(b=0): positive for bit 1
     INPUT_HARD = 1, //!< one byte per coded bit: 0, or anything else for 1 (Hamming metric)
+    //! int8 LLRs, positive for bit 1, at any positive scale: the decoded path
+    //! does not depend on it; the metric is in the input's units.
+    INPUT_INT8 = 2,
 };
 
 //! One frame: its information bits (the tail, when terminated, is not counted).

@@ -54,6 +54,21 @@ class qa_viterbi(gr_unittest.TestCase):
             out = gpurx_decode(llr, nframes, term)
             np.testing.assert_array_equal(out, bits, term)
 
+    def test_int8_input_decodes(self):
+        # int8 LLRs (two's complement bytes), positive for bit 1.
+        nframes = 4
+        bits = self.rng.integers(0, 2, N * nframes).astype(np.uint8)
+        coded = cc_encode(bits, fec.CC_TERMINATED)
+        q = np.where(coded > 0, 20, -20).astype(np.int8).view(np.uint8)
+        tb = gr.top_block()
+        src = blocks.vector_source_b(q.tolist(), False, len(q) // nframes)
+        dec = gpurx.viterbi_decoder(N, 7, GRFEC_POLYS, "terminated", input="int8",
+                                    gr_fec_order=True, options=options())
+        snk = blocks.vector_sink_b(N)
+        tb.connect(src, dec, snk)
+        tb.run()
+        np.testing.assert_array_equal(np.array(snk.data(), dtype=np.uint8), bits)
+
     def test_ber_at_least_as_good_as_grfec_cc_decoder(self):
         nframes = 60
         bits = self.rng.integers(0, 2, N * nframes).astype(np.uint8)

@@ -33,7 +33,9 @@ namespace gpurx {
  * (0) flags over the coded bits of consecutive steps (empty: none), the
  * dropped ones depunctured as zero LLRs. input: "soft" (float32 LLRs, L = ln
  * P(b=1)/P(b=0), positive for bit 1; finite LLRs beyond +-1e4 are clamped)
- * or "hard" (bytes, 0 or not 0; Hamming metric). Coded bits: the n of each
+ * "int8" (int8 LLRs at any positive scale: the path does not depend on it;
+ * the metric is in the input's units) or "hard" (bytes, 0 or not 0; Hamming
+ * metric). Coded bits: the n of each
  * trellis step together, in polynomial order (as cc_encoder emits them).
  * chunk: the tile length of the tiled decoder. Output bits are unpacked
  * uint8, tagged (or, for PDUs, described) "frame_bits" and "metric".
@@ -51,7 +53,7 @@ public:
      * \param termination "terminated", "truncated" or "tail-biting"
      * \param chunk tile length in trellis steps, 1..65536
      * \param puncture keep/drop flags over coded bits, empty for none
-     * \param input "soft" (float LLRs) or "hard" (bytes)
+     * \param input "soft" (float LLRs), "int8" (int8 LLRs) or "hard" (bytes)
      * \param gr_fec_order polys given bit-reversed, as gr-fec's cc_encoder
      * \param options batching, backend and GPUs (pipeline_options)
      */

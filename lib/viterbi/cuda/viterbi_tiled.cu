@@ -43,14 +43,19 @@ __device__ __forceinline__ frame_geometry geometry_of(const viterbi_gpu_code& c,
     return { steps, (steps + c.chunk - 1) / c.chunk };
 }
 
-// Depunctured LLR i of trellis step t (0 where punctured); hard bits as +-1.
-__device__ __forceinline__ float llr_at(const viterbi_gpu_code& c, const uint8_t* in, bool hard, int t, int i)
+// Depunctured LLR i of trellis step t (0 where punctured); hard bits as +-1,
+// int8 LLRs as they are (the path does not depend on their scale).
+__device__ __forceinline__ float llr_at(const viterbi_gpu_code& c, const uint8_t* in, int input, int t, int i)
 {
     const int off = c.offset[(t % c.period) * c.n + i];
     if (off < 0)
         return 0.0f;
     const size_t idx = size_t(t / c.period) * c.kept + off;
-    return hard ? (in[idx] ? 1.0f : -1.0f) : reinterpret_cast<const float*>(in)[idx];
+    if (input == viterbi::INPUT_HARD)
+        return in[idx] ? 1.0f : -1.0f;
+    if (input == viterbi::INPUT_INT8)
+        return float(reinterpret_cast<const int8_t*>(in)[idx]);
+    return reinterpret_cast<const float*>(in)[idx];
 }
 
 struct scratch_layout {
@@ -86,7 +91,8 @@ struct tiled_args {
 __device__ __forceinline__ bool frame_ok(const tiled_args& a, int f)
 {
     const viterbi::frame_params p = a.params[f];
-    if (p.frame_bits < a.code.min_frame_bits || (p.input != viterbi::INPUT_SOFT && p.input != viterbi::INPUT_HARD))
+    if (p.frame_bits < a.code.min_frame_bits ||
+        (p.input != viterbi::INPUT_SOFT && p.input != viterbi::INPUT_HARD && p.input != viterbi::INPUT_INT8))
         return false;
     const int steps = geometry_of(a.code, p.frame_bits).steps;
     const size_t full = size_t(steps / a.code.period) * a.code.kept;
@@ -101,7 +107,7 @@ __device__ __forceinline__ bool frame_ok(const tiled_args& a, int f)
 
 // Runs the tile [t0, t1) from state `start`; leaves the end metrics in M and,
 // with dec, each step's decisions (1: the odd predecessor won).
-__device__ void tile_forward(const tiled_args& a, const uint8_t* in, bool hard, int t0, int t1, int start,
+__device__ void tile_forward(const tiled_args& a, const uint8_t* in, int input, int t0, int t1, int start,
                              float* M, float* Mn, float* bm, uint8_t* dec)
 {
     const viterbi_gpu_code& c = a.code;
@@ -116,7 +122,7 @@ __device__ void tile_forward(const tiled_args& a, const uint8_t* in, bool hard, 
         for (int o = s; o < (1 << c.n); o += blockDim.x) {
             float v = 0.0f; // the same order as the CPU: coded bit 0 first
             for (int i = 0; i < c.n; i++) {
-                const float l = llr_at(c, in, hard, t, i);
+                const float l = llr_at(c, in, input, t, i);
                 v += ((o >> i) & 1) ? 0.5f * l : -0.5f * l;
             }
             bm[o] = v;
@@ -163,7 +169,7 @@ __global__ void tile_tables(tiled_args a)
     // The first tile of a frame that starts in state 0 needs that start only.
     const int starts = (tile == 0 && !tb) ? 1 : S;
     for (int start = 0; start < starts; start++) {
-        tile_forward(a, in, p.input == viterbi::INPUT_HARD, t0, t1, start, M, Mn, bm, nullptr);
+        tile_forward(a, in, p.input, t0, t1, start, M, Mn, bm, nullptr);
         if (int(threadIdx.x) < S)
             table[size_t(start) * S + threadIdx.x] = M[threadIdx.x];
         __syncthreads();
@@ -263,7 +269,7 @@ __global__ void traceback(tiled_args a)
     const int* boundary = reinterpret_cast<const int*>(base + a.lay.boundaries);
     uint8_t* dec = base + a.lay.decisions + size_t(tile) * a.code.chunk * S;
     const int t0 = tile * a.code.chunk, t1 = min(g.steps, t0 + a.code.chunk);
-    tile_forward(a, a.in + a.frames[f].in_offset, p.input == viterbi::INPUT_HARD, t0, t1,
+    tile_forward(a, a.in + a.frames[f].in_offset, p.input, t0, t1,
                  boundary[tile], sm, sm + S, sm + 2 * S, dec);
     if (threadIdx.x != 0)
         return;

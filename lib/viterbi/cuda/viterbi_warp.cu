@@ -38,13 +38,17 @@ struct warp_args {
     int nframes;
 };
 
-__device__ __forceinline__ float llr_of(const viterbi_gpu_code& c, const uint8_t* in, bool hard, int t, int i)
+__device__ __forceinline__ float llr_of(const viterbi_gpu_code& c, const uint8_t* in, int input, int t, int i)
 {
     const int off = c.offset[(t % c.period) * c.n + i];
     if (off < 0)
         return 0.0f;
     const size_t idx = size_t(t / c.period) * c.kept + off;
-    return hard ? (in[idx] ? 1.0f : -1.0f) : reinterpret_cast<const float*>(in)[idx];
+    if (input == viterbi::INPUT_HARD)
+        return in[idx] ? 1.0f : -1.0f;
+    if (input == viterbi::INPUT_INT8)
+        return float(reinterpret_cast<const int8_t*>(in)[idx]);
+    return reinterpret_cast<const float*>(in)[idx];
 }
 
 __device__ size_t coded_bits_of(const viterbi_gpu_code& c, int steps)
@@ -71,8 +75,9 @@ __global__ void __launch_bounds__(32 * warps_per_block) viterbi_warp(warp_args a
     const bool hard = p.input == viterbi::INPUT_HARD;
     uint8_t* bits = a.out + fd.out_offset;
     const int steps = p.frame_bits + (c.termination == 0 ? c.K - 1 : 0);
-    const bool ok = p.frame_bits >= c.min_frame_bits && (hard || p.input == viterbi::INPUT_SOFT) &&
-                    fd.in_bytes == coded_bits_of(c, steps) * (hard ? 1 : 4) &&
+    const bool soft = p.input == viterbi::INPUT_SOFT;
+    const bool ok = p.frame_bits >= c.min_frame_bits && (hard || soft || p.input == viterbi::INPUT_INT8) &&
+                    fd.in_bytes == coded_bits_of(c, steps) * (soft ? 4 : 1) &&
                     fd.out_bytes >= uint32_t(p.frame_bits) &&
                     size_t(steps) * ((c.S + 31) / 32) <= a.decision_words_per_frame;
     if (!ok) {
@@ -92,7 +97,7 @@ __global__ void __launch_bounds__(32 * warps_per_block) viterbi_warp(warp_args a
         // The step's 2^n branch metrics, in the CPU's summation order.
         float l[4];
         for (int i = 0; i < c.n; i++)
-            l[i] = llr_of(c, in, hard, t, i);
+            l[i] = llr_of(c, in, p.input, t, i);
         for (int j = 0; j < words; j++) {
             const int s = lane + 32 * j;
             bool d = false;

@@ -13,6 +13,7 @@
 #include "viterbi/tests/viterbi_test_util.h"
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace gr::gpurx;
@@ -158,4 +159,61 @@ TEST(ViterbiCuda, AutomaticChoice)
     const auto c = core::choose_viterbi_implementation(cfg);
     EXPECT_TRUE(c.cuda.empty());
     EXPECT_NE(c.note.find("tail-biting"), std::string::npos) << c.note;
+}
+
+// int8 input: the same path and metric as float LLRs of the same values, on
+// both GPU implementations.
+TEST(ViterbiCuda, Int8InputEqualsFloatOfTheSameValues)
+{
+    std::mt19937 rng(606);
+    for (auto term : { core::viterbi::termination::terminated, core::viterbi::termination::tail_biting }) {
+        core::viterbi_config cfg;
+        cfg.termination = term;
+        cfg.max_frame_bits = 1000;
+        auto frames = noisy_frames(cfg, false, rng);
+        std::vector<test::viterbi_frame_in> as_int8;
+        for (auto& f : frames) {
+            test::viterbi_frame_in q{ f.frame_bits, core::viterbi::INPUT_INT8, {}, {} };
+            for (auto& x : f.llr) {
+                x = std::max(-127.0f, std::min(127.0f, std::round(x * 4.0f)));
+                q.hard.push_back(uint8_t(int8_t(x))); // int8 bytes travel in the byte field
+            }
+            as_int8.push_back(q);
+        }
+        const auto f32 = test::viterbi_decode_all(frames, cfg, test::cuda_backend(), 4);
+        const auto i8 = test::viterbi_decode_all(as_int8, cfg, test::cuda_backend(), 4);
+        cfg.implementation = "cpu-reference";
+        const auto cpu = test::viterbi_decode_all(as_int8, cfg, test::cpu_backend(), 4);
+        for (size_t f = 0; f < frames.size(); f++) {
+            ASSERT_EQ(i8[f].result.status, core::viterbi::FRAME_DECODED) << "frame " << f;
+            EXPECT_EQ(i8[f].bits, f32[f].bits) << "frame " << f;
+            EXPECT_EQ(i8[f].result.metric, f32[f].result.metric) << "frame " << f;
+            EXPECT_EQ(cpu[f].result.metric, f32[f].result.metric) << "frame " << f;
+        }
+    }
+}
+
+// The same on the CPU: int8 LLRs decode as float LLRs of the same values.
+TEST(ViterbiInt8, CpuInt8EqualsFloat)
+{
+    std::mt19937 rng(607);
+    core::viterbi_config cfg;
+    cfg.implementation = "cpu-reference";
+    auto frames = noisy_frames(cfg, false, rng);
+    std::vector<test::viterbi_frame_in> as_int8;
+    for (auto& f : frames) {
+        test::viterbi_frame_in q{ f.frame_bits, core::viterbi::INPUT_INT8, {}, {} };
+        for (auto& x : f.llr) {
+            x = std::max(-127.0f, std::min(127.0f, std::round(x * 4.0f)));
+            q.hard.push_back(uint8_t(int8_t(x)));
+        }
+        as_int8.push_back(q);
+    }
+    const auto f32 = test::viterbi_decode_all(frames, cfg, test::cpu_backend(), 4);
+    const auto i8 = test::viterbi_decode_all(as_int8, cfg, test::cpu_backend(), 4);
+    for (size_t f = 0; f < frames.size(); f++) {
+        ASSERT_EQ(i8[f].result.status, core::viterbi::FRAME_DECODED);
+        EXPECT_EQ(i8[f].bits, f32[f].bits) << "frame " << f;
+        EXPECT_EQ(i8[f].result.metric, f32[f].result.metric) << "frame " << f;
+    }
 }

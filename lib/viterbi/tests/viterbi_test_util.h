@@ -183,7 +183,7 @@ inline std::vector<viterbi_frame_out> viterbi_decode_all(const std::vector<viter
         while (!pipe->can_accept())
             take(true);
         const core::viterbi::frame_params params{ f.frame_bits, f.input };
-        if (f.input == core::viterbi::INPUT_HARD)
+        if (f.input != core::viterbi::INPUT_SOFT) // hard bits or int8 LLRs: bytes
             pipe->submit(f.hard.data(), f.hard.size(), size_t(f.frame_bits), &params);
         else
             pipe->submit(f.llr.data(), f.llr.size() * sizeof(float), size_t(f.frame_bits), &params);

@@ -23,7 +23,8 @@ const char* code_doc =
     "The code: K 3..9; polys in octal as standards print them ([0o133, 0o171]: the most\n"
     "significant bit taps the current input), or bit-reversed as gr-fec's cc_encoder with\n"
     "gr_fec_order=True; termination 'terminated', 'truncated' or 'tail-biting'; puncture\n"
-    "keep/drop flags; input 'soft' (float LLRs L = ln P(b=1)/P(b=0), positive for bit 1)\n"
+    "keep/drop flags; input 'soft' (float LLRs L = ln P(b=1)/P(b=0), positive for bit 1),\n"
+    "'int8' (int8 LLRs, any positive scale)\n"
     "or 'hard' (bytes). Bits out are unpacked uint8.";
 } // namespace
 
