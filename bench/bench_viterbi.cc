@@ -35,9 +35,15 @@ using clk = std::chrono::steady_clock;
 namespace {
 
 // Gbit/s of information bits for `total` frames through a pipeline on `where`.
+// Frames as staged bytes: float32 LLRs, or int8 ones.
+struct staged_frames {
+    core::viterbi::input_kind input;
+    std::vector<std::vector<uint8_t>> bytes;
+};
+
 double pipeline_gbps(const core::viterbi_config& cfg,
                      const core::backend_choice& where,
-                     const std::vector<std::vector<float>>& llrs,
+                     const staged_frames& llrs,
                      int frame_bits,
                      size_t max_batch,
                      size_t total,
@@ -48,12 +54,12 @@ double pipeline_gbps(const core::viterbi_config& cfg,
     pc.types = core::viterbi::frame_types_of();
     pc.slots = 3;
     pc.max_batch = max_batch;
-    pc.max_in_bytes = llrs[0].size() * sizeof(float);
+    pc.max_in_bytes = llrs.bytes[0].size();
     pc.max_out_bytes = size_t(frame_bits);
     pc.flush_timeout = std::chrono::microseconds(1000);
     pc.cpu_threads = cpu_threads;
     auto pipe = core::make_pipeline(core::viterbi_kernel_factories(cfg, choice), where, pc);
-    const core::viterbi::frame_params params{ frame_bits, core::viterbi::INPUT_SOFT };
+    const core::viterbi::frame_params params{ frame_bits, llrs.input };
     size_t in = 0, out = 0;
     // Timing starts once the pipeline is full (every slot has run once).
     const size_t warm = pc.slots * max_batch;
@@ -71,8 +77,8 @@ double pipeline_gbps(const core::viterbi_config& cfg,
             take(true);
             continue;
         }
-        const auto& x = llrs[in % llrs.size()];
-        pipe->submit(x.data(), x.size() * sizeof(float), size_t(frame_bits), &params);
+        const auto& x = llrs.bytes[in % llrs.bytes.size()];
+        pipe->submit(x.data(), x.size(), size_t(frame_bits), &params);
         in++;
         take(false);
     }
@@ -107,16 +113,21 @@ int main(int argc, char** argv)
     std::mt19937 rng(7);
     const double sigma2 = 1.0 / (2.0 * 0.5 * std::pow(10.0, 0.4));
     std::normal_distribution<double> noise(0.0, std::sqrt(sigma2));
-    std::vector<std::vector<float>> llrs;
+    staged_frames llrs{ core::viterbi::INPUT_SOFT, {} }, llrs8{ core::viterbi::INPUT_INT8, {} };
     for (int f = 0; f < 64; f++) {
         std::vector<uint8_t> bits(frame_bits);
         for (auto& b : bits)
             b = uint8_t(rng() & 1);
         const auto coded = core::viterbi_encode(code, bits.data(), frame_bits);
         std::vector<float> l(coded.size());
-        for (size_t i = 0; i < l.size(); i++)
+        std::vector<uint8_t> q(coded.size());
+        for (size_t i = 0; i < l.size(); i++) {
             l[i] = float(2.0 * ((coded[i] ? 1.0 : -1.0) + noise(rng)) / sigma2);
-        llrs.push_back(std::move(l));
+            q[i] = uint8_t(int8_t(std::max(-127.0f, std::min(127.0f, std::round(4.0f * l[i])))));
+        }
+        const auto* b = reinterpret_cast<const uint8_t*>(l.data());
+        llrs.bytes.emplace_back(b, b + l.size() * sizeof(float));
+        llrs8.bytes.push_back(std::move(q));
     }
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const size_t scale = quick ? 1 : 5;
@@ -145,8 +156,14 @@ int main(int argc, char** argv)
             const size_t frames = std::string(name) == "cuda-tiled" ? 1024 * scale : 16384 * scale;
             const double gpu = pipeline_gbps(cfg, { core::backend_kind::cuda, { 0 }, "" }, llrs, frame_bits,
                                              std::string(name) == "cuda-tiled" ? 256 : 2048, frames, 0);
-            std::printf("| %s | cuda (%s) | %.3f | %.2f |\n", name, probe.devices[0].name.c_str(), gpu,
-                        gpu / ref_all);
+            std::printf("| %s | cuda (%s), float32 in | %.3f | %.2f |\n", name, probe.devices[0].name.c_str(),
+                        gpu, gpu / ref_all);
+            if (std::string(name) == "cuda-warp") {
+                const double gpu8 = pipeline_gbps(cfg, { core::backend_kind::cuda, { 0 }, "" }, llrs8,
+                                                  frame_bits, 2048, frames, 0);
+                std::printf("| %s | cuda (%s), int8 in | %.3f | %.2f |\n", name,
+                            probe.devices[0].name.c_str(), gpu8, gpu8 / ref_all);
+            }
         }
     }
     return 0;
