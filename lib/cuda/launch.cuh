@@ -42,12 +42,13 @@ void allow_smem(Fn* fn, size_t bytes, bool max_carveout = false)
     }
 }
 
-// Launches a kernel taking one argument struct, its shared-memory limit
-// raised as needed (allow_smem), and checks the launch.
+// Launches a kernel taking one argument struct over a grid of \p blocks (a
+// count or a dim3), its shared-memory limit raised as needed (allow_smem),
+// and checks the launch.
 template <typename Args>
 void launch_checked(void (*fn)(Args),
                     const char* name,
-                    int blocks,
+                    dim3 blocks,
                     int threads,
                     size_t smem,
                     cudaStream_t st,

@@ -19,8 +19,7 @@
 // decoders do (viterbi_decoder.h). This is the faithful version, the
 // reference for faster GPU layouts: it favours clarity over speed.
 #include "cuda/launch.cuh"
-#include "viterbi/cuda/viterbi_launch.h"
-#include "viterbi/viterbi_frame.h"
+#include "viterbi/cuda/viterbi_device.cuh"
 
 #include <cuda_runtime.h>
 #include <cstdint>
@@ -39,23 +38,8 @@ struct frame_geometry {
 
 __device__ __forceinline__ frame_geometry geometry_of(const viterbi_gpu_code& c, int frame_bits)
 {
-    const int steps = frame_bits + (c.termination == 0 ? c.K - 1 : 0); // 0: terminated
+    const int steps = steps_of(c, frame_bits);
     return { steps, (steps + c.chunk - 1) / c.chunk };
-}
-
-// Depunctured LLR i of trellis step t (0 where punctured); hard bits as +-1,
-// int8 LLRs as they are (the path does not depend on their scale).
-__device__ __forceinline__ float llr_at(const viterbi_gpu_code& c, const uint8_t* in, int input, int t, int i)
-{
-    const int off = c.offset[(t % c.period) * c.n + i];
-    if (off < 0)
-        return 0.0f;
-    const size_t idx = size_t(t / c.period) * c.kept + off;
-    if (input == viterbi::INPUT_HARD)
-        return in[idx] ? 1.0f : -1.0f;
-    if (input == viterbi::INPUT_INT8)
-        return float(reinterpret_cast<const int8_t*>(in)[idx]);
-    return reinterpret_cast<const float*>(in)[idx];
 }
 
 struct scratch_layout {
@@ -90,19 +74,7 @@ struct tiled_args {
 
 __device__ __forceinline__ bool frame_ok(const tiled_args& a, int f)
 {
-    const viterbi::frame_params p = a.params[f];
-    if (p.frame_bits < a.code.min_frame_bits ||
-        (p.input != viterbi::INPUT_SOFT && p.input != viterbi::INPUT_HARD && p.input != viterbi::INPUT_INT8))
-        return false;
-    const int steps = geometry_of(a.code, p.frame_bits).steps;
-    const size_t full = size_t(steps / a.code.period) * a.code.kept;
-    size_t rest = 0;
-    for (int t = 0; t < steps % a.code.period; t++)
-        for (int i = 0; i < a.code.n; i++)
-            rest += a.code.offset[t * a.code.n + i] >= 0;
-    const size_t coded = full + rest;
-    return a.frames[f].in_bytes == coded * (p.input == viterbi::INPUT_SOFT ? 4 : 1) &&
-           a.frames[f].out_bytes >= uint32_t(p.frame_bits);
+    return frame_input_ok(a.code, a.params[f], a.frames[f]);
 }
 
 // Runs the tile [t0, t1) from state `start`; leaves the end metrics in M and,
@@ -122,7 +94,7 @@ __device__ void tile_forward(const tiled_args& a, const uint8_t* in, int input, 
         for (int o = s; o < (1 << c.n); o += blockDim.x) {
             float v = 0.0f; // the same order as the CPU: coded bit 0 first
             for (int i = 0; i < c.n; i++) {
-                const float l = llr_at(c, in, input, t, i);
+                const float l = llr_of(c, in, input, t, i);
                 v += ((o >> i) & 1) ? 0.5f * l : -0.5f * l;
             }
             bm[o] = v;
@@ -242,16 +214,7 @@ __global__ void merge(tiled_args a)
     for (int tile = g.tiles - 1; tile >= 1; tile--)
         boundary[tile] = middles[(size_t(tile) * rows + row) * S + boundary[tile + 1]];
     boundary[0] = start;
-    float metric = D[size_t(row) * S + end];
-    if (p.input == viterbi::INPUT_HARD) {
-        // Hard bits entered as +-1: correlation = kept/2 - Hamming distance.
-        size_t coded = size_t(g.steps / a.code.period) * a.code.kept;
-        for (int t = 0; t < g.steps % a.code.period; t++)
-            for (int i = 0; i < a.code.n; i++)
-                coded += a.code.offset[t * a.code.n + i] >= 0;
-        metric = rintf(0.5f * float(coded) - metric);
-    }
-    *res = { metric, end, viterbi::FRAME_DECODED };
+    *res = { reported_metric(a.code, p, D[size_t(row) * S + end]), end, viterbi::FRAME_DECODED };
 }
 
 __global__ void traceback(tiled_args a)
@@ -308,14 +271,10 @@ void cuda_viterbi_tiled(const batch_view& dev, const viterbi_gpu_code& code, int
     const size_t tile_smem = (2 * size_t(code.S) + 16) * sizeof(float);
     const dim3 grid(unsigned(tiles), unsigned(dev.nframes));
     const int rows = code.termination == 2 ? code.S : 1;
-    allow_smem(&tile_tables, tile_smem);
-    tile_tables<<<grid, threads, tile_smem, st>>>(a);
-    check_cuda(cudaGetLastError(), "kernel launch", __FILE__, __LINE__, "viterbi tile_tables");
+    launch_checked(&tile_tables, "viterbi tile_tables", grid, threads, tile_smem, st, a);
     launch_checked(&merge, "viterbi merge", int(dev.nframes), threads,
                    2 * size_t(rows) * code.S * sizeof(float), st, a);
-    allow_smem(&traceback, tile_smem);
-    traceback<<<grid, threads, tile_smem, st>>>(a);
-    check_cuda(cudaGetLastError(), "kernel launch", __FILE__, __LINE__, "viterbi traceback");
+    launch_checked(&traceback, "viterbi traceback", grid, threads, tile_smem, st, a);
 }
 
 } // namespace core

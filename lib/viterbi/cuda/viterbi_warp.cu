@@ -11,8 +11,7 @@
 // traces back from the end state. Same metric, sums and tie rules as the CPU
 // reference (viterbi_decoder.h): with LLRs exact in float, the same path.
 #include "cuda/launch.cuh"
-#include "viterbi/cuda/viterbi_launch.h"
-#include "viterbi/viterbi_frame.h"
+#include "viterbi/cuda/viterbi_device.cuh"
 
 #include <cuda_runtime.h>
 #include <cstdint>
@@ -38,28 +37,6 @@ struct warp_args {
     int nframes;
 };
 
-__device__ __forceinline__ float llr_of(const viterbi_gpu_code& c, const uint8_t* in, int input, int t, int i)
-{
-    const int off = c.offset[(t % c.period) * c.n + i];
-    if (off < 0)
-        return 0.0f;
-    const size_t idx = size_t(t / c.period) * c.kept + off;
-    if (input == viterbi::INPUT_HARD)
-        return in[idx] ? 1.0f : -1.0f;
-    if (input == viterbi::INPUT_INT8)
-        return float(reinterpret_cast<const int8_t*>(in)[idx]);
-    return reinterpret_cast<const float*>(in)[idx];
-}
-
-__device__ size_t coded_bits_of(const viterbi_gpu_code& c, int steps)
-{
-    size_t coded = size_t(steps / c.period) * c.kept;
-    for (int t = 0; t < steps % c.period; t++)
-        for (int i = 0; i < c.n; i++)
-            coded += c.offset[t * c.n + i] >= 0;
-    return coded;
-}
-
 __global__ void __launch_bounds__(32 * warps_per_block) viterbi_warp(warp_args a)
 {
     extern __shared__ float smem_w[];
@@ -72,14 +49,10 @@ __global__ void __launch_bounds__(32 * warps_per_block) viterbi_warp(warp_args a
     float* Mn = M + c.S;
     const viterbi::frame_params p = a.params[f];
     const frame_desc fd = a.frames[f];
-    const bool hard = p.input == viterbi::INPUT_HARD;
     uint8_t* bits = a.out + fd.out_offset;
-    const int steps = p.frame_bits + (c.termination == 0 ? c.K - 1 : 0);
-    const bool soft = p.input == viterbi::INPUT_SOFT;
-    const bool ok = p.frame_bits >= c.min_frame_bits && (hard || soft || p.input == viterbi::INPUT_INT8) &&
-                    fd.in_bytes == coded_bits_of(c, steps) * (soft ? 4 : 1) &&
-                    fd.out_bytes >= uint32_t(p.frame_bits) &&
-                    size_t(steps) * ((c.S + 31) / 32) <= a.decision_words_per_frame;
+    const int steps = steps_of(c, p.frame_bits);
+    // Also: its decisions must fit the scratch (frames up to max_frame_bits).
+    const bool ok = frame_input_ok(c, p, fd) && size_t(steps) * ((c.S + 31) / 32) <= a.decision_words_per_frame;
     if (!ok) {
         for (uint32_t i = lane; i < fd.out_bytes; i += 32)
             bits[i] = 0;
@@ -139,9 +112,7 @@ __global__ void __launch_bounds__(32 * warps_per_block) viterbi_warp(warp_args a
         const uint32_t word = dec[size_t(t) * words + (s >> 5)];
         s = ((s << 1) & mask) | int((word >> (s & 31)) & 1u);
     }
-    if (hard)
-        metric = rintf(0.5f * float(coded_bits_of(c, steps)) - metric);
-    a.results[f] = { metric, end, viterbi::FRAME_DECODED };
+    a.results[f] = { reported_metric(c, p, metric), end, viterbi::FRAME_DECODED };
 }
 
 } // namespace

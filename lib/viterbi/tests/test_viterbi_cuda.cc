@@ -41,6 +41,22 @@ std::vector<test::viterbi_frame_in> noisy_frames(const core::viterbi_config& cfg
     return frames;
 }
 
+// The frames' LLRs x 4, rounded and saturated to int8: the float frames are
+// set to those values too, and the int8 copies carry them as bytes.
+std::vector<test::viterbi_frame_in> to_int8(std::vector<test::viterbi_frame_in>& frames)
+{
+    std::vector<test::viterbi_frame_in> as_int8;
+    for (auto& f : frames) {
+        test::viterbi_frame_in q{ f.frame_bits, core::viterbi::INPUT_INT8, {}, {} };
+        for (auto& x : f.llr) {
+            x = std::max(-127.0f, std::min(127.0f, std::round(x * 4.0f)));
+            q.hard.push_back(uint8_t(int8_t(x))); // int8 bytes travel in the byte field
+        }
+        as_int8.push_back(q);
+    }
+    return as_int8;
+}
+
 } // namespace
 
 TEST(ViterbiCuda, TiledEqualsCpuTiledBitForBit)
@@ -171,15 +187,7 @@ TEST(ViterbiCuda, Int8InputEqualsFloatOfTheSameValues)
         cfg.termination = term;
         cfg.max_frame_bits = 1000;
         auto frames = noisy_frames(cfg, false, rng);
-        std::vector<test::viterbi_frame_in> as_int8;
-        for (auto& f : frames) {
-            test::viterbi_frame_in q{ f.frame_bits, core::viterbi::INPUT_INT8, {}, {} };
-            for (auto& x : f.llr) {
-                x = std::max(-127.0f, std::min(127.0f, std::round(x * 4.0f)));
-                q.hard.push_back(uint8_t(int8_t(x))); // int8 bytes travel in the byte field
-            }
-            as_int8.push_back(q);
-        }
+        const auto as_int8 = to_int8(frames);
         const auto f32 = test::viterbi_decode_all(frames, cfg, test::cuda_backend(), 4);
         const auto i8 = test::viterbi_decode_all(as_int8, cfg, test::cuda_backend(), 4);
         cfg.implementation = "cpu-reference";
@@ -200,15 +208,7 @@ TEST(ViterbiInt8, CpuInt8EqualsFloat)
     core::viterbi_config cfg;
     cfg.implementation = "cpu-reference";
     auto frames = noisy_frames(cfg, false, rng);
-    std::vector<test::viterbi_frame_in> as_int8;
-    for (auto& f : frames) {
-        test::viterbi_frame_in q{ f.frame_bits, core::viterbi::INPUT_INT8, {}, {} };
-        for (auto& x : f.llr) {
-            x = std::max(-127.0f, std::min(127.0f, std::round(x * 4.0f)));
-            q.hard.push_back(uint8_t(int8_t(x)));
-        }
-        as_int8.push_back(q);
-    }
+    const auto as_int8 = to_int8(frames);
     const auto f32 = test::viterbi_decode_all(frames, cfg, test::cpu_backend(), 4);
     const auto i8 = test::viterbi_decode_all(as_int8, cfg, test::cpu_backend(), 4);
     for (size_t f = 0; f < frames.size(); f++) {
