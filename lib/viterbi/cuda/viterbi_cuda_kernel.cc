@@ -121,10 +121,60 @@ private:
     int d_max_steps;
 };
 
+// One thread per frame, the code compiled in: terminated and truncated.
+class viterbi_cuda_thread final : public cuda_kernel
+{
+public:
+    explicit viterbi_cuda_thread(const viterbi_config& cfg)
+        : d_cfg(cfg), d_gpu(gpu_code_of(cfg)), d_polys(cfg.code().polynomials())
+    {
+        d_cfg.validate();
+        d_max_steps = cfg.code().steps(cfg.max_frame_bits);
+    }
+    const char* name() const override { return "cuda-thread"; }
+    size_t scratch_bytes(size_t max_frames) const override
+    {
+        return max_frames * viterbi_thread_scratch_bytes(d_gpu, d_max_steps);
+    }
+    void enqueue(const batch_view& dev, const batch_view& host, void* stream) override
+    {
+        // Frames longer than max_frame_bits are rejected on the device.
+        if (!cuda_viterbi_thread(dev, host, d_gpu, d_polys.data(), d_max_steps, stream))
+            throw std::logic_error("cuda-thread: the code is not compiled in (the registry should not pick it)");
+    }
+
+private:
+    viterbi_config d_cfg;
+    viterbi_gpu_code d_gpu;
+    std::vector<unsigned> d_polys;
+    int d_max_steps;
+};
+
+std::string unsupported_by_thread(const viterbi_config& c)
+{
+    const viterbi_code code = c.code();
+    if (code.term() == viterbi::termination::tail_biting)
+        return "it decodes terminated and truncated frames only";
+    if (!viterbi_thread_compiled(code.K(), code.n(), code.polynomials().data()))
+        return "it is compiled for the standard codes only (K=7 133,171; K=5 23,33; K=7 133,171,165)";
+    if (int(code.puncture().size()) / code.n() > viterbi_gpu_code::max_period_steps)
+        return "its puncture period is over " + std::to_string(viterbi_gpu_code::max_period_steps) + " steps";
+    return "";
+}
+
 } // namespace
 
 std::vector<implementation<viterbi_config>> viterbi_cuda_implementations()
 {
+    implementation<viterbi_config> thread;
+    thread.info = { "cuda-thread", backend_kind::cuda,
+                    "full-frame Viterbi, one thread per frame, the trellis in registers "
+                    "(packed 16-bit metrics for int8 and hard input), standard codes compiled in",
+                    "cpu-reference", true };
+    thread.unsupported = unsupported_by_thread;
+    thread.make_cuda = [](const viterbi_config& c, int) -> std::unique_ptr<cuda_kernel> {
+        return std::make_unique<viterbi_cuda_thread>(c);
+    };
     implementation<viterbi_config> warp;
     warp.info = { "cuda-warp", backend_kind::cuda,
                   "full-frame Viterbi, one warp per frame, decisions by ballot, traceback by one lane",
@@ -149,7 +199,7 @@ std::vector<implementation<viterbi_config>> viterbi_cuda_implementations()
     e.make_cuda = [](const viterbi_config& c, int) -> std::unique_ptr<cuda_kernel> {
         return std::make_unique<viterbi_cuda_tiled>(c);
     };
-    return { warp, e };
+    return { thread, warp, e };
 }
 
 } // namespace core

@@ -52,6 +52,27 @@ size_t viterbi_warp_scratch_bytes(const viterbi_gpu_code& code, int max_steps);
  */
 void cuda_viterbi_warp(const batch_view& dev, const viterbi_gpu_code& code, int max_steps, void* stream);
 
+//! Whether the thread-per-frame decoder is compiled for this code
+//! (viterbi_thread_codes.h); \p polys in the standards' order.
+bool viterbi_thread_compiled(int K, int n, const unsigned* polys);
+
+//! Per-frame working memory of the thread-per-frame decoder (its decisions).
+size_t viterbi_thread_scratch_bytes(const viterbi_gpu_code& code, int max_steps);
+
+/*!
+ * Enqueue the full-frame decoding of a batch, one thread per frame
+ * (viterbi_thread.cu): terminated and truncated frames of a compiled code.
+ * \p host: the batch's host-side copy (its parameters say which kernels
+ * it needs). Returns false, launching nothing, when the code is not
+ * compiled in.
+ */
+bool cuda_viterbi_thread(const batch_view& dev,
+                         const batch_view& host,
+                         const viterbi_gpu_code& code,
+                         const unsigned* polys,
+                         int max_steps,
+                         void* stream);
+
 } // namespace core
 } // namespace gpurx
 } // namespace gr

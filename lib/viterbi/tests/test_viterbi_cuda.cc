@@ -161,13 +161,89 @@ TEST(ViterbiCuda, WarpEqualsReferenceBitForBit)
     EXPECT_EQ(configs, 28u);
 }
 
-// The automatic choice on CUDA: cuda-warp for terminated and truncated
-// frames, cuda-tiled for tail-biting ones.
+// cuda-thread (one thread per frame, the code compiled in, packed 16-bit
+// integer metrics for int8 and hard input) equals the full-frame CPU
+// reference bit for bit, on every compiled code, terminated and truncated,
+// float, int8 and hard input in one batch, punctured and not.
+TEST(ViterbiCuda, ThreadEqualsReferenceBitForBit)
+{
+    std::mt19937 rng(515);
+    size_t configs = 0;
+    for (const auto& code : test::viterbi_codes())
+        for (auto term : { core::viterbi::termination::terminated, core::viterbi::termination::truncated })
+            for (bool punctured : { false, true }) {
+                if (punctured && code.name != "K7-133-171")
+                    continue;
+                core::viterbi_config cfg;
+                cfg.K = code.K;
+                cfg.polynomials = code.polys;
+                cfg.termination = term;
+                cfg.max_frame_bits = 1000;
+                if (punctured)
+                    cfg.puncture = test::puncture_3_4();
+                cfg.implementation = "cuda-thread";
+                const auto choice = core::choose_viterbi_implementation(cfg);
+                if (choice.cuda != "cuda-thread") { // not a compiled code: says so
+                    EXPECT_NE(choice.note.find("standard codes"), std::string::npos) << choice.note;
+                    continue;
+                }
+                SCOPED_TRACE(code.name + " " + core::viterbi::termination_name(term) +
+                             (punctured ? " punctured" : ""));
+                // One batch: soft frames, their int8 twins, hard frames.
+                auto frames = noisy_frames(cfg, false, rng);
+                const auto as_int8 = to_int8(frames);
+                const auto hard = noisy_frames(cfg, true, rng);
+                frames.insert(frames.end(), as_int8.begin(), as_int8.end());
+                frames.insert(frames.end(), hard.begin(), hard.end());
+                const auto gpu = test::viterbi_decode_all(frames, cfg, test::cuda_backend(), 64);
+                cfg.implementation = "cpu-reference";
+                const auto ref = test::viterbi_decode_all(frames, cfg, test::cpu_backend(), 64);
+                for (size_t f = 0; f < frames.size(); f++) {
+                    ASSERT_EQ(gpu[f].result.status, core::viterbi::FRAME_DECODED) << "frame " << f;
+                    EXPECT_EQ(gpu[f].bits, ref[f].bits) << "frame " << f;
+                    EXPECT_EQ(gpu[f].result.metric, ref[f].result.metric) << "frame " << f;
+                    EXPECT_EQ(gpu[f].result.end_state, ref[f].result.end_state) << "frame " << f;
+                }
+                configs++;
+            }
+    EXPECT_EQ(configs, 8u); // 3 compiled codes x 2 terminations, + K=7 punctured x 2
+}
+
+// cuda-thread rejects a malformed frame and one longer than max_frame_bits
+// (its decisions would not fit), and decodes the neighbours.
+TEST(ViterbiCuda, ThreadRejectsMalformedFramesNeighboursIntact)
+{
+    core::viterbi_config cfg;
+    cfg.max_frame_bits = 300;
+    cfg.implementation = "cuda-thread";
+    std::mt19937 rng(6);
+    core::viterbi_config longer = cfg;
+    longer.max_frame_bits = 1000;
+    auto frames = noisy_frames(longer, false, rng); // 17, 64, 101, 300, 1000, 64 bits
+    frames[1].llr.resize(frames[1].llr.size() - 2);  // wrong length for its frame_bits
+    const auto gpu = test::viterbi_decode_all(frames, cfg, test::cuda_backend(), 8);
+    longer.implementation = "cpu-reference";
+    const auto cpu = test::viterbi_decode_all(frames, longer, test::cpu_backend(), 8);
+    for (size_t f : { size_t(1), size_t(4) }) {
+        EXPECT_EQ(gpu[f].result.status, core::viterbi::FRAME_REJECTED) << "frame " << f;
+        EXPECT_EQ(gpu[f].bits, std::vector<uint8_t>(gpu[f].bits.size(), 0)) << "frame " << f;
+    }
+    for (size_t f : { size_t(0), size_t(2), size_t(3), size_t(5) })
+        EXPECT_EQ(gpu[f].bits, cpu[f].bits) << "frame " << f;
+}
+
+// The automatic choice on CUDA: cuda-thread for the compiled codes,
+// terminated or truncated; cuda-warp for other codes; cuda-tiled for
+// tail-biting frames.
 TEST(ViterbiCuda, AutomaticChoice)
 {
     core::viterbi_config cfg;
     cfg.max_frame_bits = 2048;
-    EXPECT_EQ(core::choose_viterbi_implementation(cfg).cuda, "cuda-warp");
+    EXPECT_EQ(core::choose_viterbi_implementation(cfg).cuda, "cuda-thread");
+    core::viterbi_config other = cfg;
+    other.K = 3;
+    other.polynomials = { 07, 05 };
+    EXPECT_EQ(core::choose_viterbi_implementation(other).cuda, "cuda-warp");
     cfg.termination = core::viterbi::termination::tail_biting;
     EXPECT_EQ(core::choose_viterbi_implementation(cfg).cuda, "cuda-tiled");
     cfg.K = 9;
@@ -215,5 +291,37 @@ TEST(ViterbiInt8, CpuInt8EqualsFloat)
         ASSERT_EQ(i8[f].result.status, core::viterbi::FRAME_DECODED);
         EXPECT_EQ(i8[f].bits, f32[f].bits) << "frame " << f;
         EXPECT_EQ(i8[f].result.metric, f32[f].result.metric) << "frame " << f;
+    }
+}
+
+// Packed 16-bit metrics at their bound: long frames of int8 LLRs at full
+// scale (-128 and 127 at random), the largest branch metrics the rate 1/3
+// code can have, through hundreds of renormalisations; equal to the
+// reference (double) bit for bit.
+TEST(ViterbiCuda, ThreadInt8FullScaleEqualsReference)
+{
+    std::mt19937 rng(77);
+    for (auto term : { core::viterbi::termination::terminated, core::viterbi::termination::truncated }) {
+        core::viterbi_config cfg;
+        cfg.polynomials = { 0133, 0171, 0165 };
+        cfg.termination = term;
+        cfg.max_frame_bits = 16384;
+        const auto code = cfg.code();
+        std::vector<test::viterbi_frame_in> frames;
+        for (int L : { 16384, 5000, 1 }) {
+            test::viterbi_frame_in f{ L, core::viterbi::INPUT_INT8, {}, {} };
+            for (size_t i = 0; i < code.coded_bits(L); i++)
+                f.hard.push_back(uint8_t(int8_t(rng() & 1 ? 127 : -128)));
+            frames.push_back(f);
+        }
+        cfg.implementation = "cuda-thread";
+        const auto gpu = test::viterbi_decode_all(frames, cfg, test::cuda_backend(), 4);
+        cfg.implementation = "cpu-reference";
+        const auto ref = test::viterbi_decode_all(frames, cfg, test::cpu_backend(), 4);
+        for (size_t f = 0; f < frames.size(); f++) {
+            ASSERT_EQ(gpu[f].result.status, core::viterbi::FRAME_DECODED) << "frame " << f;
+            EXPECT_EQ(gpu[f].bits, ref[f].bits) << "frame " << f;
+            EXPECT_EQ(gpu[f].result.metric, ref[f].result.metric) << "frame " << f;
+        }
     }
 }

@@ -1,0 +1,131 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// Noisy Viterbi frames and a pipeline throughput run, shared by the Viterbi
+// benchmarks (bench_viterbi, bench_viterbi_gpu).
+#ifndef INCLUDED_GPURX_BENCH_VITERBI_BENCH_FRAMES_H
+#define INCLUDED_GPURX_BENCH_VITERBI_BENCH_FRAMES_H
+
+#include "pipeline/batch_pipeline.h"
+#include "viterbi/viterbi_encoder.h"
+#include "viterbi/viterbi_frame.h"
+#include "viterbi/viterbi_implementations.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace gr {
+namespace gpurx {
+namespace bench {
+
+//! Frames as the decoder's input area holds them: float32 LLRs, int8 LLRs
+//! or hard bits, as bytes.
+struct staged_frames {
+    core::viterbi::input_kind input;
+    std::vector<std::vector<uint8_t>> bytes;
+};
+
+inline const char* input_name(core::viterbi::input_kind k)
+{
+    return k == core::viterbi::INPUT_SOFT ? "float32" : k == core::viterbi::INPUT_INT8 ? "int8" : "hard";
+}
+
+/*!
+ * \p count random frames of \p frame_bits bits, encoded (punctured as the
+ * code says), BPSK over AWGN at Eb/N0 = 4 dB: float LLRs 2y/sigma^2, int8
+ * LLRs 4x those rounded and saturated, hard bits their signs.
+ */
+inline staged_frames
+noisy_frames(const core::viterbi_config& cfg, int frame_bits, core::viterbi::input_kind input, int count)
+{
+    const auto code = cfg.code();
+    const double rate = double(frame_bits) / double(code.coded_bits(frame_bits));
+    std::mt19937 rng(7);
+    const double sigma2 = 1.0 / (2.0 * rate * std::pow(10.0, 0.4));
+    std::normal_distribution<double> noise(0.0, std::sqrt(sigma2));
+    staged_frames out{ input, {} };
+    for (int f = 0; f < count; f++) {
+        std::vector<uint8_t> bits(frame_bits);
+        for (auto& b : bits)
+            b = uint8_t(rng() & 1);
+        const auto coded = core::viterbi_encode(code, bits.data(), frame_bits);
+        std::vector<uint8_t> bytes;
+        for (size_t i = 0; i < coded.size(); i++) {
+            const float l = float(2.0 * ((coded[i] ? 1.0 : -1.0) + noise(rng)) / sigma2);
+            if (input == core::viterbi::INPUT_SOFT) {
+                const auto* p = reinterpret_cast<const uint8_t*>(&l);
+                bytes.insert(bytes.end(), p, p + sizeof(float));
+            } else if (input == core::viterbi::INPUT_INT8) {
+                bytes.push_back(uint8_t(int8_t(std::max(-127.0f, std::min(127.0f, std::round(4.0f * l))))));
+            } else {
+                bytes.push_back(l > 0);
+            }
+        }
+        out.bytes.push_back(std::move(bytes));
+    }
+    return out;
+}
+
+/*!
+ * Gbit/s of information bits for \p total frames through a pipeline on
+ * \p where, timed once every slot has run once (the pipeline is full).
+ */
+inline double pipeline_gbps(const core::viterbi_config& cfg,
+                            const core::backend_choice& where,
+                            const staged_frames& frames,
+                            int frame_bits,
+                            size_t max_batch,
+                            size_t total,
+                            size_t cpu_threads,
+                            size_t slots = 3)
+{
+    using clk = std::chrono::steady_clock;
+    const auto choice = core::choose_viterbi_implementation(cfg);
+    core::pipeline_config pc;
+    pc.types = core::viterbi::frame_types_of();
+    pc.slots = slots;
+    pc.max_batch = max_batch;
+    pc.max_in_bytes = frames.bytes[0].size();
+    pc.max_out_bytes = size_t(frame_bits);
+    pc.flush_timeout = std::chrono::microseconds(1000);
+    pc.cpu_threads = cpu_threads;
+    auto pipe = core::make_pipeline(core::viterbi_kernel_factories(cfg, choice), where, pc);
+    const core::viterbi::frame_params params{ frame_bits, frames.input };
+    size_t in = 0, out = 0;
+    const size_t warm = pc.slots * max_batch;
+    clk::time_point t0 = clk::now();
+    auto take = [&](bool block) {
+        while (pipe->front(block)) {
+            pipe->pop();
+            if (++out == warm)
+                t0 = clk::now();
+            block = false;
+        }
+    };
+    while (in < total + warm) {
+        if (!pipe->can_accept()) {
+            take(true);
+            continue;
+        }
+        const auto& x = frames.bytes[in % frames.bytes.size()];
+        pipe->submit(x.data(), x.size(), size_t(frame_bits), &params);
+        in++;
+        take(false);
+    }
+    pipe->drain();
+    take(false);
+    const double secs = std::chrono::duration<double>(clk::now() - t0).count();
+    return double(frame_bits) * double(out - warm) / secs / 1e9;
+}
+
+} // namespace bench
+} // namespace gpurx
+} // namespace gr
+
+#endif

@@ -1,0 +1,497 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// Full-frame Viterbi with one THREAD per frame, for the standard codes
+// compiled in (viterbi_thread_codes.h): the whole trellis of a frame lives in
+// one thread's registers, so a step needs no shuffle, no shared memory and no
+// barrier, and the code's output table is folded into the instructions at
+// compile time. A batch of tens of thousands of frames fills the GPU.
+//
+// Integer input (int8 LLRs, hard bits): two 16-bit path metrics per 32-bit
+// register, updated with plain 32-bit adds (no carry can cross the halves:
+// every value stays below 2^15, see renormalise()). Each butterfly costs two
+// byte permutes, two adds, one packed max and one three-input add whose bits
+// 15 and 31 are the two decisions. Branch metrics are the reference's
+// correlation +-L/2 shifted by sum|L|/2 so that they are non-negative
+// integers (sum of max(L,0) or max(-L,0) per coded bit): the same
+// differences, so the same comparisons and ties, hence the same path.
+//
+// Float input: the same trellis in 32-bit float, summed in the reference's
+// order (viterbi_warp.cu), so equal to it wherever the sums are exact.
+//
+// Decisions go to global scratch step-major ([step][frame]) so that a warp's
+// stores and traceback loads are coalesced; the traceback loads run ahead of
+// the state chain that consumes them.
+#include "cuda/launch.cuh"
+#include "viterbi/cuda/viterbi_device.cuh"
+#include "viterbi/cuda/viterbi_thread_codes.h"
+
+#include <cuda_runtime.h>
+#include <cstdint>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+
+namespace {
+
+constexpr int threads_per_block = 128;
+
+struct thread_args {
+    viterbi_gpu_code code;
+    const frame_desc* frames;
+    const viterbi::frame_params* params;
+    const uint8_t* in;
+    uint8_t* out;
+    viterbi::frame_result* results;
+    uint32_t* decisions; // [step][frame][word]
+    int max_steps;
+    int nframes;
+};
+
+constexpr int parity(unsigned x) { return x == 0 ? 0 : int(x & 1u) ^ parity(x >> 1); }
+
+// The code of template parameter C, folded at compile time.
+template <class C>
+struct trellis {
+    static constexpr int K = C::K, N = C::N, S = 1 << (K - 1), H = S / 2;
+    static constexpr int W = S >= 32 ? S / 32 : 1; // decision words per step
+    //! Coded bits of input u from state s: bit i is polynomial i's.
+    static constexpr unsigned out(int s, int u)
+    {
+        unsigned o = 0;
+        for (int i = 0; i < N; i++)
+            o |= unsigned(parity(((unsigned(u) << (K - 1)) | unsigned(s)) & C::poly(i))) << i;
+        return o;
+    }
+    //! Butterfly j's decisions: word j/16, bits j%16 (new state j) and
+    //! 16 + j%16 (new state j + H).
+    static constexpr int word_of(int j) { return j / 16; }
+};
+
+// The n LLRs of trellis step t as integers (int8 values, or +-1 for hard bits).
+template <class T, bool Punctured>
+__device__ __forceinline__ void int_llrs(const viterbi_gpu_code& c, const uint8_t* in, int input, int t, int* l)
+{
+    constexpr int N = T::N;
+    if (Punctured) {
+        for (int i = 0; i < N; i++)
+            l[i] = int(llr_of(c, in, input, t, i));
+        return;
+    }
+    const int8_t* p = reinterpret_cast<const int8_t*>(in) + size_t(t) * N;
+    if (N == 2) {
+        const uint16_t v = *reinterpret_cast<const uint16_t*>(p);
+        l[0] = int(int8_t(v & 0xff));
+        l[1] = int(int8_t(v >> 8));
+    } else if (N == 4) {
+        const uint32_t v = *reinterpret_cast<const uint32_t*>(p);
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            l[i] = int(int8_t(v >> (8 * i)));
+    } else {
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            l[i] = int(p[i]);
+    }
+    if (input == viterbi::INPUT_HARD)
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            l[i] = l[i] ? 1 : -1;
+}
+
+template <class T, bool Punctured>
+__device__ __forceinline__ void float_llrs(const viterbi_gpu_code& c, const uint8_t* in, int t, float* l)
+{
+    constexpr int N = T::N;
+    if (Punctured) {
+        for (int i = 0; i < N; i++)
+            l[i] = llr_of(c, in, viterbi::INPUT_SOFT, t, i);
+        return;
+    }
+    const float* p = reinterpret_cast<const float*>(in) + size_t(t) * N;
+    if (N == 2) {
+        const float2 v = *reinterpret_cast<const float2*>(p);
+        l[0] = v.x;
+        l[1] = v.y;
+    } else if (N == 4) {
+        const float4 v = *reinterpret_cast<const float4*>(p);
+        l[0] = v.x;
+        l[1] = v.y;
+        l[2] = v.z;
+        l[3] = v.w;
+    } else {
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            l[i] = p[i];
+    }
+}
+
+// Renormalisation of the packed metrics: subtract the smallest from all.
+// Bound: branch metrics lie in [0, B] (B = 128 n <= 512) and state 0 starts
+// (K-1) B + 1 above the others. The spread of the metrics never exceeds
+// that start plus (K-2) B (after K-1 steps every state is reachable from
+// the best one of K-1 steps before, over non-negative branches, which
+// bounds it by (K-1) B from then on); renormalising every 32 steps keeps
+// every metric and candidate below (2K - 3 + 33) B + 1 <= 43 * 512 + 1
+// < 2^15 for K <= 7, and 45 * 512 + 1 for K = 8.
+constexpr int renormalise_every = 32;
+
+template <int H>
+__device__ __forceinline__ uint32_t renormalise(uint32_t (&P)[H])
+{
+    uint32_t lo = P[0];
+#pragma unroll
+    for (int i = 1; i < H; i++)
+        lo = __vminu2(lo, P[i]);
+    const uint32_t m = min(lo & 0xffffu, lo >> 16);
+    const uint32_t sub = m | (m << 16);
+#pragma unroll
+    for (int i = 0; i < H; i++)
+        P[i] -= sub; // each half is >= m: no borrow crosses the halves
+    return m;
+}
+
+// Forward pass with packed 16-bit metrics; returns the (reference-scale)
+// metric of the end state and sets it. P[i] holds metrics of states i (low
+// half) and i + H (high half).
+template <class T, bool Punctured>
+__device__ float forward_packed(const viterbi_gpu_code& c,
+                                const uint8_t* in,
+                                int input,
+                                int steps,
+                                uint32_t* dec,
+                                size_t dec_stride,
+                                bool truncated,
+                                int& end)
+{
+    constexpr int K = T::K, N = T::N, S = T::S, H = T::H, W = T::W;
+    // State 0 starts (K-1) B + 1 above the others, so that within the first
+    // K-1 steps (after which every state has a path from state 0) a path
+    // from state 0 beats any path from another start, as in the reference,
+    // where those start at minus infinity.
+    constexpr int start_bonus = (K - 1) * 128 * N + 1;
+    static_assert(K <= 8, "packed 16-bit metrics are bounded for K <= 8");
+    uint32_t P[H];
+#pragma unroll
+    for (int i = 0; i < H; i++)
+        P[i] = 0;
+    P[0] = start_bonus;
+    int64_t removed = 0;  // total subtracted by renormalisation
+    int64_t abs_sum = 0;  // sum over the frame of |L|: the shift of the branch metrics
+    for (int t = 0; t < steps; t++) {
+        if (t % renormalise_every == renormalise_every - 1)
+            removed += renormalise<H>(P);
+        int l[N];
+        int_llrs<T, Punctured>(c, in, input, t, l);
+        int pos[N], neg[N];
+#pragma unroll
+        for (int i = 0; i < N; i++) {
+            pos[i] = max(l[i], 0);
+            neg[i] = max(-l[i], 0);
+            abs_sum += pos[i] + neg[i];
+        }
+        uint32_t bm[1 << N];
+#pragma unroll
+        for (int o = 0; o < (1 << N); o++) {
+            uint32_t b = 0;
+#pragma unroll
+            for (int i = 0; i < N; i++)
+                b += ((o >> i) & 1) ? pos[i] : neg[i];
+            bm[o] = b;
+        }
+        uint32_t Pn[H];
+        uint32_t d[W];
+#pragma unroll
+        for (int w = 0; w < W; w++)
+            d[w] = 0;
+#pragma unroll
+        for (int j = 0; j < H; j++) {
+            const int p0 = 2 * j, p1 = 2 * j + 1;
+            // Each predecessor's metric in both halves.
+            const uint32_t A0 = __byte_perm(P[p0 % H], 0, p0 < H ? 0x1010 : 0x3232);
+            const uint32_t A1 = __byte_perm(P[p1 % H], 0, p1 < H ? 0x1010 : 0x3232);
+            // Low half: the edge into j (input 0); high half: into j + H (input 1).
+            const uint32_t a0 = A0 + (bm[T::out(p0, 0)] | (bm[T::out(p0, 1)] << 16));
+            const uint32_t a1 = A1 + (bm[T::out(p1, 0)] | (bm[T::out(p1, 1)] << 16));
+            Pn[j] = __vmaxu2(a0, a1);
+            // a1 - a0 + 0x7fff per half lies in [0, 0xfffe]: no borrow crosses;
+            // its bit 15 is set exactly when a1 > a0 (a tie keeps p0).
+            const uint32_t diff = a1 + 0x7fff7fffu - a0;
+            const int b = j % 16;
+            d[j / 16] |= (diff >> (15 - b)) & ((1u << b) | (1u << (16 + b)));
+        }
+#pragma unroll
+        for (int i = 0; i < H; i++)
+            P[i] = Pn[i];
+        uint32_t* dt = dec + size_t(t) * dec_stride;
+        if (W == 1)
+            dt[0] = d[0];
+        else if (W == 2)
+            *reinterpret_cast<uint2*>(dt) = make_uint2(d[0], d[1]);
+        else
+#pragma unroll
+            for (int w = 0; w < W; w += 4)
+                *reinterpret_cast<uint4*>(dt + w) = make_uint4(d[w], d[w + 1], d[w + 2], d[w + 3]);
+    }
+    end = 0;
+    uint32_t best = P[0] & 0xffffu;
+    if (truncated) // the best end state, the lowest on ties
+#pragma unroll
+        for (int s = 1; s < S; s++) {
+            const uint32_t m = s < H ? (P[s] & 0xffffu) : (P[s - H] >> 16);
+            if (m > best) {
+                best = m;
+                end = s;
+            }
+        }
+    // Back to the reference's scale: sum of +-L/2 = sum of the shifted
+    // metrics - sum|L|/2, less the start bonus.
+    return float(int64_t(best) + removed - start_bonus) - 0.5f * float(abs_sum);
+}
+
+// Forward pass in float, in the reference's arithmetic.
+template <class T, bool Punctured>
+__device__ float forward_float(const viterbi_gpu_code& c,
+                               const uint8_t* in,
+                               int steps,
+                               uint32_t* dec,
+                               size_t dec_stride,
+                               bool truncated,
+                               int& end)
+{
+    constexpr int K = T::K, N = T::N, S = T::S, H = T::H, W = T::W;
+    constexpr float unreachable = -3.0e38f;
+    float M[S];
+#pragma unroll
+    for (int s = 0; s < S; s++)
+        M[s] = s == 0 ? 0.0f : unreachable;
+    (void)K;
+    for (int t = 0; t < steps; t++) {
+        float l[N];
+        float_llrs<T, Punctured>(c, in, t, l);
+        float bm[1 << N];
+#pragma unroll
+        for (int o = 0; o < (1 << N); o++) {
+            float b = 0.0f;
+#pragma unroll
+            for (int i = 0; i < N; i++)
+                b += ((o >> i) & 1) ? 0.5f * l[i] : -0.5f * l[i];
+            bm[o] = b;
+        }
+        float Mn[S];
+        uint32_t d[W];
+#pragma unroll
+        for (int w = 0; w < W; w++)
+            d[w] = 0;
+#pragma unroll
+        for (int j = 0; j < H; j++)
+#pragma unroll
+            for (int u = 0; u < 2; u++) {
+                const int p0 = 2 * j, p1 = p0 + 1, s = j + u * H;
+                const float m0 = M[p0] + bm[T::out(p0, u)];
+                const float m1 = M[p1] + bm[T::out(p1, u)];
+                const bool take1 = m1 > m0; // a tie keeps p0
+                Mn[s] = take1 ? m1 : m0;
+                d[j / 16] |= uint32_t(take1) << (j % 16 + 16 * u);
+            }
+#pragma unroll
+        for (int s = 0; s < S; s++)
+            M[s] = Mn[s];
+        uint32_t* dt = dec + size_t(t) * dec_stride;
+#pragma unroll
+        for (int w = 0; w < W; w++)
+            dt[w] = d[w];
+    }
+    end = 0;
+    float best = M[0];
+    if (truncated)
+#pragma unroll
+        for (int s = 1; s < S; s++)
+            if (M[s] > best) {
+                best = M[s];
+                end = s;
+            }
+    return best;
+}
+
+// A step's decision words (up to 4: K <= 8), loaded in one access.
+template <int W>
+__device__ __forceinline__ uint4 load_words(const uint32_t* at)
+{
+    static_assert(W == 1 || W == 2 || W == 4, "one, two or four decision words per step");
+    if (W == 1)
+        return make_uint4(__ldg(at), 0, 0, 0);
+    if (W == 2) {
+        const uint2 v = __ldg(reinterpret_cast<const uint2*>(at));
+        return make_uint4(v.x, v.y, 0, 0);
+    }
+    return __ldg(reinterpret_cast<const uint4*>(at));
+}
+
+// One traceback step: the bit of step t, and the state before it.
+template <class T>
+__device__ __forceinline__ void traceback_step(uint4 words, int t, int frame_bits, int& s, uint8_t* bits)
+{
+    constexpr int K = T::K, S = T::S, H = T::H;
+    const int half = s >> (K - 2), j = s & (H - 1);
+    const int w = j >> 4;
+    const uint32_t word = w == 0 ? words.x : w == 1 ? words.y : w == 2 ? words.z : words.w;
+    const int d = int(word >> ((j & 15) + 16 * half)) & 1;
+    if (t < frame_bits)
+        bits[t] = uint8_t(half);
+    s = ((s << 1) & (S - 1)) | d;
+}
+
+// Traceback from \p end. The decision loads of a group of steps depend on
+// the step only, not on the state, so they are all issued before the state
+// chain consumes them.
+template <class T>
+__device__ void traceback(const uint32_t* dec, size_t dec_stride, int steps, int frame_bits, int end, uint8_t* bits)
+{
+    constexpr int ahead = 8;
+    int s = end;
+    int t = steps - 1;
+    for (; t >= ahead - 1; t -= ahead) {
+        uint4 words[ahead];
+#pragma unroll
+        for (int k = 0; k < ahead; k++)
+            words[k] = load_words<T::W>(dec + size_t(t - k) * dec_stride);
+#pragma unroll
+        for (int k = 0; k < ahead; k++)
+            traceback_step<T>(words[k], t - k, frame_bits, s, bits);
+    }
+    for (; t >= 0; t--)
+        traceback_step<T>(load_words<T::W>(dec + size_t(t) * dec_stride), t, frame_bits, s, bits);
+}
+
+// Soft: the float LLR frames of the batch; else all the others (int8,
+// hard, and frames of an unknown input kind, which it rejects). A batch
+// with both kinds takes both launches.
+template <class C, bool Punctured, bool Soft>
+__global__ void __launch_bounds__(threads_per_block) viterbi_thread(thread_args a)
+{
+    using T = trellis<C>;
+    const int f = blockIdx.x * threads_per_block + threadIdx.x;
+    if (f >= a.nframes)
+        return;
+    const viterbi_gpu_code& c = a.code;
+    const viterbi::frame_params p = a.params[f];
+    if ((p.input == viterbi::INPUT_SOFT) != Soft)
+        return;
+    const frame_desc fd = a.frames[f];
+    uint8_t* bits = a.out + fd.out_offset;
+    const int steps = steps_of(c, p.frame_bits);
+    if (!frame_input_ok(c, p, fd) || steps > a.max_steps) {
+        for (uint32_t i = 0; i < fd.out_bytes; i++)
+            bits[i] = 0;
+        a.results[f] = { 0.0f, 0, viterbi::FRAME_REJECTED };
+        return;
+    }
+    const uint8_t* in = a.in + fd.in_offset;
+    // Step-major decisions: frame f's words of step t at (t * nframes + f) * W.
+    const size_t stride = size_t(a.nframes) * T::W;
+    uint32_t* dec = a.decisions + size_t(f) * T::W;
+    const bool truncated = c.termination == 1;
+    int end = 0;
+    const float metric = Soft ? forward_float<T, Punctured>(c, in, steps, dec, stride, truncated, end)
+                              : forward_packed<T, Punctured>(c, in, p.input, steps, dec, stride, truncated, end);
+    traceback<T>(dec, stride, steps, p.frame_bits, end, bits);
+    a.results[f] = { reported_metric(c, p, metric), end, viterbi::FRAME_DECODED };
+}
+
+template <class C, bool Punctured, bool Soft>
+void launch_one(const thread_args& a, int blocks, cudaStream_t st)
+{
+    launch_checked(&viterbi_thread<C, Punctured, Soft>, "viterbi_thread", blocks, threads_per_block, 0, st, a);
+}
+
+template <class C>
+void launch_for(const batch_view& dev, const viterbi_gpu_code& code, int max_steps, cudaStream_t st, bool has_soft, bool has_other)
+{
+    thread_args a{ code,
+                   dev.frames,
+                   dev.params_as<viterbi::frame_params>(),
+                   dev.in,
+                   dev.out,
+                   dev.results_as<viterbi::frame_result>(),
+                   reinterpret_cast<uint32_t*>(dev.scratch),
+                   max_steps,
+                   int(dev.nframes) };
+    const int blocks = int((dev.nframes + threads_per_block - 1) / threads_per_block);
+    const bool punctured = code.period != 1 || code.kept != code.n;
+    if (has_soft) {
+        if (punctured)
+            launch_one<C, true, true>(a, blocks, st);
+        else
+            launch_one<C, false, true>(a, blocks, st);
+    }
+    if (has_other) {
+        if (punctured)
+            launch_one<C, true, false>(a, blocks, st);
+        else
+            launch_one<C, false, false>(a, blocks, st);
+    }
+}
+
+bool dispatch(const viterbi_gpu_code&, const unsigned*, thread_code_list<>, const batch_view&, int, cudaStream_t, bool, bool)
+{
+    return false;
+}
+
+// Calls launch_for<C> for the compiled code that equals (K, polys); false
+// when none does.
+template <class C, class... Rest>
+bool dispatch(const viterbi_gpu_code& code, const unsigned* polys, thread_code_list<C, Rest...>,
+              const batch_view& dev, int max_steps, cudaStream_t st, bool has_soft, bool has_other)
+{
+    if (C::matches(code.K, code.n, polys)) {
+        launch_for<C>(dev, code, max_steps, st, has_soft, has_other);
+        return true;
+    }
+    return dispatch(code, polys, thread_code_list<Rest...>(), dev, max_steps, st, has_soft, has_other);
+}
+
+template <class... C>
+bool any_matches(int K, int n, const unsigned* polys, thread_code_list<C...>)
+{
+    return (false || ... || C::matches(K, n, polys));
+}
+
+} // namespace
+
+bool viterbi_thread_compiled(int K, int n, const unsigned* polys)
+{
+    return any_matches(K, n, polys, compiled_thread_codes());
+}
+
+size_t viterbi_thread_scratch_bytes(const viterbi_gpu_code& code, int max_steps)
+{
+    const int S = code.S;
+    return size_t(max_steps) * size_t(S >= 32 ? S / 32 : 1) * sizeof(uint32_t);
+}
+
+bool cuda_viterbi_thread(const batch_view& dev,
+                         const batch_view& host,
+                         const viterbi_gpu_code& code,
+                         const unsigned* polys,
+                         int max_steps,
+                         void* stream)
+{
+    if (dev.nframes == 0)
+        return viterbi_thread_compiled(code.K, code.n, polys);
+    // The host copy of the parameters says which of the two kernels the
+    // batch needs (float frames, the others).
+    bool has_soft = false, has_other = false;
+    const auto* p = host.params_as<viterbi::frame_params>();
+    for (size_t f = 0; f < host.nframes; f++)
+        (p[f].input == viterbi::INPUT_SOFT ? has_soft : has_other) = true;
+    return dispatch(code, polys, compiled_thread_codes(), dev, max_steps, static_cast<cudaStream_t>(stream),
+                    has_soft, has_other);
+}
+
+} // namespace core
+} // namespace gpurx
+} // namespace gr
