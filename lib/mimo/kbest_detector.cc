@@ -13,7 +13,7 @@ namespace gpurx {
 namespace core {
 namespace mimo {
 
-void kbest_detector::detect(const std::complex<float>* y, float* llr)
+void kbest_detector::detect_vector(const std::complex<float>* y, float* llr)
 {
     const int q_count = int(d_c->points.size());
     d_y_hat.resize(d_nt);
@@ -25,6 +25,7 @@ void kbest_detector::detect(const std::complex<float>* y, float* llr)
     d_metric.assign(1, 0.0);
     for (int layer = d_nt - 1; layer >= 0; layer--) {
         const std::complex<double> rll = d_qr.R(layer, layer);
+        const int antenna = d_qr.order[layer];
         d_children.clear();
         for (size_t p = 0; p < kept; p++) {
             std::complex<double> delta = 0.0;
@@ -33,7 +34,8 @@ void kbest_detector::detect(const std::complex<float>* y, float* llr)
             const std::complex<double> target = d_y_hat[layer] - delta;
             for (int q = 0; q < q_count; q++)
                 d_children.push_back(
-                    { d_metric[p] + std::norm(target - rll * d_c->points[q]),
+                    { d_metric[p] + std::norm(target - rll * d_c->points[q]) +
+                          penalty(antenna, q),
                       int(p),
                       q });
         }
@@ -69,8 +71,7 @@ void kbest_detector::detect(const std::complex<float>* y, float* llr)
             double& m = d_sym_min[d_paths[p * d_nt + layer]];
             m = std::min(m, d_metric[p]);
         }
-        llrs_from_symbol_minima(
-            d_sym_min.data(), *d_c, d_n0, d_clip, llr + d_qr.order[layer] * d_c->bits);
+        emit_llrs(d_sym_min.data(), d_qr.order[layer], d_clip, llr);
     }
 }
 

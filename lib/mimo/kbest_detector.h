@@ -26,9 +26,9 @@ public:
         : mimo_detector(sorted_qr), d_k(k), d_clip(clip)
     {
     }
-    void detect(const std::complex<float>* y, float* llr) override;
 
 private:
+    void detect_vector(const std::complex<float>* y, float* llr) override;
     struct child {
         double metric;
         int parent;

@@ -5,7 +5,9 @@
  */
 #include "mimo/lmmse_detector.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace gr {
 namespace gpurx {
@@ -76,21 +78,38 @@ void lmmse_detector::channel_changed()
     }
 }
 
-void lmmse_detector::detect(const std::complex<float>* y, float* llr)
+void lmmse_detector::detect_vector(const std::complex<float>* y, float* llr)
 {
+    constexpr double no_clip = std::numeric_limits<double>::infinity();
+    const int q_count = int(d_c->points.size());
+    d_sym_metric.resize(q_count);
+    d_cost.resize(q_count);
     for (int k = 0; k < d_nt; k++) {
-        float* out = llr + k * d_c->bits;
+        const float* la = d_apriori ? d_apriori + k * d_c->bits : nullptr;
+        const float* extrinsic_of = d_extrinsic ? la : nullptr;
         // mu_k is 0 for a stream the channel does not carry (and, by rounding,
-        // within a few ulps of it): nothing is known about its bits.
-        if (!(d_mu[k] > 1e-12)) {
-            for (int i = 0; i < d_c->bits; i++)
-                out[i] = 0.0f;
+        // within a few ulps of it): nothing is known about its bits but their
+        // priors.
+        const bool unseen = !(d_mu[k] > 1e-12);
+        if (la)
+            prior_costs(*d_c, la, d_cost.data());
+        else
+            std::fill(d_cost.begin(), d_cost.end(), 0.0);
+        if (unseen) {
+            llrs_from_symbol_minima(
+                d_cost.data(), *d_c, 1.0, no_clip, llr + k * d_c->bits, extrinsic_of);
             continue;
         }
         cd x = 0.0;
         for (int r = 0; r < d_nr; r++)
             x += d_w[size_t(k) * d_nr + r] * cd(y[r]);
-        demap_max_log(*d_c, x / d_mu[k], d_one_minus_mu[k] / d_mu[k], out);
+        // x / mu = s + noise of variance (1 - mu) / mu: metric |z - c|^2 + var P(c).
+        const cd z = x / d_mu[k];
+        const double var = d_one_minus_mu[k] / d_mu[k];
+        for (int q = 0; q < q_count; q++)
+            d_sym_metric[q] = std::norm(z - d_c->points[q]) + var * d_cost[q];
+        llrs_from_symbol_minima(
+            d_sym_metric.data(), *d_c, var, no_clip, llr + k * d_c->bits, extrinsic_of);
     }
 }
 

@@ -11,8 +11,11 @@
 // subtraction, so it keeps its precision at high SINR. Each stream is
 // demapped as x_k / mu_k = s_k + noise of variance (1 - mu_k) / mu_k.
 // A stream the channel does not see (mu_k = 0: a zero column) gets LLRs 0.
+// With a-priori LLRs, each stream's demapper adds its own symbols' prior cost
+// (the other streams' priors do not enter: no soft interference cancellation).
+// A stream the channel does not see then gets its priors back (extrinsic 0).
 // For channels with orthogonal columns the streams decouple and this equals
-// max-log ML.
+// max-log ML, with priors too.
 #ifndef INCLUDED_GPURX_MIMO_LMMSE_DETECTOR_H
 #define INCLUDED_GPURX_MIMO_LMMSE_DETECTOR_H
 
@@ -27,13 +30,14 @@ class lmmse_detector final : public mimo_detector
 {
 public:
     lmmse_detector() : mimo_detector(false) {}
-    void detect(const std::complex<float>* y, float* llr) override;
 
 private:
     void channel_changed() override;
+    void detect_vector(const std::complex<float>* y, float* llr) override;
 
     std::vector<std::complex<double>> d_w; // nt x nr, row-major
     std::vector<double> d_mu, d_one_minus_mu;
+    std::vector<double> d_sym_metric, d_cost; // Q each
 };
 
 } // namespace mimo

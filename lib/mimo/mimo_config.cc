@@ -24,9 +24,11 @@ algorithm parse_algorithm(const std::string& name)
         return algorithm::kbest;
     if (name == "lmmse")
         return algorithm::lmmse;
-    throw std::invalid_argument(
-        "algorithm must be \"ml\", \"mtt\", \"kbest\" or \"lmmse\", got \"" + name +
-        "\"");
+    if (name == "one-pass")
+        return algorithm::one_pass;
+    throw std::invalid_argument("algorithm must be \"ml\", \"mtt\", \"kbest\", "
+                                "\"lmmse\" or \"one-pass\", got \"" +
+                                name + "\"");
 }
 
 const char* algorithm_name(algorithm a)
@@ -38,9 +40,26 @@ const char* algorithm_name(algorithm a)
         return "mtt";
     case algorithm::kbest:
         return "kbest";
+    case algorithm::one_pass:
+        return "one-pass";
     default:
         return "lmmse";
     }
+}
+
+llr_output parse_llr_output(const std::string& name)
+{
+    if (name == "aposteriori")
+        return llr_output::aposteriori;
+    if (name == "extrinsic")
+        return llr_output::extrinsic;
+    throw std::invalid_argument(
+        "output must be \"aposteriori\" or \"extrinsic\", got \"" + name + "\"");
+}
+
+const char* llr_output_name(llr_output o)
+{
+    return o == llr_output::extrinsic ? "extrinsic" : "aposteriori";
 }
 
 std::string unsupported_shape(algorithm a, int nt, modulation m)
@@ -75,6 +94,9 @@ void mimo_config::validate() const
     if (!(clip > 0.0f) || !std::isfinite(clip))
         throw std::invalid_argument("clip must be positive and finite, got " +
                                     std::to_string(clip));
+    if (output != mimo::llr_output::aposteriori && output != mimo::llr_output::extrinsic)
+        throw std::invalid_argument("output must be aposteriori or extrinsic, got " +
+                                    std::to_string(int(output)));
     if (!(noise_variance > 0.0f) || !std::isfinite(noise_variance))
         throw std::invalid_argument("noise_variance must be positive and finite, got " +
                                     std::to_string(noise_variance));

@@ -4,8 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 // Options of the soft MIMO detector: the antennas, the modulation, the
-// detection algorithm and its parameters. A-priori LLRs (iterative detection
-// and decoding) are not supported yet: every detector assumes equiprobable bits.
+// detection algorithm and its parameters, and the soft-in / soft-out options of
+// iterative detection and decoding (a-priori LLRs in, extrinsic LLRs out).
 #ifndef INCLUDED_GPURX_MIMO_MIMO_CONFIG_H
 #define INCLUDED_GPURX_MIMO_MIMO_CONFIG_H
 
@@ -24,11 +24,20 @@ enum class algorithm : int32_t {
     kbest, //!< breadth-first K-best tree search, LLRs clipped
     lmmse, //!< LMMSE equalisation, per-stream max-log demapping at the post-equalisation
            //!< SINR
+    one_pass, //!< one-pass trellis traversal (Wu, sec. 4.2.1: "OT"), LLRs clipped
 };
 
-//! "ml" | "mtt" | "kbest" | "lmmse"; throws naming `algorithm`.
+//! "ml" | "mtt" | "kbest" | "lmmse" | "one-pass"; throws naming `algorithm`.
 algorithm parse_algorithm(const std::string& name);
 const char* algorithm_name(algorithm a);
+
+//! What the LLRs out are: the a-posteriori ones, or the extrinsic ones
+//! (a posteriori minus a priori), which an iterative receiver feeds its decoder.
+enum class llr_output : int32_t { aposteriori, extrinsic };
+
+//! "aposteriori" | "extrinsic"; throws naming `output`.
+llr_output parse_llr_output(const std::string& name);
+const char* llr_output_name(llr_output o);
 
 constexpr int max_antennas = 8;
 //! ml visits Q^nt candidates per vector: at most 2^24 (nt <= 4, and 64-QAM
@@ -48,14 +57,20 @@ struct mimo_config {
     mimo::modulation modulation = mimo::modulation::qam16;
     mimo::algorithm algorithm = mimo::algorithm::mtt;
     int k = 16; //!< kbest: paths kept per level, 1..65536
-    float clip =
-        16.0f; //!< kbest: |LLR| bound, and the LLR of a bit with no counter-hypothesis
+    //! kbest, one-pass: |LLR| bound, and the LLR of a bit with no
+    //! counter-hypothesis (of the output: a posteriori or extrinsic)
+    float clip = 16.0f;
     //! N0 = E|n|^2 per complex receive antenna (the symbols have unit
     //! energy); the default of frames that do not carry their own.
     float noise_variance = 0.1f;
     //! Detect the streams in the order of a sorted QR (strongest first);
     //! the LLRs still come out in antenna order.
     bool sorted_qr = false;
+    //! Frames carry a-priori LLRs after their received vectors (mimo_frame.h);
+    //! the default of frame_params_for(). Each frame's own parameters decide.
+    bool apriori = false;
+    //! A-posteriori LLRs, or extrinsic ones (a posteriori minus a priori).
+    mimo::llr_output output = mimo::llr_output::aposteriori;
     //! The implementation, by its registry name (mimo_implementations.h), or
     //! "auto": the one of `algorithm`. Naming one also fixes `algorithm`.
     std::string implementation = "auto";

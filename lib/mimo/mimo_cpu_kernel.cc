@@ -34,7 +34,8 @@ mimo::frame_result mimo_cpu_kernel::detect_frame(mimo::mimo_detector& detector,
         std::memset(out, 0, out_bytes);
         return { mimo::STATUS_BAD_FRAME, 0 };
     }
-    // One NaN would poison every distance: refuse the frame instead.
+    // One NaN would poison every distance: refuse the frame instead (the
+    // priors, if any, are part of the input and checked alike).
     const float* values = reinterpret_cast<const float*>(in);
     const size_t nvalues = in_bytes / sizeof(float);
     for (size_t i = 0; i < nvalues; i++)
@@ -44,12 +45,16 @@ mimo::frame_result mimo_cpu_kernel::detect_frame(mimo::mimo_detector& detector,
         }
     const cf* h = reinterpret_cast<const cf*>(in);
     const cf* y = h + size_t(p.nr) * p.nt;
+    const float* apriori =
+        p.apriori ? reinterpret_cast<const float*>(y + size_t(p.vectors) * p.nr) : nullptr;
     const int rank = detector.set_channel(
         h, p.nr, p.nt, mimo::modulation(p.bits_per_symbol), double(p.n0));
     float* llr = reinterpret_cast<float*>(out);
     const size_t per_vector = size_t(p.nt) * p.bits_per_symbol;
     for (int v = 0; v < p.vectors; v++)
-        detector.detect(y + size_t(v) * p.nr, llr + v * per_vector);
+        detector.detect(y + size_t(v) * p.nr,
+                        apriori ? apriori + v * per_vector : nullptr,
+                        llr + v * per_vector);
     return { rank < p.nt ? mimo::STATUS_RANK_DEFICIENT : mimo::STATUS_OK, rank };
 }
 

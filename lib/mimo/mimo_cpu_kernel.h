@@ -11,6 +11,9 @@
 //   cpu-mtt    multi-pass trellis traversal
 //   cpu-kbest  K-best tree search, LLRs clipped
 //   cpu-lmmse  LMMSE equalisation and per-stream demapping
+//   cpu-one-pass  one-pass trellis traversal, LLRs clipped
+// Frames with a-priori LLRs (frame_params::apriori) get them to the detector;
+// cfg.output chooses a-posteriori or extrinsic LLRs.
 #ifndef INCLUDED_GPURX_MIMO_MIMO_CPU_KERNEL_H
 #define INCLUDED_GPURX_MIMO_MIMO_CPU_KERNEL_H
 

@@ -8,6 +8,7 @@
 #include "mimo/mimo_detector.h"
 #include "mimo/ml_detector.h"
 #include "mimo/mtt_detector.h"
+#include "mimo/one_pass_detector.h"
 
 #include <algorithm>
 #include <cmath>
@@ -33,22 +34,79 @@ int mimo_detector::set_channel(
     return d_qr.rank;
 }
 
+void mimo_detector::detect(const std::complex<float>* y, const float* apriori, float* llr)
+{
+    d_apriori = apriori;
+    if (apriori) {
+        const size_t q_count = d_c->points.size();
+        d_penalty.resize(size_t(d_nt) * q_count);
+        for (int a = 0; a < d_nt; a++) {
+            double* p = &d_penalty[size_t(a) * q_count];
+            prior_costs(*d_c, apriori + a * d_c->bits, p);
+            for (size_t q = 0; q < q_count; q++)
+                p[q] *= d_n0;
+        }
+    }
+    detect_vector(y, llr);
+}
+
+void mimo_detector::emit_llrs(const double* sym_min,
+                              int antenna,
+                              double clip,
+                              float* llr_all) const
+{
+    const int off = antenna * d_c->bits;
+    llrs_from_symbol_minima(sym_min,
+                            *d_c,
+                            d_n0,
+                            clip,
+                            llr_all + off,
+                            d_extrinsic && d_apriori ? d_apriori + off : nullptr);
+}
+
 std::unique_ptr<mimo_detector> make_detector(const mimo_config& cfg)
 {
+    std::unique_ptr<mimo_detector> d;
     switch (cfg.algorithm) {
     case algorithm::ml:
-        return std::make_unique<ml_detector>();
+        d = std::make_unique<ml_detector>();
+        break;
     case algorithm::mtt:
-        return std::make_unique<mtt_detector>(cfg.sorted_qr);
+        d = std::make_unique<mtt_detector>(cfg.sorted_qr);
+        break;
     case algorithm::kbest:
-        return std::make_unique<kbest_detector>(cfg.sorted_qr, cfg.k, cfg.clip);
+        d = std::make_unique<kbest_detector>(cfg.sorted_qr, cfg.k, cfg.clip);
+        break;
+    case algorithm::one_pass:
+        d = std::make_unique<one_pass_detector>(cfg.sorted_qr, cfg.clip);
+        break;
     default:
-        return std::make_unique<lmmse_detector>();
+        d = std::make_unique<lmmse_detector>();
+        break;
+    }
+    d->set_output(cfg.output);
+    return d;
+}
+
+void prior_costs(const constellation& c, const float* la, double* cost)
+{
+    for (size_t q = 0; q < c.points.size(); q++) {
+        double p = 0.0;
+        for (int i = 0; i < c.bits; i++) {
+            const bool bit = (q >> (c.bits - 1 - i)) & 1;
+            if (bit != (la[i] > 0.0f))
+                p += std::fabs(double(la[i]));
+        }
+        cost[q] = p;
     }
 }
 
-void llrs_from_symbol_minima(
-    const double* sym_min, const constellation& c, double n0, double clip, float* llr)
+void llrs_from_symbol_minima(const double* sym_min,
+                             const constellation& c,
+                             double n0,
+                             double clip,
+                             float* llr,
+                             const float* apriori)
 {
     constexpr double inf = std::numeric_limits<double>::infinity();
     const int q_count = int(c.points.size());
@@ -66,7 +124,7 @@ void llrs_from_symbol_minima(
         else if (min1 == inf)
             l = -clip;
         else
-            l = (min0 - min1) / n0;
+            l = (min0 - min1) / n0 - (apriori ? double(apriori[i]) : 0.0);
         llr[i] = float(std::max(-clip, std::min(clip, l)));
     }
 }

@@ -18,7 +18,8 @@ frame_params frame_params_for(const mimo_config& cfg, int vectors, float n0)
              int32_t(cfg.nr),
              int32_t(cfg.bits_per_symbol()),
              int32_t(vectors),
-             n0 < 0.0f ? cfg.noise_variance : n0 };
+             n0 < 0.0f ? cfg.noise_variance : n0,
+             int32_t(cfg.apriori ? 1 : 0) };
 }
 
 std::string frame_problem(const frame_params& p, algorithm a)
@@ -35,6 +36,8 @@ std::string frame_problem(const frame_params& p, algorithm a)
         return "vectors must be at least 1, got " + std::to_string(p.vectors);
     if (!(p.n0 > 0.0f) || !std::isfinite(p.n0))
         return "n0 must be positive and finite, got " + std::to_string(p.n0);
+    if (p.apriori != 0 && p.apriori != 1)
+        return "apriori must be 0 or 1, got " + std::to_string(p.apriori);
     const std::string shape = unsupported_shape(a, p.nt, modulation(p.bits_per_symbol));
     return shape.empty() ? "" : "nt: " + shape;
 }

@@ -3,15 +3,20 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-// The MIMO family's registry. One implementation per algorithm, on the CPU
-// only so far; cpu-ml, the exhaustive search, is the reference. What
-// agreement with it means (tests/test_agreement.cc):
-//   cpu-mtt    equal for nt <= 2 (MTT is exact there), close beyond
-//   cpu-kbest  equal with K = Q^nt (nothing pruned) and a clip above every LLR
-//   cpu-lmmse  equal for channels with orthogonal columns (streams decouple)
-// "auto" picks the implementation of cfg.algorithm. Naming one fixes the
-// algorithm; one that cannot run the configuration (cpu-ml beyond 2^24
-// candidates) falls back to the automatic choice with a note.
+// The MIMO family's registry. One CPU implementation per algorithm; cpu-ml,
+// the exhaustive search, is the reference. What agreement with it means
+// (tests/test_agreement.cc):
+//   cpu-mtt       equal for nt <= 2 (MTT is exact there), close beyond
+//   cpu-kbest     equal with K = Q^nt (nothing pruned) and a clip above every LLR
+//   cpu-lmmse     equal for channels with orthogonal columns (streams decouple)
+//   cpu-one-pass  equal for one stream
+// With CUDA, each cuda-<algorithm> (cuda/mimo_cuda_kernel.h) is checked
+// against its CPU twin in float precision; mtt has two: cuda-mtt, the
+// thesis-literal one, and cuda-mtt-fast.
+// "auto" picks the CPU implementation of cfg.algorithm and, on CUDA, its
+// fastest implementation. Naming one fixes the algorithm; one that cannot run
+// the configuration (cpu-ml beyond 2^24 candidates) falls back to the
+// automatic choice with a note.
 #ifndef INCLUDED_GPURX_MIMO_MIMO_IMPLEMENTATIONS_H
 #define INCLUDED_GPURX_MIMO_MIMO_IMPLEMENTATIONS_H
 

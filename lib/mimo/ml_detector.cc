@@ -12,7 +12,7 @@ namespace gpurx {
 namespace core {
 namespace mimo {
 
-void ml_detector::visit(int t)
+void ml_detector::visit(int t, double prior_so_far)
 {
     const int q_count = int(d_c->points.size());
     const std::complex<double>* in = &d_residual[size_t(t) * d_nr];
@@ -22,11 +22,12 @@ void ml_detector::visit(int t)
         for (int r = 0; r < d_nr; r++)
             out[r] = in[r] - d_h[size_t(r) * d_nt + t] * s;
         d_symbol[t] = q;
+        const double prior = prior_so_far + penalty(t, q);
         if (t + 1 < d_nt) {
-            visit(t + 1);
+            visit(t + 1, prior);
             continue;
         }
-        double d = 0.0;
+        double d = prior;
         for (int r = 0; r < d_nr; r++)
             d += std::norm(out[r]);
         for (int a = 0; a < d_nt; a++) {
@@ -37,7 +38,7 @@ void ml_detector::visit(int t)
     }
 }
 
-void ml_detector::detect(const std::complex<float>* y, float* llr)
+void ml_detector::detect_vector(const std::complex<float>* y, float* llr)
 {
     const int q_count = int(d_c->points.size());
     d_residual.resize(size_t(d_nt + 1) * d_nr);
@@ -45,13 +46,12 @@ void ml_detector::detect(const std::complex<float>* y, float* llr)
     d_sym_min.assign(size_t(d_nt) * q_count, std::numeric_limits<double>::infinity());
     for (int r = 0; r < d_nr; r++)
         d_residual[r] = std::complex<double>(y[r]);
-    visit(0);
+    visit(0, 0.0);
     for (int a = 0; a < d_nt; a++)
-        llrs_from_symbol_minima(&d_sym_min[size_t(a) * q_count],
-                                *d_c,
-                                d_n0,
-                                std::numeric_limits<double>::infinity(),
-                                llr + a * d_c->bits);
+        emit_llrs(&d_sym_min[size_t(a) * q_count],
+                  a,
+                  std::numeric_limits<double>::infinity(),
+                  llr);
 }
 
 } // namespace mimo

@@ -21,10 +21,11 @@ class ml_detector final : public mimo_detector
 {
 public:
     ml_detector() : mimo_detector(false) {}
-    void detect(const std::complex<float>* y, float* llr) override;
 
 private:
-    void visit(int t);
+    void detect_vector(const std::complex<float>* y, float* llr) override;
+    //! Every candidate of antennas t.. under the prior cost so far.
+    void visit(int t, double prior_so_far);
 
     std::vector<std::complex<double>>
         d_residual;                // (nt + 1) x nr: y - sum of the antennas before t

@@ -30,15 +30,17 @@ void mtt_detector::edge_reduction(const path_set& in, int layer, path_set& out)
     // Vertex q of this stage keeps the best of the Q paths that reach it.
     const int q_count = int(d_c->points.size());
     const std::complex<double> rll = d_qr.R(layer, layer);
+    const int antenna = d_qr.order[layer];
     interference(in, layer);
     out.symbols.resize(in.symbols.size());
     out.metric.resize(q_count);
     for (int q = 0; q < q_count; q++) {
         const std::complex<double> target = d_y_hat[layer] - rll * d_c->points[q];
+        const double prior = penalty(antenna, q);
         int best = 0;
         double best_metric = std::numeric_limits<double>::infinity();
         for (int k = 0; k < q_count; k++) {
-            const double m = in.metric[k] + std::norm(target - d_delta[k]);
+            const double m = in.metric[k] + std::norm(target - d_delta[k]) + prior;
             if (m < best_metric) {
                 best_metric = m;
                 best = k;
@@ -56,13 +58,14 @@ void mtt_detector::path_extension(path_set& p, int layer)
     // Path k keeps the best of its Q outgoing edges.
     const int q_count = int(d_c->points.size());
     const std::complex<double> rll = d_qr.R(layer, layer);
+    const int antenna = d_qr.order[layer];
     interference(p, layer);
     for (int k = 0; k < q_count; k++) {
         const std::complex<double> target = d_y_hat[layer] - d_delta[k];
         int best = 0;
         double best_weight = std::numeric_limits<double>::infinity();
         for (int q = 0; q < q_count; q++) {
-            const double w = std::norm(target - rll * d_c->points[q]);
+            const double w = std::norm(target - rll * d_c->points[q]) + penalty(antenna, q);
             if (w < best_weight) {
                 best_weight = w;
                 best = q;
@@ -73,7 +76,7 @@ void mtt_detector::path_extension(path_set& p, int layer)
     }
 }
 
-void mtt_detector::detect(const std::complex<float>* y, float* llr)
+void mtt_detector::detect_vector(const std::complex<float>* y, float* llr)
 {
     const int q_count = int(d_c->points.size());
     d_y_hat.resize(d_nt);
@@ -86,7 +89,8 @@ void mtt_detector::detect(const std::complex<float>* y, float* llr)
     for (int q = 0; q < q_count; q++) {
         d_reduced.symbols[size_t(q) * d_nt + last] = q;
         d_reduced.metric[q] =
-            std::norm(d_y_hat[last] - d_qr.R(last, last) * d_c->points[q]);
+            std::norm(d_y_hat[last] - d_qr.R(last, last) * d_c->points[q]) +
+            penalty(d_qr.order[last], q);
     }
     d_sym_min.resize(q_count);
     for (int t = 0; t < d_nt; t++) {
@@ -101,11 +105,10 @@ void mtt_detector::detect(const std::complex<float>* y, float* llr)
             path_extension(d_list, last - s);
         for (int q = 0; q < q_count; q++)
             d_sym_min[q] = d_list.metric[q];
-        llrs_from_symbol_minima(d_sym_min.data(),
-                                *d_c,
-                                d_n0,
-                                std::numeric_limits<double>::infinity(),
-                                llr + d_qr.order[layer] * d_c->bits);
+        emit_llrs(d_sym_min.data(),
+                  d_qr.order[layer],
+                  std::numeric_limits<double>::infinity(),
+                  llr);
     }
 }
 

@@ -12,7 +12,8 @@
 // (its constellation points). The edge into vertex q of stage t from a path
 // p carries eq. 3.7's 1-D distance
 //     w = |y_hat[l] - sum_{j>l} R[l][j] s_j(p) - R[l][l] c_q|^2,
-// which depends on the stage and all its predecessors.
+// which depends on the stage and all its predecessors (plus the prior cost of
+// c_q, mimo_detector.h, when the vector has a-priori LLRs).
 //
 // List L_t holds, for every vertex of stage t, the shortest path through it:
 //   - edge reductions (eq. 3.9) at stages 1..t: each vertex keeps its best
@@ -36,9 +37,9 @@ class mtt_detector final : public mimo_detector
 {
 public:
     explicit mtt_detector(bool sorted_qr) : mimo_detector(sorted_qr) {}
-    void detect(const std::complex<float>* y, float* llr) override;
 
 private:
+    void detect_vector(const std::complex<float>* y, float* llr) override;
     //! Q paths: the symbol index of each layer (rows of R) and the distance.
     struct path_set {
         std::vector<int>

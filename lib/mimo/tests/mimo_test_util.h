@@ -92,6 +92,71 @@ exhaustive_llrs(const cf* h, int nr, int nt, int bits, const cf* y, double n0)
     return llr;
 }
 
+/*!
+ * Exhaustive max-log LLRs with a-priori LLRs la (nt * bits, L = ln P(1)/P(0)):
+ * the metric of a candidate is ||y - H s||^2 / n0 - sum_k x_k la_k / 2 with
+ * x_k = +1 for a 1 and -1 for a 0 (ln P(s) up to a constant); the LLR is
+ * min over b_k=0 minus min over b_k=1, minus la_k when \p extrinsic.
+ */
+inline std::vector<double> exhaustive_llrs_with_priors(const cf* h,
+                                                       int nr,
+                                                       int nt,
+                                                       int bits,
+                                                       const cf* y,
+                                                       double n0,
+                                                       const float* la,
+                                                       bool extrinsic)
+{
+    const unsigned q = 1u << bits;
+    unsigned long long candidates = 1;
+    for (int t = 0; t < nt; t++)
+        candidates *= q;
+    const double inf = std::numeric_limits<double>::infinity();
+    const size_t n = size_t(nt) * bits;
+    std::vector<double> min0(n, inf), min1(n, inf);
+    std::vector<unsigned> sym(nt);
+    for (unsigned long long c = 0; c < candidates; c++) {
+        unsigned long long rest = c;
+        for (int t = 0; t < nt; t++) {
+            sym[t] = unsigned(rest % q);
+            rest /= q;
+        }
+        double d = 0.0;
+        for (int r = 0; r < nr; r++) {
+            cd e = cd(y[r]);
+            for (int t = 0; t < nt; t++)
+                e -= cd(h[r * nt + t]) * standard_point(bits, sym[t]);
+            d += std::norm(e);
+        }
+        double m = d / n0;
+        for (int t = 0; t < nt; t++)
+            for (int i = 0; i < bits; i++) {
+                const double x = (sym[t] >> (bits - 1 - i)) & 1 ? 1.0 : -1.0;
+                m -= x * la[t * bits + i] / 2.0;
+            }
+        for (int t = 0; t < nt; t++)
+            for (int i = 0; i < bits; i++) {
+                double& mm = (sym[t] >> (bits - 1 - i)) & 1 ? min1[t * bits + i]
+                                                            : min0[t * bits + i];
+                mm = std::min(mm, m);
+            }
+    }
+    std::vector<double> llr(n);
+    for (size_t k = 0; k < n; k++)
+        llr[k] = min0[k] - min1[k] - (extrinsic ? la[k] : 0.0f);
+    return llr;
+}
+
+//! Random a-priori LLRs: N(0, sigma^2) each.
+inline std::vector<float> random_priors(size_t n, double sigma, std::mt19937& rng)
+{
+    std::normal_distribution<double> g(0.0, sigma);
+    std::vector<float> la(n);
+    for (auto& v : la)
+        v = float(g(rng));
+    return la;
+}
+
 //! The stated tolerance of "equal" between detectors: 1e-4 absolute + 1e-3 relative.
 inline bool llr_close(double got, double want)
 {
@@ -157,7 +222,32 @@ struct mimo_frame {
     {
         return data.data() + params.nr * params.nt + v * params.nr;
     }
+    //! The a-priori LLRs of vector v (params.apriori == 1), else nullptr.
+    const float* la(int v) const
+    {
+        if (!params.apriori)
+            return nullptr;
+        const float* all = reinterpret_cast<const float*>(
+            data.data() + params.nr * params.nt + params.vectors * params.nr);
+        return all + size_t(v) * params.nt * params.bits_per_symbol;
+    }
 };
+
+//! Appends a-priori LLRs to a frame (N(0, sigma^2), every other one pointing
+//! the way of the bit sent, so that they carry information).
+inline void add_priors(mimo_frame& f, double sigma, std::mt19937& rng)
+{
+    const size_t n = size_t(f.params.vectors) * f.params.nt * f.params.bits_per_symbol;
+    auto la = random_priors(n, sigma, rng);
+    for (size_t k = 0; k < n; k += 2)
+        la[k] = std::fabs(la[k]) * (f.bits[k] ? 1.0f : -1.0f);
+    f.params.apriori = 1;
+    const size_t floats = n + (n & 1); // whole complex entries; the last pad is not read
+    std::vector<float> padded(la);
+    padded.resize(floats, 0.0f);
+    for (size_t k = 0; k < floats; k += 2)
+        f.data.push_back(cf(padded[k], padded[k + 1]));
+}
 
 inline mimo_frame make_frame(int nt,
                              int nr,
@@ -167,7 +257,7 @@ inline mimo_frame make_frame(int nt,
                              channel_kind kind,
                              std::mt19937& rng)
 {
-    mimo_frame f{ { nt, nr, bits, vectors, float(n0) },
+    mimo_frame f{ { nt, nr, bits, vectors, float(n0), 0 },
                   make_channel(nr, nt, kind, rng),
                   {} };
     std::normal_distribution<double> g(0.0, std::sqrt(n0 / 2));

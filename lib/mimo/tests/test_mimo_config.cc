@@ -109,10 +109,11 @@ TEST(MimoConfig, BadParametersThrowNamingThem)
     expect_invalid(
         [] {
             core::mimo_config c;
-            c.implementation = "cuda-mtt";
+            c.implementation = "gpu-sphere";
             core::choose_mimo_implementation(c);
         },
-        { "implementation", "cuda-mtt", "cpu-ml" });
+        { "implementation", "gpu-sphere", "cpu-ml" });
+    expect_invalid([] { core::mimo::parse_llr_output("soft"); }, { "output", "soft" });
     expect_invalid(
         [] {
             core::mimo_config c;
@@ -124,8 +125,12 @@ TEST(MimoConfig, BadParametersThrowNamingThem)
 
 TEST(MimoConfig, NamesParseBack)
 {
-    for (auto a : { algorithm::ml, algorithm::mtt, algorithm::kbest, algorithm::lmmse })
+    for (auto a : { algorithm::ml, algorithm::mtt, algorithm::kbest, algorithm::lmmse,
+                    algorithm::one_pass })
         EXPECT_EQ(core::mimo::parse_algorithm(core::mimo::algorithm_name(a)), a);
+    EXPECT_EQ(core::mimo::algorithm_name(algorithm::one_pass), std::string("one-pass"));
+    for (auto o : { core::mimo::llr_output::aposteriori, core::mimo::llr_output::extrinsic })
+        EXPECT_EQ(core::mimo::parse_llr_output(core::mimo::llr_output_name(o)), o);
     for (int bits : { 2, 4, 6, 8 }) {
         const auto m = core::mimo::modulation_of_bits(bits);
         EXPECT_EQ(core::mimo::parse_modulation(core::mimo::modulation_name(m)), m);
@@ -151,11 +156,16 @@ TEST(MimoRegistry, ChoosesByAlgorithmAndNamedImplementationFixesIt)
     EXPECT_NE(f.note.find("cpu-ml"), std::string::npos) << f.note;
     const auto listing = core::mimo_listing();
     EXPECT_EQ(listing.family, "mimo");
-    EXPECT_EQ(listing.implementations.size(), 4u);
-    size_t references = 0;
-    for (const auto& i : listing.implementations)
+    size_t references = 0, cpu = 0;
+    for (const auto& i : listing.implementations) {
         references += i.reference.empty();
+        cpu += i.backend == core::backend_kind::cpu;
+    }
+    EXPECT_EQ(cpu, 5u);
     EXPECT_EQ(references, 1u);
+    c.implementation = "cpu-one-pass";
+    EXPECT_EQ(core::choose_mimo_implementation(c).cpu, "cpu-one-pass");
+    EXPECT_EQ(c.algorithm, algorithm::one_pass);
 }
 
 TEST(MimoKernel, FramesThatCannotBeDetectedComeOutAsZerosWithTheirStatus)
@@ -199,6 +209,12 @@ TEST(MimoKernel, FramesThatCannotBeDetectedComeOutAsZerosWithTheirStatus)
     g.params.bits_per_symbol = 3;
     EXPECT_EQ(core::mimo::frame_problem(g.params, algorithm::mtt).find("bits_per_symbol"),
               0u);
+    g = f;
+    g.params.apriori = 2;
+    EXPECT_EQ(core::mimo::frame_problem(g.params, algorithm::mtt).find("apriori"), 0u);
+    g = f;
+    g.params.apriori = 1; // the priors' bytes are missing
+    EXPECT_EQ(run(g, in_bytes, out_bytes).status, core::mimo::STATUS_BAD_FRAME);
     g = f;
     g.data[5] = test::cf(std::nanf(""), 0.0f);
     EXPECT_EQ(run(g, in_bytes, out_bytes).status, core::mimo::STATUS_NOT_FINITE);

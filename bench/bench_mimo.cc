@@ -1,0 +1,283 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// MIMO detector throughput in coded bits detected per second (vectors x nt x
+// bits per symbol), per implementation, shape, modulation and vectors per
+// channel (N), for each backend the build has:
+//   kernel  the CUDA kernels alone on a device-resident batch (QR per frame
+//           included): prepare + detect + finish, timed with events
+//   qr      the per-frame preparation alone (QR, or the LMMSE filter), as
+//           coded bits of the frames it serves per second
+//   e2e     through the batch pipeline, host in to host out (cuda backend)
+//   cpu     the CPU twin through the pipeline on all cores
+// Noisy Rayleigh channels at 16 dB, no priors.
+//
+//   bench_mimo [--quick] [--vectors N] [--frames F] [--only NAME] [--no-cpu]
+#include "mimo/mimo_frame.h"
+#include "mimo/mimo_implementations.h"
+#include "pipeline/batch_pipeline.h"
+#include "pipeline/cuda_probe.h"
+#ifdef GPURX_HAVE_CUDA
+#include "cuda/cuda_check.h"
+#include "mimo/cuda/mimo_launch.h"
+#include <cuda_runtime.h>
+#endif
+
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace gr::gpurx;
+using clk = std::chrono::steady_clock;
+using cf = std::complex<float>;
+
+namespace {
+
+struct shape_case {
+    std::string impl;
+    int nt, nr, bits, k;
+};
+
+// F frames of N vectors: H ~ CN(0, 1), y = H s + n at 16 dB per receive antenna.
+std::vector<std::vector<cf>> make_frames(const shape_case& c, int frames, int vectors, float n0)
+{
+    std::mt19937 rng(11);
+    std::normal_distribution<float> g(0.0f, std::sqrt(0.5f));
+    std::normal_distribution<float> noise(0.0f, std::sqrt(n0 / 2));
+    const float scale = c.bits == 2 ? 0.7071f : c.bits == 4 ? 0.3162f : c.bits == 6 ? 0.1543f : 0.0767f;
+    const int m = 1 << (c.bits / 2);
+    std::uniform_int_distribution<int> level(0, m - 1);
+    std::vector<std::vector<cf>> out(frames);
+    for (auto& f : out) {
+        std::vector<cf> h(size_t(c.nr) * c.nt);
+        for (auto& x : h)
+            x = cf(g(rng), g(rng));
+        f = h;
+        for (int v = 0; v < vectors; v++) {
+            std::vector<cf> s(c.nt);
+            for (auto& x : s)
+                x = cf(float(2 * level(rng) - (m - 1)) * scale, float(2 * level(rng) - (m - 1)) * scale);
+            for (int r = 0; r < c.nr; r++) {
+                cf acc(noise(rng), noise(rng));
+                for (int t = 0; t < c.nt; t++)
+                    acc += h[size_t(r) * c.nt + t] * s[t];
+                f.push_back(acc);
+            }
+        }
+    }
+    return out;
+}
+
+core::mimo_config config_of(const shape_case& c, const std::string& impl)
+{
+    core::mimo_config cfg;
+    cfg.nt = c.nt;
+    cfg.nr = c.nr;
+    cfg.modulation = core::mimo::modulation_of_bits(c.bits);
+    cfg.k = c.k;
+    cfg.implementation = impl;
+    return cfg;
+}
+
+// Gbit/s through a pipeline on `where` (frames cycled), after one warm-up round.
+double pipeline_gbps(const shape_case& c, const std::string& impl, const core::backend_choice& where,
+                     const std::vector<std::vector<cf>>& frames, int vectors, float n0, size_t max_batch,
+                     size_t total, size_t threads)
+{
+    auto cfg = config_of(c, impl);
+    cfg.noise_variance = n0;
+    const auto choice = core::choose_mimo_implementation(cfg);
+    const core::mimo::frame_params p = core::mimo::frame_params_for(cfg, vectors);
+    core::pipeline_config pc;
+    pc.types = core::mimo::frame_types_of();
+    pc.slots = 3;
+    pc.max_batch = max_batch;
+    pc.max_in_bytes = core::mimo::frame_in_bytes(p);
+    pc.max_out_bytes = core::mimo::frame_out_bytes(p);
+    pc.flush_timeout = std::chrono::microseconds(1000);
+    pc.cpu_threads = threads;
+    auto pipe = core::make_pipeline(core::mimo_kernel_factories(cfg, choice), where, pc);
+    const size_t warm = pc.slots * max_batch;
+    size_t in = 0, out = 0;
+    clk::time_point t0 = clk::now();
+    auto take = [&](bool block) {
+        while (pipe->front(block)) {
+            pipe->pop();
+            if (++out == warm)
+                t0 = clk::now();
+            block = false;
+        }
+    };
+    while (in < total + warm) {
+        if (!pipe->can_accept()) {
+            take(true);
+            continue;
+        }
+        const auto& f = frames[in % frames.size()];
+        pipe->submit(f.data(), pc.max_in_bytes, pc.max_out_bytes, &p);
+        in++;
+        take(false);
+    }
+    pipe->drain();
+    take(false);
+    const double secs = std::chrono::duration<double>(clk::now() - t0).count();
+    return double(out - warm) * vectors * c.nt * c.bits / secs / 1e9;
+}
+
+#ifdef GPURX_HAVE_CUDA
+// Kernel-only and QR-only Gbit/s on a device-resident batch of all frames.
+struct kernel_rates {
+    double kernel = 0, qr = 0;
+};
+
+kernel_rates kernel_gbps(const shape_case& c, const std::vector<std::vector<cf>>& frames, int vectors,
+                         float n0, int reps)
+{
+    auto cfg = config_of(c, c.impl);
+    cfg.noise_variance = n0;
+    const auto choice = core::choose_mimo_implementation(cfg);
+    const auto all = core::mimo_implementations();
+    const auto* e = core::find_implementation(all, choice.cuda);
+    if (!e)
+        return {};
+    auto kernel = e->make_cuda(cfg, 0);
+    const size_t nf = frames.size();
+    const auto p = core::mimo::frame_params_for(cfg, vectors);
+    const size_t in_b = core::mimo::frame_in_bytes(p), out_b = core::mimo::frame_out_bytes(p);
+    const size_t in_stride = (in_b + 15) & ~size_t(15), out_stride = (out_b + 15) & ~size_t(15);
+    std::vector<core::frame_desc> fd(nf);
+    std::vector<core::mimo::frame_params> params(nf, p);
+    std::vector<uint8_t> in(nf * in_stride);
+    for (size_t f = 0; f < nf; f++) {
+        fd[f] = { f * in_stride, f * out_stride, uint32_t(in_b), uint32_t(out_b) };
+        std::memcpy(&in[f * in_stride], frames[f].data(), in_b);
+    }
+    void *d_fd, *d_params, *d_in, *d_out, *d_results, *d_scratch;
+    GPURX_CUDA_CHECK(cudaMalloc(&d_fd, nf * sizeof(core::frame_desc)));
+    GPURX_CUDA_CHECK(cudaMalloc(&d_params, nf * sizeof(p)));
+    GPURX_CUDA_CHECK(cudaMalloc(&d_in, in.size()));
+    GPURX_CUDA_CHECK(cudaMalloc(&d_out, nf * out_stride));
+    GPURX_CUDA_CHECK(cudaMalloc(&d_results, nf * sizeof(core::mimo::frame_result)));
+    GPURX_CUDA_CHECK(cudaMalloc(&d_scratch, kernel->scratch_bytes(nf)));
+    GPURX_CUDA_CHECK(cudaMemcpy(d_fd, fd.data(), nf * sizeof(core::frame_desc), cudaMemcpyHostToDevice));
+    GPURX_CUDA_CHECK(cudaMemcpy(d_params, params.data(), nf * sizeof(p), cudaMemcpyHostToDevice));
+    GPURX_CUDA_CHECK(cudaMemcpy(d_in, in.data(), in.size(), cudaMemcpyHostToDevice));
+    const core::batch_view dev{ static_cast<core::frame_desc*>(d_fd), nf, d_params,
+                                static_cast<uint8_t*>(d_in), static_cast<uint8_t*>(d_out), d_results,
+                                static_cast<uint8_t*>(d_scratch) };
+    const core::batch_view host{ fd.data(), nf, params.data(), nullptr, nullptr, nullptr, nullptr };
+    cudaStream_t st;
+    cudaEvent_t a, b;
+    GPURX_CUDA_CHECK(cudaStreamCreate(&st));
+    GPURX_CUDA_CHECK(cudaEventCreate(&a));
+    GPURX_CUDA_CHECK(cudaEventCreate(&b));
+    const double bits = double(nf) * vectors * c.nt * c.bits;
+    kernel_rates r;
+    float ms = 0;
+    kernel->enqueue(dev, host, st); // warm-up (and shared memory limits)
+    GPURX_CUDA_CHECK(cudaEventRecord(a, st));
+    for (int i = 0; i < reps; i++)
+        kernel->enqueue(dev, host, st);
+    GPURX_CUDA_CHECK(cudaEventRecord(b, st));
+    GPURX_CUDA_CHECK(cudaEventSynchronize(b));
+    GPURX_CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
+    r.kernel = bits * reps / (ms * 1e-3) / 1e9;
+    core::mimo_gpu_settings s{};
+    s.algorithm = int(cfg.algorithm);
+    s.k = cfg.k;
+    GPURX_CUDA_CHECK(cudaEventRecord(a, st));
+    for (int i = 0; i < reps; i++)
+        core::cuda_mimo_prepare(dev, nf, s, st);
+    GPURX_CUDA_CHECK(cudaEventRecord(b, st));
+    GPURX_CUDA_CHECK(cudaEventSynchronize(b));
+    GPURX_CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
+    r.qr = bits * reps / (ms * 1e-3) / 1e9;
+    for (void* ptr : { d_fd, d_params, d_in, d_out, d_results, d_scratch })
+        GPURX_CUDA_CHECK(cudaFree(ptr));
+    GPURX_CUDA_CHECK(cudaEventDestroy(a));
+    GPURX_CUDA_CHECK(cudaEventDestroy(b));
+    GPURX_CUDA_CHECK(cudaStreamDestroy(st));
+    return r;
+}
+#endif
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    bool quick = false, cpu = true;
+    int vectors = 12, frames = 20000;
+    std::string only;
+    for (int i = 1; i < argc; i++) {
+        if (!std::strcmp(argv[i], "--quick"))
+            quick = true;
+        else if (!std::strcmp(argv[i], "--no-cpu"))
+            cpu = false;
+        else if (!std::strcmp(argv[i], "--vectors") && i + 1 < argc)
+            vectors = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--frames") && i + 1 < argc)
+            frames = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--only") && i + 1 < argc)
+            only = argv[++i];
+    }
+    if (quick)
+        frames = std::min(frames, 2000);
+    const std::vector<shape_case> cases = {
+        { "cuda-mtt-fast", 4, 4, 4, 16 }, { "cuda-mtt", 4, 4, 4, 16 },     { "cuda-mtt-fast", 4, 4, 6, 16 },
+        { "cuda-mtt", 4, 4, 6, 16 },      { "cuda-mtt-fast", 2, 2, 4, 16 }, { "cuda-mtt-fast", 2, 2, 6, 16 },
+        { "cuda-mtt-fast", 4, 4, 2, 16 }, { "cuda-mtt-fast", 8, 8, 4, 16 }, { "cuda-one-pass", 4, 4, 4, 16 },
+        { "cuda-one-pass", 4, 4, 6, 16 }, { "cuda-kbest", 4, 4, 4, 16 },    { "cuda-kbest", 4, 4, 6, 16 },
+        { "cuda-lmmse", 4, 4, 4, 16 },    { "cuda-lmmse", 4, 4, 6, 16 },    { "cuda-lmmse", 8, 8, 4, 16 },
+        { "cuda-ml", 2, 2, 4, 16 },       { "cuda-ml", 4, 4, 2, 16 },
+    };
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const bool gpu = core::probe_cuda().compiled_in && !core::probe_cuda().devices.empty() &&
+                     core::probe_cuda().devices[0].usable;
+    std::printf("N = %d vectors per channel, %d channels per kernel batch, 16 dB Rayleigh, no priors; "
+                "coded Gbit/s = vectors x nt x bits / s; %u CPU threads\n",
+                vectors, frames, cores);
+    std::printf("| implementation | nt x nr | modulation | k | kernel | qr alone | e2e (pipeline) | cpu twin, %u threads |\n"
+                "|---|---|---|---|---|---|---|---|\n",
+                cores);
+    for (const auto& c : cases) {
+        if (!only.empty() && c.impl != only)
+            continue;
+        const float n0 = float(c.nt) * std::pow(10.0f, -1.6f);
+        const auto data = make_frames(c, std::min(frames, 4096), vectors, n0);
+        double k = 0, q = 0, e2e = 0, host = 0;
+#ifdef GPURX_HAVE_CUDA
+        if (gpu) {
+            std::vector<std::vector<cf>> batch(frames);
+            for (int f = 0; f < frames; f++)
+                batch[f] = data[f % data.size()];
+            const auto r = kernel_gbps(c, batch, vectors, n0, quick ? 3 : 20);
+            k = r.kernel;
+            q = r.qr;
+            e2e = pipeline_gbps(c, c.impl, { core::backend_kind::cuda, { 0 }, "" }, data, vectors, n0, 4096,
+                                quick ? 20000 : 200000, 0);
+        }
+#endif
+        if (cpu) {
+            const std::string twin = std::string("cpu-") + (c.impl.find("mtt") != std::string::npos ? "mtt"
+                                                             : c.impl.substr(5));
+            const size_t total = c.impl == "cuda-ml" || c.bits >= 6 ? 64 * cores : 600 * cores;
+            host = pipeline_gbps(c, twin, { core::backend_kind::cpu, {}, "" }, data, vectors, n0, cores,
+                                 quick ? total / 4 : total, cores);
+        }
+        std::printf("| %s | %dx%d | %d-QAM | %s | %.3f | %.3f | %.3f | %.4f |\n", c.impl.c_str(), c.nt, c.nr,
+                    1 << c.bits, c.impl == "cuda-kbest" ? std::to_string(c.k).c_str() : "-", k, q, e2e, host);
+        std::fflush(stdout);
+    }
+    if (!gpu)
+        std::printf("(no usable CUDA device: GPU columns are 0)\n");
+    return 0;
+}

@@ -1,0 +1,143 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "mimo/cuda/mimo_cuda_kernel.h"
+#include "mimo/cuda/mimo_detect.h"
+#include "mimo/cuda/mimo_launch.h"
+#include "mimo/mimo_frame.h"
+
+#include <limits>
+#include <set>
+#include <stdexcept>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+
+void cuda_mimo_detect(const batch_view& dev, size_t nframes, size_t max_vectors,
+                      int bits_per_symbol, const mimo_gpu_settings& s, void* stream)
+{
+    if (max_vectors == 0)
+        return;
+    switch (mimo::algorithm(s.algorithm)) {
+    case mimo::algorithm::ml:
+        return cuda_mimo_detect_ml(dev, nframes, max_vectors, bits_per_symbol, s, stream);
+    case mimo::algorithm::lmmse:
+        return cuda_mimo_detect_lmmse(dev, nframes, max_vectors, bits_per_symbol, s, stream);
+    case mimo::algorithm::kbest:
+        return cuda_mimo_detect_kbest(dev, nframes, max_vectors, bits_per_symbol, s, stream);
+    default: // mtt, one-pass
+        return cuda_mimo_detect_trellis(dev, nframes, max_vectors, bits_per_symbol, s, stream);
+    }
+}
+
+namespace {
+
+class mimo_cuda_detector final : public cuda_kernel
+{
+public:
+    mimo_cuda_detector(const mimo_config& cfg, const std::string& name, int variant)
+        : d_cfg(cfg), d_name(name)
+    {
+        d_cfg.validate();
+        d_settings.algorithm = int(cfg.algorithm);
+        d_settings.variant = variant;
+        // ml and lmmse do not depend on the detection order (the CPU ignores it too).
+        d_settings.sorted_qr = cfg.sorted_qr && cfg.algorithm != mimo::algorithm::ml &&
+                               cfg.algorithm != mimo::algorithm::lmmse;
+        d_settings.extrinsic = cfg.output == mimo::llr_output::extrinsic;
+        d_settings.k = cfg.k;
+        d_settings.clip = cfg.algorithm == mimo::algorithm::kbest ||
+                                  cfg.algorithm == mimo::algorithm::one_pass
+                              ? cfg.clip
+                              : std::numeric_limits<float>::infinity();
+    }
+    const char* name() const override { return d_name.c_str(); }
+    size_t scratch_bytes(size_t max_frames) const override
+    {
+        return mimo_cuda_scratch_bytes(max_frames);
+    }
+    void enqueue(const batch_view& dev, const batch_view& host, void* stream) override
+    {
+        // The grid covers every vector the parameters announce (frames the
+        // device refuses leave their threads idle); one detection launch per
+        // modulation present.
+        const auto* params = host.params_as<mimo::frame_params>();
+        size_t vectors = 0;
+        std::set<int> modulations;
+        for (size_t f = 0; f < host.nframes; f++)
+            if (params[f].vectors > 0) {
+                vectors += size_t(params[f].vectors);
+                modulations.insert(params[f].bits_per_symbol);
+            }
+        if (vectors > size_t(std::numeric_limits<uint32_t>::max()))
+            throw std::invalid_argument(d_name + ": a batch of " + std::to_string(vectors) +
+                                        " vectors; at most 2^32 - 1 (lower max_batch)");
+        cuda_mimo_prepare(dev, host.nframes, d_settings, stream);
+        for (int bits : modulations)
+            if (bits == 2 || bits == 4 || bits == 6 || bits == 8)
+                cuda_mimo_detect(dev, host.nframes, vectors, bits, d_settings, stream);
+        cuda_mimo_finish(dev, host.nframes, stream);
+    }
+
+private:
+    mimo_config d_cfg;
+    std::string d_name;
+    mimo_gpu_settings d_settings{};
+};
+
+implementation<mimo_config> cuda_entry(const char* name, mimo::algorithm a, int variant,
+                                       const char* description)
+{
+    implementation<mimo_config> e;
+    e.info = { name, backend_kind::cuda, description,
+               std::string("cpu-") + mimo::algorithm_name(a), false };
+    e.unsupported = [a](const mimo_config& c) -> std::string {
+        std::string why = mimo::unsupported_shape(a, c.nt, c.modulation);
+        if (why.empty() && a == mimo::algorithm::kbest &&
+            size_t(c.k) << mimo::bits_per_symbol(c.modulation) > size_t(mimo_kbest_max_children))
+            why = "cuda-kbest keeps at most " + std::to_string(mimo_kbest_max_children) +
+                  " children (k * Q) per level in shared memory; k " + std::to_string(c.k) +
+                  " of " + mimo::modulation_name(c.modulation) + " makes " +
+                  std::to_string(size_t(c.k) << mimo::bits_per_symbol(c.modulation));
+        return why;
+    };
+    std::string n = name;
+    e.make_cuda = [a, variant, n](const mimo_config& c, int) -> std::unique_ptr<cuda_kernel> {
+        mimo_config k = c;
+        k.algorithm = a;
+        return std::make_unique<mimo_cuda_detector>(k, n, variant);
+    };
+    return e;
+}
+
+} // namespace
+
+std::vector<implementation<mimo_config>> mimo_cuda_implementations()
+{
+    using mimo::algorithm;
+    return {
+        cuda_entry("cuda-ml", algorithm::ml, MIMO_GPU_PLAIN,
+                   "exhaustive max-log on R, one thread per vector, fp32"),
+        cuda_entry("cuda-mtt", algorithm::mtt, MIMO_GPU_PLAIN,
+                   "multi-pass trellis traversal as the thesis states it (every edge in "
+                   "full), one thread per vector, fp32; the reference of cuda-mtt-fast"),
+        cuda_entry("cuda-mtt-fast", algorithm::mtt, MIMO_GPU_MTT_FAST,
+                   "multi-pass trellis traversal: expanded-form reductions (2 FMAs per edge), "
+                   "extensions by per-axis slicing; one thread per vector, fp32"),
+        cuda_entry("cuda-kbest", algorithm::kbest, MIMO_GPU_PLAIN,
+                   "K-best, one warp per vector, tournament selection (k * Q <= 4096), fp32"),
+        cuda_entry("cuda-lmmse", algorithm::lmmse, MIMO_GPU_PLAIN,
+                   "LMMSE filter per frame, per-axis max-log demapping, one thread per "
+                   "vector, fp32"),
+        cuda_entry("cuda-one-pass", algorithm::one_pass, MIMO_GPU_PLAIN,
+                   "one-pass trellis traversal (fast reductions), LLRs clipped; one thread "
+                   "per vector, fp32"),
+    };
+}
+
+} // namespace core
+} // namespace gpurx
+} // namespace gr

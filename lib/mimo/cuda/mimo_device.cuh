@@ -1,0 +1,288 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// What every MIMO kernel shares on the device: the per-frame preparation
+// record, the batch view, the frame checks (those of mimo_frame.cc), the
+// 36.211 constellation in shared memory, a-priori costs, the vector lookup
+// and the final LLR arithmetic. fp32 throughout.
+#ifndef INCLUDED_GPURX_MIMO_CUDA_MIMO_DEVICE_CUH
+#define INCLUDED_GPURX_MIMO_CUDA_MIMO_DEVICE_CUH
+
+#include "mimo/cuda/mimo_launch.h"
+#include "mimo/mimo_frame.h"
+#include "pipeline/frame.h"
+
+#include <cuda_runtime.h>
+#include <cstdint>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+namespace mimo_gpu {
+
+constexpr int max_ant = mimo::max_antennas;
+
+//! One frame's channel, prepared once for all its vectors (scratch).
+struct __align__(16) frame_prep {
+    float2 qh[max_ant * max_ant]; //!< rows 0..nt-1 of Q^H (nr columns); lmmse: W / mu
+    float2 r[max_ant * max_ant];  //!< R, upper triangular, r[i * 8 + j]
+    float var[max_ant];           //!< lmmse: (1 - mu) / mu per stream; < 0: unseen
+    int order[max_ant];           //!< layer -> antenna (sorted QR), else identity
+    int valid;                    //!< 1: its vectors are detected
+    int not_finite;               //!< set by a vector holding a NaN or an infinity
+    int pad[2];
+};
+
+struct batch {
+    const frame_desc* frames;
+    const mimo::frame_params* params;
+    const uint8_t* in;
+    uint8_t* out;
+    mimo::frame_result* results;
+    frame_prep* prep;
+    uint32_t* vector_start; //!< nframes + 1: first vector of each frame, then the total
+    uint32_t nframes;
+};
+
+inline batch batch_of(const batch_view& dev, size_t nframes)
+{
+    batch b;
+    b.frames = dev.frames;
+    b.params = dev.params_as<mimo::frame_params>();
+    b.in = dev.in;
+    b.out = dev.out;
+    b.results = dev.results_as<mimo::frame_result>();
+    b.prep = reinterpret_cast<frame_prep*>(dev.scratch);
+    b.vector_start = reinterpret_cast<uint32_t*>(dev.scratch + nframes * sizeof(frame_prep));
+    b.nframes = uint32_t(nframes);
+    return b;
+}
+
+// ---- frame checks (mimo_frame.cc's frame_problem and the byte counts)
+
+__device__ inline uint64_t frame_in_bytes_dev(const mimo::frame_params& p)
+{
+    return (uint64_t(p.nr) * p.nt + uint64_t(p.vectors) * p.nr) * 8u +
+           (p.apriori ? uint64_t(p.vectors) * p.nt * p.bits_per_symbol * 4u : 0u);
+}
+
+__device__ inline bool frame_ok(const mimo::frame_params& p, const frame_desc& d, int algorithm,
+                                int kbest_k)
+{
+    if (p.nt < 1 || p.nt > max_ant || p.nr < p.nt || p.nr > max_ant)
+        return false;
+    if (p.bits_per_symbol != 2 && p.bits_per_symbol != 4 && p.bits_per_symbol != 6 &&
+        p.bits_per_symbol != 8)
+        return false;
+    if (p.vectors < 1 || !(p.n0 > 0.0f) || !isfinite(p.n0) || (p.apriori != 0 && p.apriori != 1))
+        return false;
+    if (algorithm == int(mimo::algorithm::ml) &&
+        (p.nt > mimo::ml_max_nt || p.nt * p.bits_per_symbol > mimo::ml_max_candidate_bits))
+        return false;
+    // cuda-kbest keeps K * Q children in shared memory (the registry states it).
+    if (algorithm == int(mimo::algorithm::kbest) &&
+        kbest_k * (1 << p.bits_per_symbol) > mimo_kbest_max_children)
+        return false;
+    return d.in_bytes == frame_in_bytes_dev(p) &&
+           d.out_bytes == uint64_t(p.vectors) * p.nt * p.bits_per_symbol * 4u;
+}
+
+// ---- the vector a thread (or warp) detects
+
+struct vector_ref {
+    int frame;
+    int vector; //!< within its frame
+};
+
+//! The frame of global vector \p gv: the last frame whose first vector is <= gv.
+__device__ inline vector_ref find_vector(const batch& b, uint32_t gv)
+{
+    int lo = 0, hi = int(b.nframes); // vector_start[lo] <= gv < vector_start[hi]
+    while (hi - lo > 1) {
+        const int mid = (lo + hi) >> 1;
+        if (b.vector_start[mid] <= gv)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return { lo, int(gv - b.vector_start[lo]) };
+}
+
+//! Pointers of one vector of a valid frame.
+struct vector_io {
+    const float2* y;  //!< nr
+    const float* la;  //!< nt * bits a-priori LLRs, or nullptr
+    float* llr;       //!< nt * bits
+};
+
+__device__ inline vector_io vector_io_of(const batch& b, const vector_ref& v)
+{
+    const mimo::frame_params& p = b.params[v.frame];
+    const frame_desc& d = b.frames[v.frame];
+    const float2* h = reinterpret_cast<const float2*>(b.in + d.in_offset);
+    const float2* y = h + p.nr * p.nt;
+    const int per = p.nt * p.bits_per_symbol;
+    vector_io io;
+    io.y = y + v.vector * p.nr;
+    io.la = p.apriori ? reinterpret_cast<const float*>(y + p.vectors * p.nr) + v.vector * per
+                      : nullptr;
+    io.llr = reinterpret_cast<float*>(b.out + d.out_offset) + v.vector * per;
+    return io;
+}
+
+//! False (and the frame flagged) when the vector or its priors hold a NaN or
+//! an infinity: the finish step zeroes the frame.
+__device__ inline bool vector_finite(const batch& b, const vector_ref& v, const vector_io& io)
+{
+    const mimo::frame_params& p = b.params[v.frame];
+    bool ok = true;
+    for (int r = 0; r < p.nr; r++)
+        ok &= isfinite(io.y[r].x) && isfinite(io.y[r].y);
+    if (io.la)
+        for (int k = 0; k < p.nt * p.bits_per_symbol; k++)
+            ok &= isfinite(io.la[k]);
+    if (!ok)
+        atomicOr(&b.prep[v.frame].not_finite, 1);
+    return ok;
+}
+
+// ---- the constellation (qam.h): symbol index = bits, b(0) most significant
+
+//! Even bits b(0), b(2), ... (the in-phase axis) of an index, as a mask.
+template <int BITS>
+__host__ __device__ constexpr unsigned in_phase_mask()
+{
+    unsigned m = 0;
+    for (int i = 0; i < BITS; i += 2)
+        m |= 1u << (BITS - 1 - i);
+    return m;
+}
+
+//! 36.211 7.1 axis amplitude of index q, unnormalised (odd integers).
+template <int BITS>
+__device__ inline float axis_amplitude(unsigned q, int first)
+{
+    constexpr int k = BITS / 2;
+    auto bit = [&](int i) { return float(1 - 2 * int((q >> (BITS - 1 - i)) & 1u)); };
+    float t = 1.0f;
+    for (int j = k - 1; j >= 1; j--)
+        t = float(1 << (k - j)) - t * bit(first + 2 * j);
+    return t * bit(first);
+}
+
+template <int BITS>
+__host__ __device__ constexpr float qam_scale()
+{
+    // 1 / sqrt(2 (4^k - 1) / 3): 1/sqrt(2), 1/sqrt(10), 1/sqrt(42), 1/sqrt(170)
+    return BITS == 2 ? 0.70710678118654752f
+                     : BITS == 4 ? 0.31622776601683794f
+                                 : BITS == 6 ? 0.15430334996209191f : 0.07669649888473704f;
+}
+
+//! The constellation in shared memory, built by the block.
+template <int BITS>
+struct qam_table {
+    static constexpr int Q = 1 << BITS;
+    static constexpr int M = 1 << (BITS / 2); //!< levels per axis
+    float2 point[Q];
+    //! Index bits of each axis level (level a: amplitude (2a - (M-1)) scale):
+    //! a symbol is level_bits_i[a] | level_bits_q[b].
+    unsigned short level_bits_i[M], level_bits_q[M];
+
+    __device__ void build()
+    {
+        for (int q = threadIdx.x; q < Q; q += blockDim.x) {
+            const float ai = axis_amplitude<BITS>(q, 0), aq = axis_amplitude<BITS>(q, 1);
+            point[q] = make_float2(ai * qam_scale<BITS>(), aq * qam_scale<BITS>());
+            // Several q share a level; they write the same bits.
+            level_bits_i[int(ai + float(M - 1)) >> 1] = q & in_phase_mask<BITS>();
+            level_bits_q[int(aq + float(M - 1)) >> 1] = q & ~in_phase_mask<BITS>() & (Q - 1);
+        }
+        __syncthreads();
+    }
+};
+
+//! Nearest level (0..M-1) of coordinate x on an axis (NaN-safe: clamped).
+template <int BITS>
+__device__ inline int slice_level(float x)
+{
+    constexpr int M = 1 << (BITS / 2);
+    const float l = rintf(0.5f * (x * (1.0f / qam_scale<BITS>()) + float(M - 1)));
+    return int(fminf(fmaxf(l, 0.0f), float(M - 1)));
+}
+
+template <int BITS>
+__device__ inline float level_amplitude(int a)
+{
+    constexpr int M = 1 << (BITS / 2);
+    return float(2 * a - (M - 1)) * qam_scale<BITS>();
+}
+
+// ---- a-priori costs (mimo_detector.h): P(q) = sum over q's bits that
+// disagree with sign(La) of |La|, in LLR units
+
+template <int BITS>
+__device__ inline float prior_cost(const float* la, unsigned q, unsigned mask = ~0u)
+{
+    float p = 0.0f;
+#pragma unroll
+    for (int i = 0; i < BITS; i++) {
+        const unsigned pos = BITS - 1 - i;
+        if (!((mask >> pos) & 1u))
+            continue;
+        const float l = la[i];
+        const bool bit = (q >> pos) & 1u;
+        if (bit != (l > 0.0f))
+            p += fabsf(l);
+    }
+    return p;
+}
+
+// ---- LLRs
+
+//! One LLR from the least metrics (LLR units) of the two hypotheses; a bit
+//! with no candidate on one side gets +-clip; bounded by clip.
+__device__ inline float final_llr(float min0, float min1, float la, bool extrinsic, float clip)
+{
+    const float inf = __int_as_float(0x7f800000);
+    if (min0 == inf && min1 == inf)
+        return 0.0f;
+    if (min0 == inf)
+        return clip;
+    if (min1 == inf)
+        return -clip;
+    const float l = (min0 - min1) - (extrinsic ? la : 0.0f);
+    return fminf(clip, fmaxf(-clip, l));
+}
+
+__device__ inline float2 cmul(float2 a, float2 b)
+{
+    return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+__device__ inline float2 csub(float2 a, float2 b) { return make_float2(a.x - b.x, a.y - b.y); }
+__device__ inline float norm2(float2 a) { return a.x * a.x + a.y * a.y; }
+
+//! y_hat = rows 0..nt-1 of (Q^H y) (or W y for lmmse).
+__device__ inline void rotate(const frame_prep& fp, const float2* y, int nt, int nr, float2* yh)
+{
+    for (int i = 0; i < nt; i++) {
+        float2 s = make_float2(0.0f, 0.0f);
+        for (int r = 0; r < nr; r++) {
+            const float2 q = fp.qh[i * max_ant + r], v = y[r];
+            s.x += q.x * v.x - q.y * v.y;
+            s.y += q.x * v.y + q.y * v.x;
+        }
+        yh[i] = s;
+    }
+}
+
+constexpr float infinity_f() { return __builtin_huge_valf(); }
+
+} // namespace mimo_gpu
+} // namespace core
+} // namespace gpurx
+} // namespace gr
+
+#endif

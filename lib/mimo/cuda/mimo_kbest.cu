@@ -1,0 +1,193 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// cuda-kbest: K-best (kbest_detector.h) with one warp per received vector.
+// Each level the lanes evaluate the kept x Q children into shared memory,
+// child c = parent * Q + symbol on lane c mod 32; then K rounds of a
+// tournament: each lane holds the least of its own children, a warp argmin
+// on (metric, child) picks the next survivor, and only the winning lane
+// rescans. Ties go to the lower child index - the earlier parent, then the
+// lower symbol - as on the CPU. K * Q is bounded by mimo_kbest_max_children.
+#include "cuda/launch.cuh"
+#include "mimo/cuda/mimo_detect.h"
+#include "mimo/cuda/mimo_device.cuh"
+
+#include <climits>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+
+using namespace mimo_gpu;
+
+namespace {
+
+struct kbest_args {
+    batch b;
+    mimo_gpu_settings s;
+};
+
+template <int BITS>
+constexpr size_t kbest_table_bytes()
+{
+    return (sizeof(qam_table<BITS>) + 15) / 16 * 16;
+}
+
+template <int BITS>
+size_t kbest_smem(int k)
+{
+    // parents' symbols (2 x K uint64), targets (K float2), parents' metrics
+    // (2 x K float), children (K x Q float)
+    return kbest_table_bytes<BITS>() + size_t(k) * (16 + 8 + 8) + size_t(k) * (1 << BITS) * 4;
+}
+
+//! The least of this lane's children (index c = lane + 32 j), or (inf, INT_MAX).
+__device__ inline void lane_least(const float* child, int nchild, int lane, float& m, int& idx)
+{
+    m = infinity_f();
+    idx = INT_MAX;
+    for (int c = lane; c < nchild; c += 32)
+        if (child[c] < m) { // ascending c: the lower index wins ties
+            m = child[c];
+            idx = c;
+        }
+}
+
+template <int BITS>
+__global__ void __launch_bounds__(32) mimo_kbest(kbest_args a)
+{
+    constexpr int Q = 1 << BITS;
+    extern __shared__ __align__(16) unsigned char smem[];
+    auto& tab = *reinterpret_cast<qam_table<BITS>*>(smem);
+    tab.build();
+    const int K = a.s.k, lane = threadIdx.x;
+    uint64_t* ph = reinterpret_cast<uint64_t*>(smem + kbest_table_bytes<BITS>());
+    uint64_t* nh = ph + K;
+    float2* target = reinterpret_cast<float2*>(nh + K);
+    float* pm = reinterpret_cast<float*>(target + K);
+    float* nm = pm + K;
+    float* child = nm + K;
+
+    const uint32_t gv = blockIdx.x;
+    if (gv >= a.b.vector_start[a.b.nframes])
+        return;
+    const vector_ref v = find_vector(a.b, gv);
+    const frame_prep& fp = a.b.prep[v.frame];
+    const mimo::frame_params& p = a.b.params[v.frame];
+    if (!fp.valid || p.bits_per_symbol != BITS) // the same for the whole warp
+        return;
+    const vector_io io = vector_io_of(a.b, v);
+    if (!vector_finite(a.b, v, io))
+        return;
+    const int nt = p.nt;
+    const float n0 = p.n0;
+    float2 yh[max_ant];
+    rotate(fp, io.y, nt, p.nr, yh);
+
+    int kept = 1;
+    if (lane == 0) {
+        pm[0] = 0.0f;
+        ph[0] = 0;
+    }
+    __syncwarp();
+    for (int l = nt - 1; l >= 0; l--) {
+        const float2 rll = fp.r[l * max_ant + l];
+        for (int k = lane; k < kept; k += 32) {
+            float2 t = yh[l];
+            for (int j = l + 1; j < nt; j++)
+                t = csub(t, cmul(fp.r[l * max_ant + j], tab.point[(ph[k] >> (8 * j)) & 0xffu]));
+            target[k] = t;
+        }
+        __syncwarp();
+        const int nchild = kept * Q;
+        const float* la = io.la ? io.la + fp.order[l] * BITS : nullptr;
+        for (int c = lane; c < nchild; c += 32) {
+            const int k = c >> BITS, q = c & (Q - 1);
+            child[c] = pm[k] + norm2(csub(target[k], cmul(rll, tab.point[q]))) +
+                       (la ? n0 * prior_cost<BITS>(la, q) : 0.0f);
+        }
+        __syncwarp();
+        const int keep = min(nchild, K);
+        float m;
+        int idx;
+        lane_least(child, nchild, lane, m, idx);
+        for (int r = 0; r < keep; r++) {
+            float wm = m;
+            int wi = idx;
+            for (int o = 16; o > 0; o >>= 1) {
+                const float om = __shfl_xor_sync(0xffffffffu, wm, o);
+                const int oi = __shfl_xor_sync(0xffffffffu, wi, o);
+                if (om < wm || (om == wm && oi < wi)) {
+                    wm = om;
+                    wi = oi;
+                }
+            }
+            if (lane == 0) {
+                nm[r] = wm;
+                nh[r] = ph[wi >> BITS] | (uint64_t(wi & (Q - 1)) << (8 * l));
+            }
+            if (lane == (wi & 31)) {
+                child[wi] = infinity_f();
+                lane_least(child, nchild, lane, m, idx);
+            }
+        }
+        __syncwarp();
+        float* tm = pm; pm = nm; nm = tm;
+        uint64_t* th = ph; ph = nh; nh = th;
+        kept = keep;
+    }
+
+    const bool extrinsic = a.s.extrinsic != 0;
+    const float inv_n0 = 1.0f / n0;
+    for (int j = lane; j < nt * BITS; j += 32) {
+        const int ant = j / BITS, i = j % BITS;
+        int l = 0;
+        while (fp.order[l] != ant)
+            l++;
+        float m0 = infinity_f(), m1 = infinity_f();
+        for (int k = 0; k < kept; k++) {
+            const unsigned s = unsigned(ph[k] >> (8 * l)) & 0xffu;
+            if ((s >> (BITS - 1 - i)) & 1u)
+                m1 = fminf(m1, pm[k]);
+            else
+                m0 = fminf(m0, pm[k]);
+        }
+        io.llr[j] = final_llr(m0 * inv_n0, m1 * inv_n0, io.la ? io.la[j] : 0.0f, extrinsic,
+                              a.s.clip);
+    }
+}
+
+template <int BITS>
+void launch_kbest(const kbest_args& a, size_t max_vectors, cudaStream_t st)
+{
+    launch_checked(&mimo_kbest<BITS>, "mimo_kbest", dim3(unsigned(max_vectors)), 32,
+                   kbest_smem<BITS>(a.s.k), st, a);
+}
+
+} // namespace
+
+void cuda_mimo_detect_kbest(const batch_view& dev, size_t nframes, size_t max_vectors, int bits,
+                            const mimo_gpu_settings& s, void* stream)
+{
+    // Frames whose K * Q exceeds the bound were refused in the preparation.
+    if (size_t(s.k) << bits > size_t(mimo_kbest_max_children))
+        return;
+    const kbest_args a{ batch_of(dev, nframes), s };
+    const cudaStream_t st = static_cast<cudaStream_t>(stream);
+    switch (bits) {
+    case 2:
+        return launch_kbest<2>(a, max_vectors, st);
+    case 4:
+        return launch_kbest<4>(a, max_vectors, st);
+    case 6:
+        return launch_kbest<6>(a, max_vectors, st);
+    default:
+        return launch_kbest<8>(a, max_vectors, st);
+    }
+}
+
+} // namespace core
+} // namespace gpurx
+} // namespace gr

@@ -1,0 +1,339 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// Steps 1 and 3 of a batch (mimo_launch.h): the vector index, the per-frame
+// channel preparation, and the frames found not finite.
+//
+// The preparation is one thread per frame: a frame's QR (Householder, as
+// channel_qr.cc, with the same column pivoting when sorted) or its LMMSE
+// filter is a few hundred to a few thousand flops, run once for all the
+// frame's vectors; the vectors' threads then read R and Q^H from L1/L2.
+#include "cuda/launch.cuh"
+#include "mimo/cuda/mimo_device.cuh"
+
+namespace gr {
+namespace gpurx {
+namespace core {
+
+using namespace mimo_gpu;
+
+namespace {
+
+constexpr int index_threads = 1024;
+constexpr int prep_threads = 64;
+
+struct prep_args {
+    batch b;
+    mimo_gpu_settings s;
+};
+
+// Exclusive prefix sum of the detectable frames' vector counts, one block.
+__global__ void __launch_bounds__(index_threads) mimo_index(prep_args a)
+{
+    __shared__ uint32_t warp_sums[index_threads / 32];
+    __shared__ uint32_t carry;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (threadIdx.x == 0)
+        carry = 0;
+    __syncthreads();
+    for (uint32_t base = 0; base < a.b.nframes; base += index_threads) {
+        const uint32_t f = base + threadIdx.x;
+        uint32_t n = 0;
+        if (f < a.b.nframes && frame_ok(a.b.params[f], a.b.frames[f], a.s.algorithm, a.s.k))
+            n = uint32_t(a.b.params[f].vectors);
+        uint32_t x = n; // inclusive scan within the warp
+        for (int o = 1; o < 32; o <<= 1) {
+            const uint32_t t = __shfl_up_sync(0xffffffffu, x, o);
+            if (lane >= o)
+                x += t;
+        }
+        if (lane == 31)
+            warp_sums[warp] = x;
+        __syncthreads();
+        if (warp == 0) {
+            uint32_t w = warp_sums[lane];
+            for (int o = 1; o < 32; o <<= 1) {
+                const uint32_t t = __shfl_up_sync(0xffffffffu, w, o);
+                if (lane >= o)
+                    w += t;
+            }
+            warp_sums[lane] = w; // inclusive over warps
+        }
+        __syncthreads();
+        const uint32_t before = carry + (warp > 0 ? warp_sums[warp - 1] : 0u) + x - n;
+        if (f < a.b.nframes)
+            a.b.vector_start[f] = before;
+        __syncthreads();
+        if (threadIdx.x == index_threads - 1)
+            carry = before + n;
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        a.b.vector_start[a.b.nframes] = carry;
+}
+
+__device__ void zero_output(const batch& b, uint32_t f)
+{
+    float* out = reinterpret_cast<float*>(b.out + b.frames[f].out_offset);
+    for (uint32_t i = 0; i < b.frames[f].out_bytes / 4u; i++)
+        out[i] = 0.0f;
+}
+
+// Householder QR of H (nr x nt) into fp: R, rows 0..nt-1 of Q^H, the order.
+// Returns the numerical rank.
+__device__ int householder_qr(const float2* h, int nr, int nt, bool sorted, frame_prep& fp)
+{
+    float2 a[max_ant * max_ant]; // column-major: a[col * 8 + row]
+    float2 v[max_ant * max_ant]; // reflector i: v[i * 8 + row], zero above row i
+    float frob = 0.0f;
+    for (int r = 0; r < nr; r++)
+        for (int t = 0; t < nt; t++) {
+            a[t * max_ant + r] = h[r * nt + t];
+            frob += norm2(h[r * nt + t]);
+        }
+    for (int t = 0; t < nt; t++)
+        fp.order[t] = t;
+    for (int i = 0; i < nt; i++) {
+        if (sorted) { // the column of least remaining norm first (channel_qr.h)
+            int best = i;
+            float best_norm = infinity_f();
+            for (int j = i; j < nt; j++) {
+                float n = 0.0f;
+                for (int r = i; r < nr; r++)
+                    n += norm2(a[j * max_ant + r]);
+                if (n < best_norm) {
+                    best_norm = n;
+                    best = j;
+                }
+            }
+            if (best != i) {
+                for (int r = 0; r < nr; r++) {
+                    const float2 t = a[i * max_ant + r];
+                    a[i * max_ant + r] = a[best * max_ant + r];
+                    a[best * max_ant + r] = t;
+                }
+                const int o = fp.order[i];
+                fp.order[i] = fp.order[best];
+                fp.order[best] = o;
+            }
+        }
+        float2* x = &a[i * max_ant];
+        float2* vi = &v[i * max_ant];
+        for (int r = 0; r < nr; r++)
+            vi[r] = make_float2(0.0f, 0.0f);
+        float xn2 = 0.0f;
+        for (int r = i; r < nr; r++)
+            xn2 += norm2(x[r]);
+        const float xnorm = sqrtf(xn2);
+        if (xnorm == 0.0f)
+            continue; // nothing to reflect: R(i, i) = 0, the reflector stays zero
+        // alpha = -e^{j arg x_i} ||x||: v = x - alpha e_i never cancels.
+        const float ax = sqrtf(norm2(x[i]));
+        const float2 phase = ax > 0.0f ? make_float2(x[i].x / ax, x[i].y / ax)
+                                       : make_float2(1.0f, 0.0f);
+        const float2 alpha = make_float2(-phase.x * xnorm, -phase.y * xnorm);
+        for (int r = i; r < nr; r++)
+            vi[r] = x[r];
+        vi[i] = csub(vi[i], alpha);
+        float vn2 = 0.0f;
+        for (int r = i; r < nr; r++)
+            vn2 += norm2(vi[r]);
+        const float vs = rsqrtf(vn2);
+        for (int r = i; r < nr; r++)
+            vi[r] = make_float2(vi[r].x * vs, vi[r].y * vs);
+        for (int j = i + 1; j < nt; j++) {
+            float2* c = &a[j * max_ant];
+            float2 dot = make_float2(0.0f, 0.0f); // v^H c
+            for (int r = i; r < nr; r++) {
+                dot.x += vi[r].x * c[r].x + vi[r].y * c[r].y;
+                dot.y += vi[r].x * c[r].y - vi[r].y * c[r].x;
+            }
+            dot = make_float2(2.0f * dot.x, 2.0f * dot.y);
+            for (int r = i; r < nr; r++)
+                c[r] = csub(c[r], cmul(vi[r], dot));
+        }
+        x[i] = alpha;
+        for (int r = i + 1; r < nr; r++)
+            x[r] = make_float2(0.0f, 0.0f);
+    }
+    // Below 1e-5 ||H||_F a diagonal entry is rounding (fp32; the CPU's
+    // double-precision threshold is 1e-9): the column adds nothing new.
+    const float tol = 1e-5f * sqrtf(frob);
+    int rank = 0;
+    for (int i = 0; i < max_ant; i++)
+        for (int j = 0; j < max_ant; j++)
+            fp.r[i * max_ant + j] =
+                i < nt && j >= i && j < nt ? a[j * max_ant + i] : make_float2(0.0f, 0.0f);
+    for (int i = 0; i < nt; i++)
+        rank += sqrtf(norm2(fp.r[i * max_ant + i])) > tol;
+    // Q^H e_r for every receive antenna r: column r of Q^H.
+    for (int r = 0; r < nr; r++) {
+        float2 w[max_ant];
+        for (int k = 0; k < nr; k++)
+            w[k] = make_float2(k == r ? 1.0f : 0.0f, 0.0f);
+        for (int i = 0; i < nt; i++) {
+            const float2* vi = &v[i * max_ant];
+            float2 dot = make_float2(0.0f, 0.0f);
+            for (int k = i; k < nr; k++) {
+                dot.x += vi[k].x * w[k].x + vi[k].y * w[k].y;
+                dot.y += vi[k].x * w[k].y - vi[k].y * w[k].x;
+            }
+            dot = make_float2(2.0f * dot.x, 2.0f * dot.y);
+            for (int k = i; k < nr; k++)
+                w[k] = csub(w[k], cmul(vi[k], dot));
+        }
+        for (int i = 0; i < nt; i++)
+            fp.qh[i * max_ant + r] = w[i];
+    }
+    return rank;
+}
+
+// LMMSE filter (lmmse_detector.cc) into fp: rows of W / mu in qh, (1-mu)/mu in var.
+__device__ void lmmse_filter(const float2* h, int nr, int nt, float n0, frame_prep& fp)
+{
+    float2 l[max_ant * max_ant], inv[max_ant * max_ant], z[max_ant];
+    // A = H^H H + N0 I, then its Cholesky factor L (lower), in l.
+    for (int i = 0; i < nt; i++)
+        for (int j = 0; j <= i; j++) {
+            float2 s = make_float2(i == j ? n0 : 0.0f, 0.0f);
+            for (int r = 0; r < nr; r++) { // conj(h[r][i]) h[r][j]
+                const float2 a = h[r * nt + i], b = h[r * nt + j];
+                s.x += a.x * b.x + a.y * b.y;
+                s.y += a.x * b.y - a.y * b.x;
+            }
+            l[i * max_ant + j] = s;
+        }
+    for (int j = 0; j < nt; j++) {
+        float d = l[j * max_ant + j].x;
+        for (int k = 0; k < j; k++)
+            d -= norm2(l[j * max_ant + k]);
+        // N0 I alone keeps A at least that definite (lmmse_detector.cc).
+        const float ljj = sqrtf(d > 0.0f ? d : n0);
+        l[j * max_ant + j] = make_float2(ljj, 0.0f);
+        for (int i = j + 1; i < nt; i++) {
+            float2 s = l[i * max_ant + j];
+            for (int k = 0; k < j; k++) { // - l[i][k] conj(l[j][k])
+                const float2 a = l[i * max_ant + k], b = l[j * max_ant + k];
+                s.x -= a.x * b.x + a.y * b.y;
+                s.y -= a.y * b.x - a.x * b.y;
+            }
+            l[i * max_ant + j] = make_float2(s.x / ljj, s.y / ljj);
+        }
+    }
+    for (int c = 0; c < nt; c++) { // A^-1 column c: L z = e_c, L^H x = z
+        for (int i = 0; i < nt; i++) {
+            float2 s = make_float2(i == c ? 1.0f : 0.0f, 0.0f);
+            for (int k = 0; k < i; k++)
+                s = csub(s, cmul(l[i * max_ant + k], z[k]));
+            const float d = l[i * max_ant + i].x;
+            z[i] = make_float2(s.x / d, s.y / d);
+        }
+        for (int i = nt - 1; i >= 0; i--) {
+            float2 s = z[i];
+            for (int k = i + 1; k < nt; k++) { // - conj(l[k][i]) inv[k][c]
+                const float2 a = l[k * max_ant + i], b = inv[k * max_ant + c];
+                s.x -= a.x * b.x + a.y * b.y;
+                s.y -= a.x * b.y - a.y * b.x;
+            }
+            const float d = l[i * max_ant + i].x;
+            inv[i * max_ant + c] = make_float2(s.x / d, s.y / d);
+        }
+    }
+    for (int k = 0; k < nt; k++) {
+        const float one_minus_mu = n0 * inv[k * max_ant + k].x;
+        const float mu = 1.0f - one_minus_mu;
+        // mu ~ 0: a stream the channel does not carry (fp32 rounding leaves
+        // it within ~1e-7 of 0): only its priors are known.
+        const bool seen = mu > 1e-6f;
+        fp.var[k] = seen ? one_minus_mu / mu : -1.0f;
+        const float inv_mu = seen ? 1.0f / mu : 0.0f;
+        for (int r = 0; r < max_ant; r++) {
+            float2 s = make_float2(0.0f, 0.0f);
+            if (r < nr)
+                for (int j = 0; j < nt; j++) { // inv[k][j] conj(h[r][j])
+                    const float2 a = inv[k * max_ant + j], b = h[r * nt + j];
+                    s.x += a.x * b.x + a.y * b.y;
+                    s.y += a.y * b.x - a.x * b.y;
+                }
+            fp.qh[k * max_ant + r] = make_float2(s.x * inv_mu, s.y * inv_mu);
+        }
+        fp.order[k] = k;
+    }
+}
+
+__global__ void __launch_bounds__(prep_threads) mimo_prepare_frames(prep_args a)
+{
+    const uint32_t f = blockIdx.x * blockDim.x + threadIdx.x;
+    if (f >= a.b.nframes)
+        return;
+    frame_prep& fp = a.b.prep[f];
+    fp.not_finite = 0;
+    fp.valid = 0;
+    const mimo::frame_params p = a.b.params[f];
+    if (!frame_ok(p, a.b.frames[f], a.s.algorithm, a.s.k)) {
+        zero_output(a.b, f);
+        a.b.results[f] = { mimo::STATUS_BAD_FRAME, 0 };
+        return;
+    }
+    const float2* h = reinterpret_cast<const float2*>(a.b.in + a.b.frames[f].in_offset);
+    bool finite = true;
+    for (int i = 0; i < p.nr * p.nt; i++)
+        finite &= isfinite(h[i].x) && isfinite(h[i].y);
+    if (!finite) {
+        zero_output(a.b, f);
+        a.b.results[f] = { mimo::STATUS_NOT_FINITE, 0 };
+        return;
+    }
+    // The rank comes from the QR for every algorithm (as on the CPU); lmmse
+    // then overwrites qh with its filter.
+    const int rank = householder_qr(h, p.nr, p.nt, a.s.sorted_qr != 0, fp);
+    if (a.s.algorithm == int(mimo::algorithm::lmmse))
+        lmmse_filter(h, p.nr, p.nt, p.n0, fp);
+    fp.valid = 1;
+    a.b.results[f] = { rank < p.nt ? mimo::STATUS_RANK_DEFICIENT : mimo::STATUS_OK, rank };
+}
+
+__global__ void __launch_bounds__(prep_threads) mimo_finish_frames(prep_args a)
+{
+    const uint32_t f = blockIdx.x * blockDim.x + threadIdx.x;
+    if (f >= a.b.nframes || !a.b.prep[f].valid || !a.b.prep[f].not_finite)
+        return;
+    zero_output(a.b, f);
+    a.b.results[f] = { mimo::STATUS_NOT_FINITE, 0 };
+}
+
+} // namespace
+
+size_t mimo_cuda_scratch_bytes(size_t max_frames)
+{
+    return max_frames * sizeof(frame_prep) + (max_frames + 1) * sizeof(uint32_t);
+}
+
+void cuda_mimo_prepare(const batch_view& dev, size_t nframes, const mimo_gpu_settings& s,
+                       void* stream)
+{
+    if (nframes == 0)
+        return;
+    const prep_args a{ batch_of(dev, nframes), s };
+    const cudaStream_t st = static_cast<cudaStream_t>(stream);
+    launch_checked(&mimo_index, "mimo_index", dim3(1), index_threads, 0, st, a);
+    launch_checked(&mimo_prepare_frames, "mimo_prepare_frames",
+                   dim3(unsigned((nframes + prep_threads - 1) / prep_threads)), prep_threads, 0,
+                   st, a);
+}
+
+void cuda_mimo_finish(const batch_view& dev, size_t nframes, void* stream)
+{
+    if (nframes == 0)
+        return;
+    const prep_args a{ batch_of(dev, nframes), {} };
+    launch_checked(&mimo_finish_frames, "mimo_finish_frames",
+                   dim3(unsigned((nframes + prep_threads - 1) / prep_threads)), prep_threads, 0,
+                   static_cast<cudaStream_t>(stream), a);
+}
+
+} // namespace core
+} // namespace gpurx
+} // namespace gr
