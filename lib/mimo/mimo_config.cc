@@ -24,9 +24,11 @@ algorithm parse_algorithm(const std::string& name)
         return algorithm::kbest;
     if (name == "lmmse")
         return algorithm::lmmse;
+    if (name == "one-pass")
+        return algorithm::one_pass;
     throw std::invalid_argument(
-        "algorithm must be \"ml\", \"mtt\", \"kbest\" or \"lmmse\", got \"" + name +
-        "\"");
+        "algorithm must be \"ml\", \"mtt\", \"one-pass\", \"kbest\" or \"lmmse\", got \"" +
+        name + "\"");
 }
 
 const char* algorithm_name(algorithm a)
@@ -38,9 +40,26 @@ const char* algorithm_name(algorithm a)
         return "mtt";
     case algorithm::kbest:
         return "kbest";
+    case algorithm::one_pass:
+        return "one-pass";
     default:
         return "lmmse";
     }
+}
+
+llr_output parse_llr_output(const std::string& name)
+{
+    if (name == "aposteriori")
+        return llr_output::aposteriori;
+    if (name == "extrinsic")
+        return llr_output::extrinsic;
+    throw std::invalid_argument("output must be \"aposteriori\" or \"extrinsic\", got \"" +
+                                name + "\"");
+}
+
+const char* llr_output_name(llr_output o)
+{
+    return o == llr_output::extrinsic ? "extrinsic" : "aposteriori";
 }
 
 std::string unsupported_shape(algorithm a, int nt, modulation m)
@@ -75,6 +94,15 @@ void mimo_config::validate() const
     if (!(clip > 0.0f) || !std::isfinite(clip))
         throw std::invalid_argument("clip must be positive and finite, got " +
                                     std::to_string(clip));
+    // Placeholders until the detectors take a-priori LLRs: refuse rather
+    // than ignore them. (Extrinsic output without a-priori input is the
+    // a-posteriori output, so it is accepted.)
+    if (algorithm == mimo::algorithm::one_pass)
+        throw std::invalid_argument(
+            "algorithm \"one-pass\" is not implemented in this build yet");
+    if (apriori)
+        throw std::invalid_argument(
+            "apriori=true is not supported by this build's detectors yet");
     if (!(noise_variance > 0.0f) || !std::isfinite(noise_variance))
         throw std::invalid_argument("noise_variance must be positive and finite, got " +
                                     std::to_string(noise_variance));

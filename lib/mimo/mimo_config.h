@@ -24,7 +24,15 @@ enum class algorithm : int32_t {
     kbest, //!< breadth-first K-best tree search, LLRs clipped
     lmmse, //!< LMMSE equalisation, per-stream max-log demapping at the post-equalisation
            //!< SINR
+    one_pass, //!< one-pass trellis traversal ("one-pass"); not implemented in this build yet
 };
+
+//! Which LLRs a detector gives: a-posteriori (L_D), or extrinsic
+//! (L_E = L_D - L_A, what an iterative receiver feeds its decoder).
+enum class llr_output : int32_t { aposteriori, extrinsic };
+//! "aposteriori" | "extrinsic"; throws naming `output`.
+llr_output parse_llr_output(const std::string& name);
+const char* llr_output_name(llr_output o);
 
 //! "ml" | "mtt" | "kbest" | "lmmse"; throws naming `algorithm`.
 algorithm parse_algorithm(const std::string& name);
@@ -59,6 +67,11 @@ struct mimo_config {
     //! The implementation, by its registry name (mimo_implementations.h), or
     //! "auto": the one of `algorithm`. Naming one also fixes `algorithm`.
     std::string implementation = "auto";
+    //! Frames carry vectors * nt * bits_per_symbol float a-priori LLRs
+    //! (L = ln P(1)/P(0)) after the received vectors (mimo_frame.h).
+    bool apriori = false;
+    //! A-posteriori or extrinsic LLRs out (equal without a-priori input).
+    mimo::llr_output output = mimo::llr_output::aposteriori;
 
     //! Throws std::invalid_argument naming the bad field and its value.
     void validate() const;

@@ -18,7 +18,8 @@ frame_params frame_params_for(const mimo_config& cfg, int vectors, float n0)
              int32_t(cfg.nr),
              int32_t(cfg.bits_per_symbol()),
              int32_t(vectors),
-             n0 < 0.0f ? cfg.noise_variance : n0 };
+             n0 < 0.0f ? cfg.noise_variance : n0,
+             int32_t(cfg.apriori ? 1 : 0) };
 }
 
 std::string frame_problem(const frame_params& p, algorithm a)

@@ -7,7 +7,9 @@
 //
 // A frame is one channel and the vectors received through it:
 //   input:  H, nr * nt complex float (row-major, H[r][t] at r * nt + t), then
-//           `vectors` received vectors y of nr complex float each
+//           `vectors` received vectors y of nr complex float each, then,
+//           when `apriori`, vectors * nt * bits_per_symbol float a-priori
+//           LLRs in the output's order
 //   output: vectors * nt * bits_per_symbol float LLRs: per vector, antenna 0's
 //           bits first, each antenna's as b(0), b(1), ... (L = ln P(1)/P(0))
 // The parameters describe the frame completely (a batch may mix shapes and
@@ -45,6 +47,7 @@ struct frame_params {
     int32_t bits_per_symbol; //!< 2, 4, 6, 8 (QPSK .. 256-QAM)
     int32_t vectors;         //!< received vectors through this channel, >= 1
     float n0;                //!< noise variance per complex receive antenna, > 0
+    int32_t apriori;         //!< 1: the frame carries a-priori LLRs after the y's
 };
 
 struct frame_result {
@@ -58,7 +61,8 @@ frame_params frame_params_for(const mimo_config& cfg, int vectors, float n0 = -1
 
 inline size_t frame_in_bytes(const frame_params& p)
 {
-    return (size_t(p.nr) * p.nt + size_t(p.vectors) * p.nr) * sizeof(std::complex<float>);
+    return (size_t(p.nr) * p.nt + size_t(p.vectors) * p.nr) * sizeof(std::complex<float>) +
+           (p.apriori ? size_t(p.vectors) * p.nt * p.bits_per_symbol * sizeof(float) : 0);
 }
 inline size_t frame_out_bytes(const frame_params& p)
 {
