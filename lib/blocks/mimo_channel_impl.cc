@@ -57,23 +57,28 @@ class mimo_channel_impl final : public mimo_channel
 {
     const int d_nt, d_nr, d_vpc;
     std::vector<double> d_lt, d_lr; // correlation square roots (nt x nt, nr x nr)
-    std::mt19937_64 d_rng;
-    std::normal_distribution<double> d_normal{ 0.0, 1.0 };
+    // Separate streams for the channel and the noise: the same seed gives the
+    // same channels at every noise_var, so points of a BER-vs-SNR sweep differ
+    // only in the noise.
+    std::mt19937_64 d_rng_h, d_rng_n;
+    // One distribution per stream: libstdc++'s caches a second value.
+    std::normal_distribution<double> d_normal_h{ 0.0, 1.0 }, d_normal_n{ 0.0, 1.0 };
     std::vector<std::complex<double>> d_g, d_h;
     float d_n0;
     mutable std::mutex d_mutex; // set_noise_var() from another thread
 
-    std::complex<double> cn(double var) // CN(0, var)
+    static std::complex<double>
+    cn(std::mt19937_64& rng, std::normal_distribution<double>& normal, double var) // CN(0, var)
     {
         const double s = std::sqrt(var / 2.0);
-        const double re = d_normal(d_rng);
-        return { s * re, s * d_normal(d_rng) };
+        const double re = normal(rng);
+        return { s * re, s * normal(rng) };
     }
 
     void draw_channel()
     {
         for (auto& g : d_g)
-            g = cn(1.0);
+            g = cn(d_rng_h, d_normal_h, 1.0);
         // H = Lr G Lt^T.
         for (int r = 0; r < d_nr; r++)
             for (int t = 0; t < d_nt; t++) {
@@ -91,7 +96,7 @@ public:
                     gr::io_signature::make(1, 1, int(sizeof(gr_complex)) * nt),
                     gr::io_signature::make2(2, 2, int(sizeof(gr_complex)) * nr,
                                             int(sizeof(gr_complex)) * nr * nt)),
-          d_nt(nt), d_nr(nr), d_vpc(vpc), d_rng(seed), d_g(size_t(nr) * nt), d_h(size_t(nr) * nt), d_n0(n0)
+          d_nt(nt), d_nr(nr), d_vpc(vpc), d_rng_h(seed), d_rng_n(seed ^ 0x9e3779b97f4a7c15ull), d_g(size_t(nr) * nt), d_h(size_t(nr) * nt), d_n0(n0)
     {
         d_lt = exp_corr_sqrt(nt, tx_rho);
         d_lr = exp_corr_sqrt(nr, rx_rho);
@@ -134,7 +139,7 @@ public:
                 const gr_complex* sv = s + (size_t(f) * d_vpc + v) * d_nt;
                 gr_complex* yv = y + (size_t(f) * d_vpc + v) * d_nr;
                 for (int r = 0; r < d_nr; r++) {
-                    std::complex<double> acc = n0 > 0 ? cn(n0) : 0.0;
+                    std::complex<double> acc = n0 > 0 ? cn(d_rng_n, d_normal_n, n0) : 0.0;
                     for (int t = 0; t < d_nt; t++)
                         acc += d_h[r * d_nt + t] * std::complex<double>(sv[t]);
                     yv[r] = gr_complex(acc);

@@ -26,7 +26,8 @@ namespace gpurx {
  * tx_correlation / rx_correlation in [0, 1) (0: i.i.d. Rayleigh). n is
  * complex Gaussian, E|n|^2 = noise_var per receive antenna, independent.
  * With unit-energy symbols the SNR per receive antenna is nt / noise_var.
- * seed fixes the random sequence (the same seed, the same channel and noise).
+ * seed fixes the random sequences: the same seed, the same channels (at any
+ * noise_var) and noise.
  */
 class GPURX_API mimo_channel : virtual public gr::block
 {
