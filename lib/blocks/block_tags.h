@@ -26,6 +26,11 @@ public:
                                 uint64_t rel_start,
                                 uint64_t rel_end,
                                 const pmt::pmt_t& key) = 0;
+    //! Every tag on input \p port in [rel_start, rel_end) of this call's window.
+    virtual void all_tags_in_window(std::vector<gr::tag_t>& tags,
+                                    unsigned port,
+                                    uint64_t rel_start,
+                                    uint64_t rel_end) = 0;
 };
 
 } // namespace gpurx

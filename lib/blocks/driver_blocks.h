@@ -76,27 +76,43 @@ private:
     {
         this->get_tags_in_window(tags, 0, rel_start, rel_end, key);
     }
+    void all_tags_in_window(std::vector<gr::tag_t>& tags, unsigned port, uint64_t rel_start, uint64_t rel_end) override
+    {
+        this->get_tags_in_window(tags, port, rel_start, rel_end);
+    }
 };
 
 //! Stream deployment: vectors of in_items input items in, one output vector
-//! of the frame's output bytes out.
+//! of the frame's output bytes out; or the ports the adapter declares
+//! (frame_adapter::stream_ports()).
 template <typename Public, typename Adapter>
 class stream_block final : public item_block<Public, Adapter, stream_driver>
 {
-    static gr::io_signature::sptr out_sig(const Adapter& a, size_t in_items)
+    static stream_layout layout(const Adapter& a, size_t in_items, frame_shape& s)
     {
-        frame_shape s;
         std::string why;
         if (!a.shape(in_items, s, why))
             throw std::invalid_argument(why);
-        return gr::io_signature::make(1, 1, int(s.out_bytes));
+        return a.stream_ports(s);
+    }
+    static gr::io_signature::sptr in_sig(const Adapter& a, size_t in_items)
+    {
+        frame_shape s;
+        std::vector<int> sizes;
+        for (const auto& p : layout(a, in_items, s).inputs)
+            sizes.push_back(int(p.item_bytes));
+        return gr::io_signature::makev(int(sizes.size()), int(sizes.size()), sizes);
+    }
+    static gr::io_signature::sptr out_sig(const Adapter& a, size_t in_items)
+    {
+        frame_shape s;
+        const auto l = layout(a, in_items, s);
+        return gr::io_signature::make(1, 1, int(s.out_bytes / l.out_items_per_frame));
     }
 
 public:
     stream_block(const char* name, Adapter adapter, size_t in_items, const pipeline_options& options)
-        : gr::block(name,
-                    gr::io_signature::make(1, 1, int(in_items * adapter.in_item_bytes())),
-                    out_sig(adapter, in_items)),
+        : gr::block(name, in_sig(adapter, in_items), out_sig(adapter, in_items)),
           item_block<Public, Adapter, stream_driver>(std::move(adapter), options, in_items)
     {
     }

@@ -40,6 +40,26 @@ struct frame_shape {
     }
 };
 
+/*!
+ * The stream form's ports. A family whose frame is one input vector needs
+ * nothing here (the default: one port, one vector per frame, one output
+ * vector per frame). A family whose frame gathers items of several streams
+ * (the MIMO detector: a channel matrix per frame, several received vectors
+ * per frame, optional a-priori LLRs) declares one port per stream, each with
+ * its item size and items per frame, and output items per frame; the stream
+ * driver then consumes whole frames across all ports at once and hands the
+ * adapter each port's items of the frame (stage_stream()), so no family
+ * writes its own multi-input plumbing.
+ */
+struct stream_port {
+    size_t item_bytes = 0;      //!< bytes of one item (a vector) of this port
+    size_t items_per_frame = 1; //!< items of this port that one frame takes
+};
+struct stream_layout {
+    std::vector<stream_port> inputs; //!< in port order
+    size_t out_items_per_frame = 1;  //!< output items (vectors) one frame makes
+};
+
 //! Key/value pairs describing a completed frame: stream tags on its first
 //! output item, or entries of its output PDU's metadata.
 using frame_meta = std::vector<std::pair<pmt::pmt_t, pmt::pmt_t>>;
@@ -78,6 +98,39 @@ public:
                        size_t n,
                        uint8_t* dst,
                        std::string& why) const = 0;
+
+    //! The stream form's ports for frames of \p shape (see stream_layout).
+    virtual stream_layout stream_ports(const frame_shape& shape) const
+    {
+        return { { { shape.in_items * in_item_bytes(), 1 } }, 1 };
+    }
+
+    /*!
+     * Stream form: a frame's per-frame parameters from its ports' items
+     * (e.g. a noise variance that arrives on its own port), before its
+     * staging is opened. \p ports[p] points to the frame's items of port p.
+     * Returns false, with the reason, when they make no frame: the frame is
+     * then rejected as a malformed one. Default: \p shape as it is.
+     */
+    virtual bool stream_frame(const uint8_t* const* /*ports*/,
+                              frame_shape& /*shape*/,
+                              std::string& /*why*/) const
+    {
+        return true;
+    }
+
+    /*!
+     * Stream form: stage one frame from its ports' items into \p dst (its
+     * whole input area), checking them as stage() does. Default: the single
+     * port's items through stage().
+     */
+    virtual bool stage_stream(const frame_shape& shape,
+                              const uint8_t* const* ports,
+                              uint8_t* dst,
+                              std::string& why) const
+    {
+        return stage(shape, ports[0], 0, shape.in_items, dst, why);
+    }
 
     //! Tags / PDU metadata for a completed frame (not for rejected ones).
     virtual void describe(const core::completed_frame& frame, frame_meta& meta) const = 0;

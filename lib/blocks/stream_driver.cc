@@ -20,11 +20,11 @@ namespace {
 constexpr auto max_idle_sleep = std::chrono::microseconds(200);
 } // namespace
 
-bool input_finished(gr::block& block, int ninput_items)
+bool input_finished(gr::block& block, int ninput_items, int port)
 {
     if (ninput_items > 0 || !block.detail())
         return false;
-    const auto reader = block.detail()->input(0);
+    const auto reader = block.detail()->input(port);
     return reader && reader->done() && reader->items_available() == 0;
 }
 
@@ -47,30 +47,76 @@ stream_driver::stream_driver(gr::block& block,
                              const frame_adapter& adapter,
                              pipeline_holder& holder,
                              size_t in_items)
-    : d_block(block), d_tags(tags), d_adapter(adapter), d_holder(holder), d_in_item_bytes(adapter.in_item_bytes())
+    : d_block(block), d_tags(tags), d_adapter(adapter), d_holder(holder)
 {
     std::string why;
     if (!adapter.shape(in_items, d_shape, why))
         throw std::invalid_argument(why);
+    d_layout = adapter.stream_ports(d_shape);
+    d_out_item_bytes = d_shape.out_bytes / d_layout.out_items_per_frame;
+    d_ports.resize(d_layout.inputs.size());
+}
+
+void stream_driver::setup()
+{
+    if (d_layout.out_items_per_frame > 1)
+        d_block.set_output_multiple(int(d_layout.out_items_per_frame));
+    if (d_layout.inputs.size() > 1)
+        // Ports run at different rates (a channel matrix per frame, vectors
+        // per frame), which GNU Radio's policies cannot express; port 0's
+        // tags are carried over by general_work() when its items map one to
+        // one onto output items, and the other ports' are dropped.
+        d_block.set_tag_propagation_policy(gr::block::TPP_CUSTOM);
 }
 
 void stream_driver::forecast(int noutput_items, gr_vector_int& required) const
 {
     const auto* p = d_holder.pipe();
-    required[0] = (p && p->pending() > 0) ? 0 : noutput_items;
+    const bool pending = p && p->pending() > 0;
+    const size_t frames = size_t(noutput_items) / d_layout.out_items_per_frame;
+    for (size_t i = 0; i < required.size() && i < d_layout.inputs.size(); i++)
+        required[i] = pending ? 0 : int(std::max<size_t>(frames, 1) * d_layout.inputs[i].items_per_frame);
 }
 
-void stream_driver::submit(const uint8_t* item, uint64_t index)
+int stream_driver::frames_available(const gr_vector_int& nin) const
+{
+    int frames = INT32_MAX;
+    for (size_t i = 0; i < d_layout.inputs.size(); i++)
+        frames = std::min(frames, int(size_t(nin[i]) / d_layout.inputs[i].items_per_frame));
+    return frames;
+}
+
+bool stream_driver::inputs_finished(const gr_vector_int& nin) const
+{
+    if (d_layout.inputs.size() == 1 && d_layout.inputs[0].items_per_frame == 1)
+        return input_finished(d_block, nin[0]);
+    if (!d_block.detail())
+        return false;
+    // A port whose upstream has finished with less than a frame left ends
+    // the stream: no further frame can be completed.
+    for (size_t i = 0; i < d_layout.inputs.size(); i++) {
+        const auto reader = d_block.detail()->input(int(i));
+        if (reader && reader->done() &&
+            size_t(reader->items_available()) < d_layout.inputs[i].items_per_frame)
+            return true;
+    }
+    return false;
+}
+
+void stream_driver::submit(const uint8_t* const* ports, uint64_t index)
 {
     auto& pipe = *d_holder.pipe();
-    const size_t in_bytes = d_shape.in_items * d_in_item_bytes;
-    uint8_t* dst = pipe.begin_frame(in_bytes, d_shape.out_bytes, d_shape.params.data(), index);
+    const size_t in_bytes = d_shape.in_items * d_adapter.in_item_bytes();
     std::string why;
-    if (d_adapter.stage(d_shape, item, 0, d_shape.in_items, dst, why)) {
-        pipe.commit_frame();
-        return;
+    frame_shape shape = d_shape;
+    if (d_adapter.stream_frame(ports, shape, why)) {
+        uint8_t* dst = pipe.begin_frame(in_bytes, shape.out_bytes, shape.params.data(), index);
+        if (d_adapter.stage_stream(shape, ports, dst, why)) {
+            pipe.commit_frame();
+            return;
+        }
+        pipe.abort_frame();
     }
-    pipe.abort_frame();
     d_holder.logger()->warn("input vector {} not processed: {}; its output is zeros, tagged gpurx_error",
                            index, why);
     d_reasons.push_back(why);
@@ -83,21 +129,23 @@ int stream_driver::general_work(int noutput_items,
                                 gr_vector_void_star& output_items)
 {
     auto& pipe = *d_holder.pipe();
-    const int nin = ninput_items[0];
-    const auto* in = static_cast<const uint8_t*>(input_items[0]);
+    const int nin = frames_available(ninput_items);
     auto* out = static_cast<uint8_t*>(output_items[0]);
-    const size_t in_bytes = d_shape.in_items * d_in_item_bytes;
     const size_t out_bytes = d_shape.out_bytes;
+    const int out_per_frame = int(d_layout.out_items_per_frame);
+    const size_t nports = d_layout.inputs.size();
+    // Frames are counted in port 0's items, as the log and tags name them.
     const uint64_t first_in = d_block.nitems_read(0);
-    int consumed = 0, produced = 0;
+    const uint64_t in0_per_frame = d_layout.inputs[0].items_per_frame;
+    int consumed = 0, produced = 0; // frames, output items
 
     auto emit_ready = [&](bool block) {
         bool any = false;
-        while (produced < noutput_items) {
+        while (produced + out_per_frame <= noutput_items) {
             const core::completed_frame* f = pipe.front(block);
             if (!f)
                 break;
-            std::memcpy(out + size_t(produced) * out_bytes, f->data, out_bytes);
+            std::memcpy(out + size_t(produced) * d_out_item_bytes, f->data, out_bytes);
             const uint64_t at = d_block.nitems_written(0) + produced;
             if (f->rejected) {
                 d_tags.add_tag(at, d_error_key, pmt::mp(d_reasons.front()));
@@ -109,7 +157,7 @@ int stream_driver::general_work(int noutput_items,
                     d_tags.add_tag(at, kv.first, kv.second);
             }
             pipe.pop();
-            produced++;
+            produced += out_per_frame;
             any = true;
             block = false; // wait for at most one batch per call
         }
@@ -119,7 +167,11 @@ int stream_driver::general_work(int noutput_items,
     for (;;) {
         bool progress = emit_ready(false);
         while (consumed < nin && pipe.can_accept()) {
-            submit(in + size_t(consumed) * in_bytes, first_in + consumed);
+            for (size_t i = 0; i < nports; i++)
+                d_ports[i] = static_cast<const uint8_t*>(input_items[i]) +
+                             size_t(consumed) * d_layout.inputs[i].items_per_frame *
+                                 d_layout.inputs[i].item_bytes;
+            submit(d_ports.data(), first_in + uint64_t(consumed) * in0_per_frame);
             consumed++;
             progress = true;
         }
@@ -131,7 +183,7 @@ int stream_driver::general_work(int noutput_items,
         if (!progress) {
             // Input is waiting but every slot is busy: wait for the oldest
             // batch if there is room for its output, else return.
-            if (produced < noutput_items && pipe.front_in_flight()) {
+            if (produced + out_per_frame <= noutput_items && pipe.front_in_flight()) {
                 emit_ready(true);
                 continue;
             }
@@ -142,12 +194,20 @@ int stream_driver::general_work(int noutput_items,
     if (produced == 0 && consumed == 0 && pipe.pending() > 0) {
         // No new input: the upstream is idle, or finished - then nothing
         // more will fill the partial batch, so it goes now.
-        if (input_finished(d_block, nin))
+        if (inputs_finished(ninput_items))
             pipe.flush();
         pipeline_idle_wait(pipe);
         emit_ready(false);
     }
-    d_block.consume_each(consumed);
+    if (nports > 1 && consumed > 0 && in0_per_frame == uint64_t(out_per_frame)) {
+        // Same offsets: item k of port 0 becomes output item k.
+        std::vector<gr::tag_t> tags;
+        d_tags.all_tags_in_window(tags, 0, 0, uint64_t(consumed) * in0_per_frame);
+        for (const auto& t : tags)
+            d_tags.add_tag(t.offset, t.key, t.value);
+    }
+    for (size_t i = 0; i < nports; i++)
+        d_block.consume(int(i), consumed * int(d_layout.inputs[i].items_per_frame));
     return produced;
 }
 

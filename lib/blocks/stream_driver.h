@@ -4,7 +4,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 // The stream deployment, shared by every family: one input vector per frame,
-// one output vector per frame, in order.
+// one output vector per frame, in order. A family may instead declare several
+// input ports with their items per frame, and several output items per frame
+// (frame_adapter::stream_ports()); the driver then takes whole frames, the
+// same number from every port, and emits whole frames (the output multiple is
+// the frame's output items), so a rejected frame's zeros and tag cover
+// exactly its own output items.
 //
 // Frames are consumed when they are copied into the pipeline and produced when
 // their batch completes, so output lags input by up to slots x max_batch
@@ -40,7 +45,8 @@ public:
                   pipeline_holder& holder,
                   size_t in_items);
 
-    void setup() {}
+    //! Call from the block's constructor: output multiple, tag policy.
+    void setup();
     void stop() {}
 
     void forecast(int noutput_items, gr_vector_int& required) const;
@@ -50,21 +56,27 @@ public:
                      gr_vector_void_star& output_items);
 
 private:
-    void submit(const uint8_t* item, uint64_t index);
+    void submit(const uint8_t* const* ports, uint64_t index);
+    //! Frames whole on every port among this call's input.
+    int frames_available(const gr_vector_int& ninput_items) const;
+    //! The upstream of some port finished with less than a frame left.
+    bool inputs_finished(const gr_vector_int& ninput_items) const;
 
     gr::block& d_block;
     block_tags& d_tags;
     const frame_adapter& d_adapter;
     pipeline_holder& d_holder;
     frame_shape d_shape;
-    size_t d_in_item_bytes;
+    stream_layout d_layout;
+    size_t d_out_item_bytes;
+    std::vector<const uint8_t*> d_ports; // a frame's items, per port (scratch)
     std::deque<std::string> d_reasons; // of the rejected frames in the pipeline, in order
     const pmt::pmt_t d_error_key = pmt::mp("gpurx_error");
 };
 
-//! True when the upstream of \p block's input 0 has finished and its buffer
+//! True when the upstream of \p block's input \p port has finished and its buffer
 //! holds nothing more: the end of a finite stream.
-bool input_finished(gr::block& block, int ninput_items);
+bool input_finished(gr::block& block, int ninput_items, int port = 0);
 
 /*!
  * Bounded wait when a call brought no new input and nothing completed: block

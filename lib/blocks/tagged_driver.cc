@@ -26,8 +26,14 @@ tagged_driver::tagged_driver(gr::block& block,
 void tagged_driver::setup()
 {
     d_block.set_tag_propagation_policy(gr::block::TPP_DONT);
-    // Room for the largest output packet in every call.
-    d_block.set_min_noutput_items(int(d_adapter.max_out_bytes() / d_adapter.out_item_bytes()));
+    // Room for the largest output packet in every call. GNU Radio sizes
+    // buffers from the item size alone (64 KiB by default), not from
+    // min_noutput_items: a larger packet (MIMO LLRs, 4 bytes an item) would
+    // never fit and the block would wait forever, so ask for two packets' room.
+    const int max_out_items = int(d_adapter.max_out_bytes() / d_adapter.out_item_bytes());
+    d_block.set_min_noutput_items(max_out_items);
+    if (d_block.min_output_buffer(0) < long(2 * max_out_items))
+        d_block.set_min_output_buffer(0, long(2 * max_out_items));
     d_block.message_port_register_out(d_errors_port);
 }
 

@@ -19,6 +19,9 @@ void bind_lte_turbo_decoder_tagged(py::module& m);
 void bind_lte_turbo_decoder_pdu(py::module& m);
 void bind_lte_turbo_encoder_tagged(py::module& m);
 void bind_viterbi_decoder(py::module& m);
+void bind_mimo_detector(py::module& m);
+void bind_mimo_channel(py::module& m);
+void bind_qam(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() returns NULL on newer Pythons, hence the wrapper.
@@ -44,5 +47,8 @@ PYBIND11_MODULE(gpurx_python, m)
     bind_lte_turbo_decoder_pdu(m);
     bind_lte_turbo_encoder_tagged(m);
     bind_viterbi_decoder(m);
+    bind_mimo_detector(m);
+    bind_mimo_channel(m);
+    bind_qam(m);
     // ) END BINDING_FUNCTION_CALLS
 }

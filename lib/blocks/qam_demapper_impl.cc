@@ -1,0 +1,141 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// gpurx.qam_demapper: max-log soft demapping of the 36.211 constellations.
+//
+// They are product sets: the in-phase part of a point depends only on bits
+// b(0), b(2), b(4), ..., the quadrature part only on b(1), b(3), .... The
+// 2-D minimum over points with b(i)=x therefore splits into the axis of bit
+// i (constrained) plus the other axis (unconstrained), and the latter cancels
+// in the LLR: each bit needs only sqrt(Q) one-dimensional distances, not Q.
+// The axis tables are derived from the shared constellation (mimo/qam.h) and
+// the product structure is checked at construction, so the shortcut cannot
+// silently disagree with the full 2-D max-log.
+#include "mimo/qam.h"
+#include <gnuradio/gpurx/qam_demapper.h>
+#include <gnuradio/io_signature.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <vector>
+
+namespace gr {
+namespace gpurx {
+
+namespace {
+
+constexpr float max_abs = 1.0e6f;
+
+void check_noise_var(float n0)
+{
+    if (!(n0 > 0.0f) || !std::isfinite(n0))
+        throw std::invalid_argument("noise_var must be positive and finite, got " + std::to_string(n0));
+}
+
+//! One axis: its levels and, per level, the values of that axis's bits.
+struct axis {
+    std::vector<float> level;
+    std::vector<unsigned> bits; // bit j of the axis (the symbol's bit 2j or 2j+1) at bit j
+};
+
+class qam_demapper_impl final : public qam_demapper
+{
+    int d_bits;
+    axis d_axis[2]; // in-phase, quadrature
+    float d_n0;
+    mutable std::mutex d_mutex; // set_noise_var() from another thread
+
+public:
+    qam_demapper_impl(core::mimo::modulation m, float n0)
+        : gr::sync_interpolator("qam_demapper",
+                                gr::io_signature::make(1, 1, sizeof(gr_complex)),
+                                gr::io_signature::make(1, 1, sizeof(float)),
+                                unsigned(core::mimo::bits_per_symbol(m))),
+          d_bits(core::mimo::bits_per_symbol(m)),
+          d_n0(n0)
+    {
+        check_noise_var(n0);
+        const auto& c = core::mimo::constellation_of(m);
+        std::map<double, unsigned> seen[2];
+        for (size_t q = 0; q < c.points.size(); q++) {
+            unsigned ab[2] = { 0, 0 };
+            for (int i = 0; i < d_bits; i++) // b(0) is the index's most significant bit
+                ab[i & 1] |= ((q >> (d_bits - 1 - i)) & 1u) << (i >> 1);
+            const double v[2] = { c.points[q].real(), c.points[q].imag() };
+            for (int a = 0; a < 2; a++) {
+                const auto it = seen[a].emplace(v[a], ab[a]).first;
+                if (it->second != ab[a])
+                    throw std::logic_error("qam_demapper: the constellation is not a product of its axes");
+            }
+        }
+        for (int a = 0; a < 2; a++)
+            for (const auto& kv : seen[a]) {
+                d_axis[a].level.push_back(float(kv.first));
+                d_axis[a].bits.push_back(kv.second);
+            }
+    }
+
+    int bits_per_symbol() const override { return d_bits; }
+    float noise_var() const override
+    {
+        std::lock_guard<std::mutex> l(d_mutex);
+        return d_n0;
+    }
+    void set_noise_var(float n0) override
+    {
+        check_noise_var(n0);
+        std::lock_guard<std::mutex> l(d_mutex);
+        d_n0 = n0;
+    }
+
+    int work(int noutput_items, gr_vector_const_void_star& input_items, gr_vector_void_star& output_items) override
+    {
+        const auto* in = static_cast<const gr_complex*>(input_items[0]);
+        auto* out = static_cast<float*>(output_items[0]);
+        const float inv_n0 = 1.0f / noise_var();
+        const int symbols = noutput_items / d_bits;
+        constexpr float inf = std::numeric_limits<float>::infinity();
+        for (int s = 0; s < symbols; s++, out += d_bits) {
+            if (!std::isfinite(in[s].real()) || !std::isfinite(in[s].imag())) {
+                std::fill(out, out + d_bits, 0.0f);
+                continue;
+            }
+            // Far beyond the constellation every distance would overflow to
+            // Inf and the LLR be Inf - Inf; clamping leaves the sign and
+            // ranks of the distances, so the hard decision, unchanged.
+            const float v[2] = { std::clamp(in[s].real(), -max_abs, max_abs),
+                                 std::clamp(in[s].imag(), -max_abs, max_abs) };
+            for (int a = 0; a < 2; a++) {
+                const axis& ax = d_axis[a];
+                const int axis_bits = d_bits / 2;
+                float m0[4] = { inf, inf, inf, inf }, m1[4] = { inf, inf, inf, inf };
+                for (size_t l = 0; l < ax.level.size(); l++) {
+                    const float d = (v[a] - ax.level[l]) * (v[a] - ax.level[l]);
+                    for (int j = 0; j < axis_bits; j++) {
+                        float& m = ((ax.bits[l] >> j) & 1u) ? m1[j] : m0[j];
+                        m = std::min(m, d);
+                    }
+                }
+                for (int j = 0; j < axis_bits; j++)
+                    out[2 * j + a] = (m0[j] - m1[j]) * inv_n0;
+            }
+        }
+        return noutput_items;
+    }
+};
+} // namespace
+
+qam_demapper::sptr qam_demapper::make(const std::string& modulation, float noise_var)
+{
+    return gnuradio::make_block_sptr<qam_demapper_impl>(core::mimo::parse_modulation(modulation),
+                                                        noise_var);
+}
+
+} // namespace gpurx
+} // namespace gr
