@@ -4,7 +4,7 @@
 #
 # Compiles a GRC example with grcc into a temporary folder and runs it
 # headless; passes when grcc succeeds, the flowgraph exits 0 and its output
-# contains PATTERN (a grep regular expression without spaces:
+# contains PATTERN (a grep regular expression without spaces or shell characters:
 # GR_ADD_TEST splits arguments at spaces). Keeps the .grc from drifting from the blocks' YAML.
 #   check_grc.sh GRC_FILE GRC_BLOCKS_DIR PYTHON PATTERN
 set -u
