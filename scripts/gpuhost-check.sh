@@ -6,7 +6,9 @@
 #   carry: [".devrun", ".gpuhost"]
 #   command: bash scripts/gpuhost-check.sh [tests] [sanitize] [bench-turbo]
 #            [bench-pipeline] [bench-flowgraph] [example] [ber] [bench-old-new]
-#            [bench-devices]
+#            [bench-devices] [bench-viterbi-peers] [viterbi-ber]
+# bench-viterbi-peers also needs the peers' binaries carried in .peers/
+# (copied from ../shared/peers: libfec_viterbi_bench, grfec_cc_bench.py).
 # Writes logs to $OUT (or ./.devout). Nothing is compiled there: binaries
 # built here (nvcc 13, sm_90) run there as they are.
 set -uo pipefail
@@ -87,6 +89,52 @@ for step in "$@"; do
       timeout "${BER_TIMEOUT:-3000}" build/apps/gpurx-turbo-ber --backend cuda --table \
           --min-frame-errors "${BER_MIN_FE:-60}" --max-frames "${BER_MAX_FRAMES:-12000}" \
           --csv "$out/ber.csv" ${BER_ARGS:-} | tee "$out/ber.md"
+      ;;
+    bench-viterbi-peers)
+      # Viterbi K=7 r1/2 2048-bit frames, Eb/N0 4 dB, in one session: Karn's
+      # libfec (SSE2 and portable), gr-fec's cc_decoder (float through
+      # extended_decoder, and pre-quantised bytes) and gr-gpurx's CPU backend,
+      # each on one pinned core (taskset -c 2) and on 16 threads/chains.
+      secs=${PEER_SECONDS:-5}
+      log="$out/bench_viterbi_peers.txt"
+      : > "$log"
+      if [ ! -x .peers/libfec_viterbi_bench ] || [ ! -f .peers/grfec_cc_bench.py ]; then
+        echo "bench-viterbi-peers: carry .peers/ (libfec_viterbi_bench, grfec_cc_bench.py from ../shared/peers)"
+        status=1
+      else
+        for v in sse2 port; do
+          echo "== libfec $v, 1 core" | tee -a "$log"
+          taskset -c 2 .peers/libfec_viterbi_bench 1 "$secs" 2048 4.0 "$v" 2>&1 | tee -a "$log"
+          echo "== libfec $v, 16 threads" | tee -a "$log"
+          .peers/libfec_viterbi_bench 16 "$secs" 2048 4.0 "$v" 2>&1 | tee -a "$log"
+        done
+        for v in ext raw; do
+          echo "== gr-fec cc_decoder $v, 1 core" | tee -a "$log"
+          taskset -c 2 python3 .peers/grfec_cc_bench.py 1 "$secs" 4.0 "$v" 2>&1 | tee -a "$log"
+          echo "== gr-fec cc_decoder $v, 16 chains" | tee -a "$log"
+          python3 .peers/grfec_cc_bench.py 16 "$secs" 4.0 "$v" 2>&1 | tee -a "$log"
+        done
+        # bench_viterbi's cpu-reference rows: all cores (16) and 1 worker;
+        # pinned to core 2, its "all cores" row is the 1-core figure.
+        echo "== gr-gpurx bench_viterbi, 16 threads" | tee -a "$log"
+        build/bench/bench_viterbi 2>&1 | tee -a "$log"
+        echo "== gr-gpurx bench_viterbi, 1 core (taskset -c 2)" | tee -a "$log"
+        taskset -c 2 build/bench/bench_viterbi --quick 2>&1 | tee -a "$log"
+        echo "== gr-gpurx vs gr-fec in flowgraphs (cuda, then cpu 16 threads vs 16 chains)" | tee -a "$log"
+        python3 bench/bench_viterbi_grfec.py --backend cuda --mbit 200 2>&1 | grep -v ':warning:' | tee -a "$log"
+        python3 bench/bench_viterbi_grfec.py --backend cpu --chains 16 --mbit 20 2>&1 | grep -v ':warning:' | tee -a "$log"
+      fi
+      ;;
+    viterbi-ber)
+      # The precise BER curves of docs/viterbi-ber.md on CUDA: K=7, K=5, K=9,
+      # soft input, 2048-bit frames, 200 frame errors per point.
+      for c in "k7 0:5:0.25" "gsm 0:6:0.25" "k9 0:4.5:0.25"; do
+        read -r code range <<< "$c"
+        timeout "${VBER_TIMEOUT:-900}" build/apps/gpurx-viterbi-ber --code "$code" --backend cuda --ebn0 "$range" \
+            --min-frame-errors "${VBER_MIN_FE:-200}" --max-frames "${VBER_MAX_FRAMES:-2000000}" --quiet \
+            --csv "$out/viterbi-ber-$code.csv" | tee "$out/viterbi-ber-$code.md"
+        [ "${PIPESTATUS[0]}" = 0 ] || status=1
+      done
       ;;
     *) echo "unknown step $step"; status=1 ;;
   esac

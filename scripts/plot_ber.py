@@ -3,12 +3,13 @@
 # Copyright 2026 gr-gpurx authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-"""Plot BER curves from gpurx-turbo-ber --csv output.
+"""Plot BER curves from gpurx-turbo-ber or gpurx-viterbi-ber --csv output
+(any CSV with curve, ebn0_db and ber columns).
 
-  plot_ber.py ber.csv [more.csv ...] out.png
+  plot_ber.py [--title TEXT] ber.csv [more.csv ...] out.png
 """
+import argparse
 import csv
-import sys
 from collections import defaultdict
 
 import matplotlib
@@ -16,7 +17,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
-def main(srcs, dst):
+TURBO_TITLE = "LTE turbo decoder, K=6144, rate 1/3, BPSK/AWGN (gr-gpurx, CUDA backend, H100)"
+
+
+def main(srcs, dst, title=TURBO_TITLE):
     curves = defaultdict(list)
     for src in srcs:
         for row in csv.DictReader(open(src)):
@@ -29,12 +33,17 @@ def main(srcs, dst):
     fig, ax = plt.subplots(figsize=(8, 5.5))
     for name, pts in sorted(curves.items()):
         x, y = zip(*sorted(pts))
-        style = "-" if "P=1" in name else (":" if name.endswith("g=0") else "--")
+        # Turbo: P=1 solid, windowed dashed (dotted without guard); other
+        # curves: gr-fec's dashed beside gr-gpurx's solid.
+        if "P=" in name:
+            style = "-" if "P=1" in name else (":" if name.endswith("g=0") else "--")
+        else:
+            style = "--" if "gr-fec" in name else "-"
         ax.semilogy(x, y, style, marker="o", ms=3, label=name)
     ax.axhline(1e-5, color="grey", lw=0.8)
     ax.set_xlabel("Eb/N0 (dB)")
     ax.set_ylabel("BER")
-    ax.set_title("LTE turbo decoder, K=6144, rate 1/3, BPSK/AWGN (gr-gpurx, CUDA backend, H100)")
+    ax.set_title(title)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
@@ -42,4 +51,10 @@ def main(srcs, dst):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:-1], sys.argv[-1])
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--title", default=TURBO_TITLE)
+    ap.add_argument("files", nargs="+", help="CSV files, then the PNG to write")
+    a = ap.parse_args()
+    if len(a.files) < 2:
+        ap.error("give at least one CSV and the PNG to write")
+    main(a.files[:-1], a.files[-1], a.title)

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Copyright 2026 gr-gpurx authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Compiles a GRC example with grcc into a temporary folder and runs it
+# headless; passes when grcc succeeds, the flowgraph exits 0 and its output
+# contains PATTERN (a grep regular expression without spaces or shell characters:
+# GR_ADD_TEST splits arguments at spaces). Keeps the .grc from drifting from the blocks' YAML.
+#   check_grc.sh GRC_FILE GRC_BLOCKS_DIR PYTHON PATTERN
+set -u
+[ $# = 4 ] || { echo "usage: check_grc.sh GRC_FILE GRC_BLOCKS_DIR PYTHON PATTERN" >&2; exit 2; }
+grc=$1 blocks_dir=$2 python=$3 pattern=$4
+d=$(mktemp -d) || exit 1
+trap 'rm -rf "$d"' EXIT
+GRC_BLOCKS_PATH="$blocks_dir" grcc -o "$d" "$grc" > "$d/grcc.log" 2>&1 || { cat "$d/grcc.log"; echo "grcc failed"; exit 1; }
+py="$d/$(basename "$grc" .grc).py"
+[ -f "$py" ] || { cat "$d/grcc.log"; echo "grcc wrote no $py"; exit 1; }
+"$python" -B "$py" > "$d/run.log" 2>&1
+rc=$?
+cat "$d/run.log"
+[ $rc = 0 ] || { echo "the generated flowgraph failed ($rc)"; exit 1; }
+grep -q "$pattern" "$d/run.log" || { echo "no line matching \"$pattern\""; exit 1; }
