@@ -73,6 +73,66 @@ noisy_frames(const core::viterbi_config& cfg, int frame_bits, core::viterbi::inp
 }
 
 /*!
+ * The same through submit_many(): frames handed over in runs from one
+ * contiguous host buffer (as a stream block holds them), copied into the
+ * staging by \p staging_threads threads.
+ */
+inline double pipeline_gbps_many(const core::viterbi_config& cfg,
+                                 const core::backend_choice& where,
+                                 const staged_frames& frames,
+                                 int frame_bits,
+                                 size_t max_batch,
+                                 size_t total,
+                                 size_t slots,
+                                 size_t staging_threads)
+{
+    using clk = std::chrono::steady_clock;
+    const auto choice = core::choose_viterbi_implementation(cfg);
+    core::pipeline_config pc;
+    pc.types = core::viterbi::frame_types_of();
+    pc.slots = slots;
+    pc.max_batch = max_batch;
+    const size_t in_bytes = frames.bytes[0].size();
+    pc.max_in_bytes = in_bytes;
+    pc.max_out_bytes = size_t(frame_bits);
+    pc.flush_timeout = std::chrono::microseconds(1000);
+    pc.staging_threads = staging_threads;
+    auto pipe = core::make_pipeline(core::viterbi_kernel_factories(cfg, choice), where, pc);
+    const core::viterbi::frame_params params{ frame_bits, frames.input };
+    // A pool of 4096 frames (the staged ones repeated), contiguous.
+    const size_t pool = 4096;
+    std::vector<uint8_t> src(pool * in_bytes);
+    for (size_t i = 0; i < pool; i++)
+        std::copy(frames.bytes[i % frames.bytes.size()].begin(), frames.bytes[i % frames.bytes.size()].end(),
+                  src.begin() + i * in_bytes);
+    size_t in = 0, out = 0;
+    const size_t warm = pc.slots * max_batch;
+    clk::time_point t0 = clk::now();
+    auto take = [&](bool block) {
+        while (pipe->front(block)) {
+            pipe->pop();
+            if (++out == warm)
+                t0 = clk::now();
+            block = false;
+        }
+    };
+    while (in < total + warm) {
+        if (!pipe->can_accept()) {
+            take(true);
+            continue;
+        }
+        const size_t at = in % pool;
+        const size_t n = std::min(pool - at, total + warm - in);
+        in += pipe->submit_many(&src[at * in_bytes], in_bytes, in_bytes, size_t(frame_bits), &params, n);
+        take(false);
+    }
+    pipe->drain();
+    take(false);
+    const double secs = std::chrono::duration<double>(clk::now() - t0).count();
+    return double(frame_bits) * double(out - warm) / secs / 1e9;
+}
+
+/*!
  * Gbit/s of information bits for \p total frames through a pipeline on
  * \p where, timed once every slot has run once (the pipeline is full).
  */
@@ -83,8 +143,11 @@ inline double pipeline_gbps(const core::viterbi_config& cfg,
                             size_t max_batch,
                             size_t total,
                             size_t cpu_threads,
-                            size_t slots = 3)
+                            size_t slots = 3,
+                            size_t staging_threads = 0)
 {
+    if (staging_threads)
+        return pipeline_gbps_many(cfg, where, frames, frame_bits, max_batch, total, slots, staging_threads);
     using clk = std::chrono::steady_clock;
     const auto choice = core::choose_viterbi_implementation(cfg);
     core::pipeline_config pc;

@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "pipeline/batch_pipeline.h"
+#include "pipeline/worker_pool.h"
 
 #include "pipeline/cuda_probe.h"
 
@@ -30,6 +31,9 @@ void pipeline_config::validate() const
     if (max_batch < 1 || max_batch > (1u << 20))
         throw std::invalid_argument("max_batch must be in 1..1048576, got " +
                                     std::to_string(max_batch));
+    if (staging_threads < 1 || staging_threads > 256)
+        throw std::invalid_argument("staging_threads must be in 1..256, got " +
+                                    std::to_string(staging_threads));
     if (max_in_bytes == 0 || max_in_bytes > UINT32_MAX)
         throw std::invalid_argument("max_in_bytes must be in 1..2^32-1, got " +
                                     std::to_string(max_in_bytes));
@@ -116,10 +120,8 @@ uint64_t batch_pipeline::submit(
     return commit_frame();
 }
 
-uint8_t* batch_pipeline::begin_frame(size_t in_bytes, size_t out_bytes, const void* params, uint64_t user)
+void batch_pipeline::check_sizes(size_t in_bytes, size_t out_bytes) const
 {
-    if (d_frame_open)
-        throw std::logic_error("batch_pipeline: begin_frame() twice without commit_frame()");
     if (in_bytes > d_cfg.max_in_bytes || in_bytes == 0)
         throw std::length_error("frame input of " + std::to_string(in_bytes) +
                                 " bytes; this pipeline takes 1.." +
@@ -128,6 +130,13 @@ uint8_t* batch_pipeline::begin_frame(size_t in_bytes, size_t out_bytes, const vo
         throw std::length_error("frame output of " + std::to_string(out_bytes) +
                                 " bytes; this pipeline produces at most " +
                                 std::to_string(d_cfg.max_out_bytes));
+}
+
+uint8_t* batch_pipeline::begin_frame(size_t in_bytes, size_t out_bytes, const void* params, uint64_t user)
+{
+    if (d_frame_open)
+        throw std::logic_error("batch_pipeline: begin_frame() twice without commit_frame()");
+    check_sizes(in_bytes, out_bytes);
     auto& s = filling_slot();
     const size_t idx = s.nkernel;
     frame_desc& fd = s.frames[idx];
@@ -145,6 +154,61 @@ uint8_t* batch_pipeline::begin_frame(size_t in_bytes, size_t out_bytes, const vo
         { d_next_seq, user, static_cast<int32_t>(idx), static_cast<uint32_t>(out_bytes) });
     d_frame_open = true;
     return dst;
+}
+
+size_t batch_pipeline::submit_many(const void* in,
+                                   size_t in_stride,
+                                   size_t in_bytes,
+                                   size_t out_bytes,
+                                   const void* params,
+                                   size_t n,
+                                   uint64_t user)
+{
+    if (d_frame_open)
+        throw std::logic_error("batch_pipeline: submit_many() inside begin_frame()");
+    check_sizes(in_bytes, out_bytes);
+    if (n == 0 || !can_accept())
+        return 0;
+    auto& s = filling_slot();
+    const size_t m = std::min(n, d_cfg.max_batch - s.entries.size());
+    const size_t pb = d_cfg.types.param_bytes;
+    const size_t first_in = s.in_used;
+    for (size_t i = 0; i < m; i++) {
+        const size_t idx = s.nkernel;
+        frame_desc& fd = s.frames[idx];
+        fd.in_offset = s.in_used;
+        fd.out_offset = s.out_used;
+        fd.in_bytes = static_cast<uint32_t>(in_bytes);
+        fd.out_bytes = static_cast<uint32_t>(out_bytes);
+        if (pb)
+            std::memcpy(s.params + idx * pb, params, pb);
+        s.in_used += align_up(in_bytes);
+        s.out_used += align_up(out_bytes);
+        s.nkernel++;
+        s.entries.push_back({ d_next_seq++, user, static_cast<int32_t>(idx), static_cast<uint32_t>(out_bytes) });
+    }
+    // The copies: contiguous runs of frames per staging thread.
+    const auto* src = static_cast<const uint8_t*>(in);
+    uint8_t* dst = s.in + first_in;
+    const size_t dst_stride = align_up(in_bytes);
+    auto copy_run = [&](size_t from, size_t to) {
+        for (size_t i = from; i < to; i++)
+            std::memcpy(dst + i * dst_stride, src + i * in_stride, in_bytes);
+    };
+    // Below about 1 MiB a thread hand-off costs more than it saves.
+    if (d_cfg.staging_threads > 1 && m * in_bytes >= (size_t(1) << 20)) {
+        if (!d_stager)
+            d_stager = std::make_unique<worker_pool>(d_cfg.staging_threads);
+        const size_t parts = d_stager->size();
+        d_stager->parallel_for(parts, [&](size_t part, size_t) {
+            copy_run(m * part / parts, m * (part + 1) / parts);
+        });
+    } else {
+        copy_run(0, m);
+    }
+    d_pending += m;
+    launch_if_full(s);
+    return m;
 }
 
 void batch_pipeline::abort_frame()

@@ -32,6 +32,8 @@ namespace gr {
 namespace gpurx {
 namespace core {
 
+class worker_pool;
+
 struct pipeline_config {
     size_t slots = 3;                  //!< batches in flight per device, >= 1
     size_t max_batch = 64;             //!< frames per batch, >= 1
@@ -40,6 +42,10 @@ struct pipeline_config {
     std::chrono::microseconds flush_timeout{ 1000 }; //!< 0 = launch every frame at once
     frame_types types;                 //!< the family's parameter and result records
     size_t cpu_threads = 0;            //!< CPU backend workers, 0: one per hardware thread
+    //! Host threads that copy frames into the staging in submit_many(),
+    //! including the caller: one core copies about 6-10 GB/s, less than
+    //! PCIe carries, so a fast device needs several. 1: the caller alone.
+    size_t staging_threads = 1;
 
     //! Throws std::invalid_argument naming the bad field.
     void validate() const;
@@ -88,6 +94,22 @@ public:
                     size_t out_bytes,
                     const void* params,
                     uint64_t user = 0);
+
+    /*!
+     * Submit up to \p n frames of one shape at once: frame i's input is
+     * \p in_bytes at \p in + i * \p in_stride, all with the same
+     * \p params record. Takes as many as the filling slot has room for and
+     * returns that count (0 when can_accept() is false); the copies are
+     * spread over staging_threads. For producers with many equal frames at
+     * hand (a stream block's buffer, a benchmark).
+     */
+    size_t submit_many(const void* in,
+                       size_t in_stride,
+                       size_t in_bytes,
+                       size_t out_bytes,
+                       const void* params,
+                       size_t n,
+                       uint64_t user = 0);
 
     /*!
      * Zero-copy form of submit(): returns the staging area (pinned on CUDA)
@@ -164,6 +186,7 @@ private:
     };
 
     slot& filling_slot();
+    void check_sizes(size_t in_bytes, size_t out_bytes) const;
     void launch(size_t index);
     void launch_if_full(slot& s);
     void advance_fill();
@@ -172,6 +195,7 @@ private:
     pipeline_config d_cfg;
     std::vector<slot> d_slots;
     std::vector<uint8_t> d_zeros; // output of rejected frames
+    std::unique_ptr<worker_pool> d_stager; // submit_many()'s copiers, made on first need
     size_t d_fill = 0;            // slot being filled (or next to fill)
     size_t d_head = 0;            // slot holding the oldest frame
     uint64_t d_next_seq = 0;

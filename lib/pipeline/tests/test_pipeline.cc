@@ -10,6 +10,8 @@
 #include "test_util.h"
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "pipeline/cuda_probe.h"
 #include <cmath>
 #include <random>
@@ -196,6 +198,52 @@ void abort_leaves_no_trace(const core::backend_choice& where)
     EXPECT_EQ(pipe->front(false), nullptr);
 }
 TEST(Pipeline, CpuAbortFrameLeavesNoTrace) { abort_leaves_no_trace(test::cpu_backend()); }
+
+// submit_many(): frames of one shape taken in runs as large as the filling
+// slot allows, copied by several staging threads (runs over 1 MiB) or the
+// caller; every frame comes out once, in order, unchanged, with its seq and
+// user tag, mixed with single submissions.
+void submit_many_keeps_every_frame(const core::backend_choice& where)
+{
+    const size_t vlen = 1021; // 4084 bytes: the staging stride (16-aligned) differs from the source's
+    auto cfg = make_cfg({ 3, 512, 1000 }, vlen);
+    cfg.staging_threads = 4;
+    auto pipe = core::make_pipeline(copy_kernels(vlen, 1.0f), where, cfg);
+    const size_t nframes = 2000;
+    std::vector<float> src(nframes * vlen);
+    for (size_t i = 0; i < src.size(); i++)
+        src[i] = float(i % 100003);
+    size_t next = 0, out = 0;
+    auto take = [&](bool block) {
+        while (const auto* f = pipe->front(block)) {
+            ASSERT_EQ(f->seq, out);
+            EXPECT_EQ(f->user, out == 700 ? 7u : 5u);
+            EXPECT_EQ(std::memcmp(f->data, &src[out * vlen], vlen * 4), 0) << "frame " << out;
+            pipe->pop();
+            out++;
+            block = false;
+        }
+    };
+    while (next < nframes) {
+        if (!pipe->can_accept()) {
+            take(true);
+            continue;
+        }
+        if (next == 700) { // one frame on its own in the middle
+            pipe->submit(&src[next * vlen], vlen * 4, vlen * 4, nullptr, 7);
+            next++;
+            continue;
+        }
+        const size_t want = std::min<size_t>(next < 700 ? 700 - next : nframes - next, 900);
+        next += pipe->submit_many(&src[next * vlen], vlen * 4, vlen * 4, vlen * 4, nullptr, want, 5);
+        take(false);
+    }
+    pipe->drain();
+    take(false);
+    EXPECT_EQ(out, nframes);
+}
+TEST(Pipeline, CpuSubmitManyKeepsEveryFrame) { submit_many_keeps_every_frame(test::cpu_backend()); }
+TEST(PipelineCuda, SubmitManyKeepsEveryFrame) { submit_many_keeps_every_frame(test::cuda_backend()); }
 TEST(PipelineCuda, AbortFrameLeavesNoTrace) { abort_leaves_no_trace(test::cuda_backend()); }
 
 TEST(Pipeline, ConfigErrorsNameTheParameter)

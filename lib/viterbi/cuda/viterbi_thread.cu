@@ -154,38 +154,109 @@ __device__ __forceinline__ uint32_t renormalise(uint32_t (&P)[H])
     return m;
 }
 
-// Forward pass with packed 16-bit metrics; returns the (reference-scale)
-// metric of the end state and sets it. P[i] holds metrics of states i (low
-// half) and i + H (high half).
-template <class T, bool Punctured>
-__device__ float forward_packed(const viterbi_gpu_code& c,
-                                const uint8_t* in,
-                                int input,
-                                int steps,
-                                uint32_t* dec,
-                                size_t dec_stride,
-                                bool truncated,
-                                int& end)
+// Steps whose LLRs one vector load brings: 8 (8 n bytes of int8, 32 n of
+// float). Per-thread loads are not coalesced across a warp (each thread
+// reads its own frame), so each one should bring as much as it can.
+constexpr int block_steps = 8;
+
+// The LLRs of block_steps steps from t (a multiple of block_steps) as int
+// values (int8, or hard bits as +-1), \p N per step.
+template <int N>
+struct int_block {
+    int v[block_steps * N];
+};
+
+template <int N>
+__device__ __forceinline__ int_block<N> load_int_block(const uint8_t* in, int input, int t)
 {
-    constexpr int K = T::K, N = T::N, S = T::S, H = T::H, W = T::W;
+    // 8 n bytes at an offset that is a multiple of 8 (the frame starts
+    // 16-aligned): n 8-byte loads.
+    const uint2* p = reinterpret_cast<const uint2*>(in + size_t(t) * N);
+    uint32_t raw[2 * N];
+#pragma unroll
+    for (int q = 0; q < N; q++) {
+        const uint2 v = __ldg(p + q);
+        raw[2 * q] = v.x;
+        raw[2 * q + 1] = v.y;
+    }
+    int_block<N> b;
+#pragma unroll
+    for (int k = 0; k < block_steps * N; k++) {
+        const int x = int(int8_t(raw[k / 4] >> (8 * (k % 4))));
+        b.v[k] = input == viterbi::INPUT_HARD ? (x ? 1 : -1) : x;
+    }
+    return b;
+}
+
+template <int N>
+struct float_block {
+    float v[block_steps * N];
+};
+
+template <int N>
+__device__ __forceinline__ float_block<N> load_float_block(const uint8_t* in, int t)
+{
+    // 32 n bytes at a multiple of 32: 2 n 16-byte loads.
+    const float4* p = reinterpret_cast<const float4*>(in + size_t(t) * N * sizeof(float));
+    float_block<N> b;
+#pragma unroll
+    for (int q = 0; q < 2 * N; q++) {
+        const float4 v = __ldg(p + q);
+        b.v[4 * q] = v.x;
+        b.v[4 * q + 1] = v.y;
+        b.v[4 * q + 2] = v.z;
+        b.v[4 * q + 3] = v.w;
+    }
+    return b;
+}
+
+// Stores a step's decision words.
+template <int W>
+__device__ __forceinline__ void store_words(uint32_t* dt, const uint32_t (&d)[W])
+{
+    if (W == 1)
+        dt[0] = d[0];
+    else if (W == 2)
+        *reinterpret_cast<uint2*>(dt) = make_uint2(d[0], d[1]);
+    else
+#pragma unroll
+        for (int w = 0; w < W; w += 4)
+            *reinterpret_cast<uint4*>(dt + w) = make_uint4(d[w], d[w + 1], d[w + 2], d[w + 3]);
+}
+
+// The packed trellis of one frame: P[i] holds the metrics of states i (low
+// half) and i + H (high half).
+template <class T>
+struct packed_trellis {
+    static constexpr int K = T::K, N = T::N, S = T::S, H = T::H, W = T::W;
     // State 0 starts (K-1) B + 1 above the others, so that within the first
     // K-1 steps (after which every state has a path from state 0) a path
     // from state 0 beats any path from another start, as in the reference,
     // where those start at minus infinity.
-    constexpr int start_bonus = (K - 1) * 128 * N + 1;
+    static constexpr int start_bonus = (K - 1) * 128 * N + 1;
     static_assert(K <= 8, "packed 16-bit metrics are bounded for K <= 8");
+
     uint32_t P[H];
+    int64_t removed = 0; // total subtracted by renormalisation
+    int abs_sum = 0;     // sum of |L| since the last fold into abs_total
+    int64_t abs_total = 0;
+
+    __device__ __forceinline__ void start()
+    {
 #pragma unroll
-    for (int i = 0; i < H; i++)
-        P[i] = 0;
-    P[0] = start_bonus;
-    int64_t removed = 0;  // total subtracted by renormalisation
-    int64_t abs_sum = 0;  // sum over the frame of |L|: the shift of the branch metrics
-    for (int t = 0; t < steps; t++) {
-        if (t % renormalise_every == renormalise_every - 1)
+        for (int i = 0; i < H; i++)
+            P[i] = 0;
+        P[0] = start_bonus;
+    }
+
+    // One trellis step t with LLRs l[0..N).
+    __device__ __forceinline__ void step(int t, const int* l, uint32_t* dt)
+    {
+        if (t % renormalise_every == renormalise_every - 1) {
             removed += renormalise<H>(P);
-        int l[N];
-        int_llrs<T, Punctured>(c, in, input, t, l);
+            abs_total += abs_sum; // at most 32 steps x 512: no int overflow
+            abs_sum = 0;
+        }
         int pos[N], neg[N];
 #pragma unroll
         for (int i = 0; i < N; i++) {
@@ -226,52 +297,75 @@ __device__ float forward_packed(const viterbi_gpu_code& c,
 #pragma unroll
         for (int i = 0; i < H; i++)
             P[i] = Pn[i];
-        uint32_t* dt = dec + size_t(t) * dec_stride;
-        if (W == 1)
-            dt[0] = d[0];
-        else if (W == 2)
-            *reinterpret_cast<uint2*>(dt) = make_uint2(d[0], d[1]);
-        else
-#pragma unroll
-            for (int w = 0; w < W; w += 4)
-                *reinterpret_cast<uint4*>(dt + w) = make_uint4(d[w], d[w + 1], d[w + 2], d[w + 3]);
+        store_words<W>(dt, d);
     }
-    end = 0;
-    uint32_t best = P[0] & 0xffffu;
-    if (truncated) // the best end state, the lowest on ties
-#pragma unroll
-        for (int s = 1; s < S; s++) {
-            const uint32_t m = s < H ? (P[s] & 0xffffu) : (P[s - H] >> 16);
-            if (m > best) {
-                best = m;
-                end = s;
-            }
-        }
-    // Back to the reference's scale: sum of +-L/2 = sum of the shifted
+
+    // The end state (0, or the best one, the lowest on ties) and its
+    // metric on the reference's scale: sum of +-L/2 = sum of the shifted
     // metrics - sum|L|/2, less the start bonus.
-    return float(int64_t(best) + removed - start_bonus) - 0.5f * float(abs_sum);
+    __device__ float finish(bool truncated, int& end) const
+    {
+        end = 0;
+        uint32_t best = P[0] & 0xffffu;
+        if (truncated)
+#pragma unroll
+            for (int s = 1; s < S; s++) {
+                const uint32_t m = s < H ? (P[s] & 0xffffu) : (P[s - H] >> 16);
+                if (m > best) {
+                    best = m;
+                    end = s;
+                }
+            }
+        return float(int64_t(best) + removed - start_bonus) - 0.5f * float(abs_total + abs_sum);
+    }
+};
+
+// Forward pass with packed 16-bit metrics (int8 or hard input); returns
+// the end state's metric on the reference's scale and sets \p end.
+template <class T, bool Punctured>
+__device__ float forward_packed(const viterbi_gpu_code& c,
+                                const uint8_t* in,
+                                int input,
+                                int steps,
+                                uint32_t* dec,
+                                size_t dec_stride,
+                                bool truncated,
+                                int& end)
+{
+    constexpr int N = T::N;
+    packed_trellis<T> tr;
+    tr.start();
+    int t = 0;
+    if (!Punctured)
+        for (; t + block_steps <= steps; t += block_steps) {
+            const int_block<N> b = load_int_block<N>(in, input, t);
+#pragma unroll
+            for (int k = 0; k < block_steps; k++)
+                tr.step(t + k, b.v + k * N, dec + size_t(t + k) * dec_stride);
+        }
+    for (; t < steps; t++) {
+        int l[N];
+        int_llrs<T, Punctured>(c, in, input, t, l);
+        tr.step(t, l, dec + size_t(t) * dec_stride);
+    }
+    return tr.finish(truncated, end);
 }
 
-// Forward pass in float, in the reference's arithmetic.
-template <class T, bool Punctured>
-__device__ float forward_float(const viterbi_gpu_code& c,
-                               const uint8_t* in,
-                               int steps,
-                               uint32_t* dec,
-                               size_t dec_stride,
-                               bool truncated,
-                               int& end)
-{
-    constexpr int K = T::K, N = T::N, S = T::S, H = T::H, W = T::W;
-    constexpr float unreachable = -3.0e38f;
+// The float trellis of one frame, in the reference's arithmetic.
+template <class T>
+struct float_trellis {
+    static constexpr int N = T::N, S = T::S, H = T::H, W = T::W;
     float M[S];
+
+    __device__ __forceinline__ void start()
+    {
 #pragma unroll
-    for (int s = 0; s < S; s++)
-        M[s] = s == 0 ? 0.0f : unreachable;
-    (void)K;
-    for (int t = 0; t < steps; t++) {
-        float l[N];
-        float_llrs<T, Punctured>(c, in, t, l);
+        for (int s = 0; s < S; s++)
+            M[s] = s == 0 ? 0.0f : -3.0e38f; // unreachable
+    }
+
+    __device__ __forceinline__ void step(const float* l, uint32_t* dt)
+    {
         float bm[1 << N];
 #pragma unroll
         for (int o = 0; o < (1 << N); o++) {
@@ -300,21 +394,51 @@ __device__ float forward_float(const viterbi_gpu_code& c,
 #pragma unroll
         for (int s = 0; s < S; s++)
             M[s] = Mn[s];
-        uint32_t* dt = dec + size_t(t) * dec_stride;
-#pragma unroll
-        for (int w = 0; w < W; w++)
-            dt[w] = d[w];
+        store_words<W>(dt, d);
     }
-    end = 0;
-    float best = M[0];
-    if (truncated)
+
+    __device__ float finish(bool truncated, int& end) const
+    {
+        end = 0;
+        float best = M[0];
+        if (truncated)
 #pragma unroll
-        for (int s = 1; s < S; s++)
-            if (M[s] > best) {
-                best = M[s];
-                end = s;
-            }
-    return best;
+            for (int s = 1; s < S; s++)
+                if (M[s] > best) {
+                    best = M[s];
+                    end = s;
+                }
+        return best;
+    }
+};
+
+// Forward pass in float (float input).
+template <class T, bool Punctured>
+__device__ float forward_float(const viterbi_gpu_code& c,
+                               const uint8_t* in,
+                               int steps,
+                               uint32_t* dec,
+                               size_t dec_stride,
+                               bool truncated,
+                               int& end)
+{
+    constexpr int N = T::N;
+    float_trellis<T> tr;
+    tr.start();
+    int t = 0;
+    if (!Punctured)
+        for (; t + block_steps <= steps; t += block_steps) {
+            const float_block<N> b = load_float_block<N>(in, t);
+#pragma unroll
+            for (int k = 0; k < block_steps; k++)
+                tr.step(b.v + k * N, dec + size_t(t + k) * dec_stride);
+        }
+    for (; t < steps; t++) {
+        float l[N];
+        float_llrs<T, Punctured>(c, in, t, l);
+        tr.step(l, dec + size_t(t) * dec_stride);
+    }
+    return tr.finish(truncated, end);
 }
 
 // A step's decision words (up to 4: K <= 8), loaded in one access.
@@ -347,24 +471,38 @@ __device__ __forceinline__ void traceback_step(uint4 words, int t, int frame_bit
 
 // Traceback from \p end. The decision loads of a group of steps depend on
 // the step only, not on the state, so they are all issued before the state
-// chain consumes them.
+// chain consumes them; the group's 8 output bytes go out in one store.
 template <class T>
 __device__ void traceback(const uint32_t* dec, size_t dec_stride, int steps, int frame_bits, int end, uint8_t* bits)
 {
+    constexpr int K = T::K, S = T::S, H = T::H, W = T::W;
     constexpr int ahead = 8;
     int s = end;
     int t = steps - 1;
+    // Single steps down to a group boundary inside the information bits
+    // (the tail steps emit nothing).
+    for (; t >= 0 && (t >= frame_bits || (t + 1) % ahead != 0); t--)
+        traceback_step<T>(load_words<W>(dec + size_t(t) * dec_stride), t, frame_bits, s, bits);
     for (; t >= ahead - 1; t -= ahead) {
         uint4 words[ahead];
 #pragma unroll
         for (int k = 0; k < ahead; k++)
-            words[k] = load_words<T::W>(dec + size_t(t - k) * dec_stride);
+            words[k] = load_words<W>(dec + size_t(t - k) * dec_stride);
+        uint32_t hi = 0, lo = 0; // bytes t-3..t and t-7..t-4
 #pragma unroll
-        for (int k = 0; k < ahead; k++)
-            traceback_step<T>(words[k], t - k, frame_bits, s, bits);
+        for (int k = 0; k < ahead; k++) {
+            const int half = s >> (K - 2), j = s & (H - 1);
+            const int w = j >> 4;
+            const uint32_t word = w == 0 ? words[k].x : w == 1 ? words[k].y : w == 2 ? words[k].z : words[k].w;
+            const int d = int(word >> ((j & 15) + 16 * half)) & 1;
+            if (k < 4)
+                hi |= uint32_t(half) << (8 * (3 - k));
+            else
+                lo |= uint32_t(half) << (8 * (7 - k));
+            s = ((s << 1) & (S - 1)) | d;
+        }
+        *reinterpret_cast<uint2*>(bits + t - (ahead - 1)) = make_uint2(lo, hi);
     }
-    for (; t >= 0; t--)
-        traceback_step<T>(load_words<T::W>(dec + size_t(t) * dec_stride), t, frame_bits, s, bits);
 }
 
 // Soft: the float LLR frames of the batch; else all the others (int8,
