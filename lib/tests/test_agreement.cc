@@ -259,7 +259,7 @@ void agree_viterbi_stream(const core::implementation_info& i)
         const auto bits = test::random_bits(steps, rng);
         const auto coded = test::independent_encode(cfg.K, cfg.polynomials, core::viterbi::termination::truncated,
                                                     cfg.puncture, bits);
-        auto llr = test::bpsk_awgn_llrs(coded, double(steps) / double(coded.size()), 3.0, rng);
+        auto llr = test::bpsk_awgn_llrs(coded, double(steps) / double(coded.size()), 4.5, rng);
         for (auto& x : llr)
             x = std::round(x * 8.0f) / 8.0f; // exact in float and double
         const auto raw_errors = test::hamming(test::hard_bits(llr), coded);
