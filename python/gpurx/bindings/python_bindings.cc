@@ -19,6 +19,7 @@ void bind_lte_turbo_decoder_tagged(py::module& m);
 void bind_lte_turbo_decoder_pdu(py::module& m);
 void bind_lte_turbo_encoder_tagged(py::module& m);
 void bind_viterbi_decoder(py::module& m);
+void bind_viterbi_stream_decoder(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() returns NULL on newer Pythons, hence the wrapper.
@@ -44,5 +45,6 @@ PYBIND11_MODULE(gpurx_python, m)
     bind_lte_turbo_decoder_pdu(m);
     bind_lte_turbo_encoder_tagged(m);
     bind_viterbi_decoder(m);
+    bind_viterbi_stream_decoder(m);
     // ) END BINDING_FUNCTION_CALLS
 }
