@@ -226,7 +226,7 @@ int main(int argc, char** argv)
     core::viterbi_stream_config cfg;
     cfg.chunk = 512;
     cfg.traceback = 96;
-    size_t bits = size_t(1) << 26, cpu_bits = size_t(1) << 22, max_batch = 64;
+    size_t bits = size_t(1) << 26, cpu_bits = size_t(1) << 22, max_batch = 128;
     int fw = 0;
     std::string impl = "auto";
     for (int i = 1; i < argc; i++) {

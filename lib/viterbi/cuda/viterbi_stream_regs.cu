@@ -109,6 +109,7 @@ __device__ __forceinline__ void acs_step(const float (&M)[C::S],
 template <class C>
 __global__ void __launch_bounds__(threads_per_block) stream_regs(regs_args a)
 {
+    static_assert(C::W <= 2, "a step's decisions are traced back as one 64-bit word");
     __shared__ uint8_t keep[4 * viterbi_gpu_code::max_period_steps];
     for (int i = threadIdx.x; i < a.g.code.period * C::N; i += blockDim.x)
         keep[i] = a.g.code.offset[i] >= 0;
@@ -192,12 +193,12 @@ __global__ void __launch_bounds__(threads_per_block) stream_regs(regs_args a)
             if (tt >= w.begin) { // no break: the loop stays unrolled, words in registers
                 if (tt < w.end)
                     bits[tt - p.payload_begin] = uint8_t(s >> (C::K - 2));
-                uint32_t word = words[k][0];
-#pragma unroll
-                for (int j = 1; j < C::W; j++)
-                    if ((s >> 5) == j)
-                        word = words[k][j];
-                s = ((s << 1) & (C::S - 1)) | int((word >> (s & 31)) & 1u);
+                // The state's decision as a shift of the step's S bits: a
+                // register index chosen by s would put words in local memory.
+                uint64_t step_bits = words[k][0];
+                if (C::W == 2)
+                    step_bits |= uint64_t(words[k][C::W - 1]) << 32;
+                s = ((s << 1) & (C::S - 1)) | int((step_bits >> s) & 1u);
             }
         }
     }
@@ -228,7 +229,8 @@ struct compiled_code {
 };
 
 // The codes with a register kernel: common standards' codes with K <= 7 (a
-// thread holds 2^(K-1) metrics; K = 8, 9 would spill).
+// thread holds 2^(K-1) metrics, and a step's decisions fit 64 bits; K = 8, 9
+// would spill).
 const compiled_code compiled_codes[] = {
     { 7, 2, { 0133, 0171 }, &launch_regs<fixed_code<7, 2, 0133, 0171>> },            // 802.11, CCSDS, DVB
     { 7, 3, { 0133, 0171, 0165 }, &launch_regs<fixed_code<7, 3, 0133, 0171, 0165>> }, // LTE
