@@ -8,6 +8,7 @@
 #include "mimo/mimo_implementations.h"
 #include "turbo/turbo_implementations.h"
 #include "viterbi/viterbi_implementations.h"
+#include "viterbi/viterbi_stream_implementations.h"
 
 namespace gr {
 namespace gpurx {
@@ -15,7 +16,7 @@ namespace core {
 
 std::vector<family_listing> all_families()
 {
-    return { turbo_listing(), viterbi_listing(), mimo_listing(), copy_listing() };
+    return { turbo_listing(), viterbi_listing(), viterbi_stream_listing(), mimo_listing(), copy_listing() };
 }
 
 } // namespace core

@@ -16,6 +16,7 @@
 #include "mimo/tests/mimo_test_util.h"
 #include "test_util.h"
 #include "turbo/tests/turbo_test_util.h"
+#include "viterbi/tests/viterbi_stream_test_util.h"
 #include "viterbi/tests/viterbi_test_util.h"
 #include <gtest/gtest.h>
 
@@ -247,6 +248,43 @@ std::vector<float> run_copy(const core::implementation_info& i, const std::vecto
     return y;
 }
 
+// ---- viterbi-stream: a noisy soft stream in pieces; decoded bits. A
+// punctured K=7 code (the register kernel's) and K=9 (the warp kernel's).
+void agree_viterbi_stream(const core::implementation_info& i)
+{
+    std::vector<core::viterbi_stream_config> cfgs(2);
+    cfgs[0].chunk = 40;
+    cfgs[0].traceback = 24;
+    cfgs[0].frame_windows = 3;
+    cfgs[0].puncture = test::puncture_3_4();
+    cfgs[1].K = 9;
+    cfgs[1].polynomials = { 0753, 0561 };
+    cfgs[1].chunk = 100;
+    cfgs[1].traceback = 40;
+    cfgs[1].frame_windows = 4;
+    for (auto cfg : cfgs) {
+        SCOPED_TRACE("K=" + std::to_string(cfg.K));
+        std::mt19937 rng(37);
+        const int steps = 3000;
+        const auto bits = test::random_bits(steps, rng);
+        const auto coded = test::independent_encode(cfg.K, cfg.polynomials, core::viterbi::termination::truncated,
+                                                    cfg.puncture, bits);
+        auto llr = test::bpsk_awgn_llrs(coded, double(steps) / double(coded.size()), 4.5, rng);
+        for (auto& x : llr)
+            x = std::round(x * 8.0f) / 8.0f; // exact in float and double
+        const auto raw_errors = test::hamming(test::hard_bits(llr), coded);
+        cfg.implementation = i.name;
+        if (core::choose_viterbi_stream_implementation(cfg).cuda != i.name && i.backend == core::backend_kind::cuda)
+            continue; // a code the implementation does not have
+        const auto got = test::run_stream(cfg, backend_of(i), test::soft_stream(llr), { 500 });
+        cfg.implementation = i.reference.empty() ? i.name : i.reference;
+        const auto ref = test::run_stream(cfg, test::cpu_backend(), test::soft_stream(llr), { 500 });
+        if (i.bit_exact)
+            EXPECT_EQ(got, ref) << i.name << " against " << i.reference;
+        EXPECT_LT(test::hamming(got, bits) * 4, raw_errors) << i.name << " does not decode";
+    }
+}
+
 void agree_copy(const core::implementation_info& i)
 {
     const size_t vlen = 37;
@@ -266,6 +304,7 @@ const std::map<std::string, std::function<void(const core::implementation_info&)
     static const std::map<std::string, std::function<void(const core::implementation_info&)>> r{
         { "lte-turbo", agree_turbo },
         { "viterbi", agree_viterbi },
+        { "viterbi-stream", agree_viterbi_stream },
         { "mimo", agree_mimo },
         { "copy", agree_copy },
     };

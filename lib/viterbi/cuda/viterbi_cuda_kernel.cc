@@ -13,22 +13,14 @@ namespace gr {
 namespace gpurx {
 namespace core {
 
-namespace {
-
-// The largest per-frame working memory the faithful tiled layout may take:
-// its tables grow as tiles x states^2 (the price of decoding each tile from
-// every start state).
-constexpr size_t max_scratch_per_frame = size_t(8) << 20;
-
-viterbi_gpu_code gpu_code_of(const viterbi_config& cfg)
+viterbi_gpu_code make_viterbi_gpu_code(const viterbi_code& code, int chunk)
 {
-    const viterbi_code code = cfg.code();
     viterbi_gpu_code g{};
     g.K = code.K();
     g.n = code.n();
     g.S = code.states();
     g.termination = int(code.term());
-    g.chunk = cfg.chunk;
+    g.chunk = chunk;
     g.min_frame_bits = code.min_frame_bits();
     for (int s = 0; s < g.S; s++)
         for (int u = 0; u < 2; u++)
@@ -42,6 +34,15 @@ viterbi_gpu_code gpu_code_of(const viterbi_config& cfg)
     g.kept = kept;
     return g;
 }
+
+namespace {
+
+// The largest per-frame working memory the faithful tiled layout may take:
+// its tables grow as tiles x states^2 (the price of decoding each tile from
+// every start state).
+constexpr size_t max_scratch_per_frame = size_t(8) << 20;
+
+viterbi_gpu_code gpu_code_of(const viterbi_config& cfg) { return make_viterbi_gpu_code(cfg.code(), cfg.chunk); }
 
 std::string unsupported_on_gpu(const viterbi_config& cfg)
 {

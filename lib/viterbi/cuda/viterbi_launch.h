@@ -31,6 +31,10 @@ struct viterbi_gpu_code {
     int16_t offset[4 * max_period_steps]; //!< [step in period * n + i]: index in the period's kept bits, or -1
 };
 
+class viterbi_code;
+//! The code as the kernels read it (\p chunk: the tiled decoder's tile length).
+viterbi_gpu_code make_viterbi_gpu_code(const viterbi_code& code, int chunk);
+
 //! Per-frame working memory of a frame of \p steps trellis steps.
 size_t viterbi_tiled_scratch_bytes(const viterbi_gpu_code& code, int steps);
 

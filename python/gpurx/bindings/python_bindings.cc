@@ -22,6 +22,7 @@ void bind_viterbi_decoder(py::module& m);
 void bind_mimo_detector(py::module& m);
 void bind_mimo_channel(py::module& m);
 void bind_qam(py::module& m);
+void bind_viterbi_stream_decoder(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() returns NULL on newer Pythons, hence the wrapper.
@@ -50,5 +51,6 @@ PYBIND11_MODULE(gpurx_python, m)
     bind_mimo_detector(m);
     bind_mimo_channel(m);
     bind_qam(m);
+    bind_viterbi_stream_decoder(m);
     // ) END BINDING_FUNCTION_CALLS
 }
