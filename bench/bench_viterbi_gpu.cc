@@ -269,13 +269,22 @@ int main(int argc, char** argv)
         const double bytes_per_bit = double(frames.bytes[0].size()) / 2048.0;
         const double bound = pcie_gbs * 8.0 / bytes_per_bit / 8.0; // GB/s over bytes per bit, in Gbit/s
         const size_t batch = input == I::INPUT_INT8 ? 16384 : 8192;
-        for (size_t staging : { size_t(1), size_t(4), size_t(8) }) {
+        for (size_t staging : { size_t(1), size_t(8), size_t(12), size_t(16) }) {
             const double g = bench::pipeline_gbps(cfg, { core::backend_kind::cuda, { 0 }, "" }, frames, 2048,
                                                   batch, (quick ? 4 : 24) * batch, 0, 4, staging);
             std::printf("| cuda-thread, submit_many, %zu staging threads | %s | %.2f | %.1f | %.2f | %.2f |\n",
                         staging, bench::input_name(input), bytes_per_bit, bound, g, g / bound);
             std::fflush(stdout);
         }
+        // The kernel alone on a batch of this size (the end-to-end batches'
+        // own ceiling: a batch smaller than the GPU's thread capacity leaves
+        // it partly idle unless batches overlap).
+        std::printf("| cuda-thread kernel only, batch of %zu | %s | | | %.2f | |\n", batch, bench::input_name(input),
+                    kernel_gbps(cfg, frames, 2048, int(batch), reps));
+        const double gp = bench::pipeline_gbps_in_place(cfg, { core::backend_kind::cuda, { 0 }, "" }, frames, 2048,
+                                                        batch, (quick ? 4 : 24) * batch, 4);
+        std::printf("| cuda-thread, written in place | %s | %.2f | %.1f | %.2f | %.2f |\n", bench::input_name(input),
+                    bytes_per_bit, bound, gp, gp / bound);
         const double g = bench::pipeline_gbps(cfg, { core::backend_kind::cuda, { 0 }, "" }, frames, 2048, batch,
                                               (quick ? 4 : 24) * batch, 0, 4);
         std::printf("| cuda-thread, submit per frame | %s | %.2f | %.1f | %.2f | %.2f |\n",

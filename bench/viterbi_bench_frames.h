@@ -73,6 +73,64 @@ noisy_frames(const core::viterbi_config& cfg, int frame_bits, core::viterbi::inp
 }
 
 /*!
+ * The same with the producer writing in place (begin_frame()): each
+ * staging position gets real data on the first pass over the slots and is
+ * reused after, so the figure is the pipeline's, PCIe's and the kernel's,
+ * not the host's memcpy (bench_turbo measures its end to end the same way).
+ */
+inline double pipeline_gbps_in_place(const core::viterbi_config& cfg,
+                                     const core::backend_choice& where,
+                                     const staged_frames& frames,
+                                     int frame_bits,
+                                     size_t max_batch,
+                                     size_t total,
+                                     size_t slots)
+{
+    using clk = std::chrono::steady_clock;
+    const auto choice = core::choose_viterbi_implementation(cfg);
+    core::pipeline_config pc;
+    pc.types = core::viterbi::frame_types_of();
+    pc.slots = slots;
+    pc.max_batch = max_batch;
+    const size_t in_bytes = frames.bytes[0].size();
+    pc.max_in_bytes = in_bytes;
+    pc.max_out_bytes = size_t(frame_bits);
+    pc.flush_timeout = std::chrono::microseconds(1000);
+    auto pipe = core::make_pipeline(core::viterbi_kernel_factories(cfg, choice), where, pc);
+    const core::viterbi::frame_params params{ frame_bits, frames.input };
+    size_t in = 0, out = 0;
+    const size_t warm = pc.slots * max_batch;
+    std::vector<bool> staged(warm, false);
+    clk::time_point t0 = clk::now();
+    auto take = [&](bool block) {
+        while (pipe->front(block)) {
+            pipe->pop();
+            if (++out == warm)
+                t0 = clk::now();
+            block = false;
+        }
+    };
+    while (in < total + warm) {
+        if (!pipe->can_accept()) {
+            take(true);
+            continue;
+        }
+        uint8_t* p = pipe->begin_frame(in_bytes, size_t(frame_bits), &params);
+        if (!staged[in % warm]) {
+            std::copy(frames.bytes[in % frames.bytes.size()].begin(), frames.bytes[in % frames.bytes.size()].end(), p);
+            staged[in % warm] = true;
+        }
+        pipe->commit_frame();
+        in++;
+        take(false);
+    }
+    pipe->drain();
+    take(false);
+    const double secs = std::chrono::duration<double>(clk::now() - t0).count();
+    return double(frame_bits) * double(out - warm) / secs / 1e9;
+}
+
+/*!
  * The same through submit_many(): frames handed over in runs from one
  * contiguous host buffer (as a stream block holds them), copied into the
  * staging by \p staging_threads threads.
