@@ -4,77 +4,18 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "viterbi_ber_companions.h"
+#include "app_scripts.h"
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace gr {
 namespace gpurx {
 namespace apps {
 
 namespace {
-
-bool is_file(const std::string& p)
-{
-    struct stat st;
-    return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-std::string exe_dir(const char* argv0)
-{
-    char buf[4096];
-    const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-    std::string p = n > 0 ? std::string(buf, size_t(n)) : std::string(argv0);
-    const auto slash = p.rfind('/');
-    return slash == std::string::npos ? "." : p.substr(0, slash);
-}
-
-// The script beside the program, in the install tree's libexec folder, or in
-// the source tree (relative folder there: "apps" or "scripts").
-std::string find_script(const char* argv0, const std::string& name, const char* source_folder)
-{
-    const std::string dir = exe_dir(argv0);
-    const std::string libexec = GPURX_LIBEXEC_DIR;
-    const std::vector<std::string> candidates = {
-        dir + "/" + name,
-        (libexec.size() && libexec[0] == '/' ? libexec : dir + "/../" + libexec) + "/" + name,
-        std::string(GPURX_SOURCE_DIR) + "/" + source_folder + "/" + name,
-    };
-    for (const auto& c : candidates)
-        if (is_file(c))
-            return c;
-    return std::string(GPURX_SOURCE_DIR) + "/" + source_folder + "/" + name; // named in the error
-}
-
-std::string python()
-{
-    const char* env = std::getenv("GPURX_PYTHON");
-    return env && *env ? env : GPURX_PYTHON_EXECUTABLE;
-}
-
-// Single quotes for /bin/sh.
-std::string quote(const std::string& s)
-{
-    std::string q = "'";
-    for (char c : s)
-        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
-int run(const std::string& cmd)
-{
-    std::fflush(stdout);
-    std::fflush(stderr);
-    const int rc = std::system(cmd.c_str());
-    if (rc == -1)
-        return 127;
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
-}
 
 std::string fmt(const char* f, double x)
 {
@@ -144,17 +85,18 @@ std::string grfec_csv_path(const std::string& csv)
 int run_grfec_companion(const viterbi_ber_options& o, const char* argv0, const std::string& out_csv)
 {
     const auto code = o.cfg.code();
-    std::string cmd = quote(python()) + " " + quote(find_script(argv0, "gpurx_viterbi_ber_grfec.py", "apps")) +
+    std::string cmd = shell_quote(script_python()) + " " +
+                      shell_quote(find_script(argv0, "gpurx_viterbi_ber_grfec.py", "apps")) +
                       " --K " + std::to_string(code.K()) + " --polys " + polys_text(code) + " --termination " +
                       core::viterbi::termination_name(code.term()) + " --puncture " + puncture_text(code) +
                       " --frame-bits " + std::to_string(o.frame_bits) + " --ebn0 " + fmt("%g", o.e0) + ":" +
                       fmt("%g", o.e1) + ":" + fmt("%g", o.estep) + " --min-frame-errors " +
                       std::to_string(o.min_frame_errors) + " --max-frames " + std::to_string(o.max_frames) +
-                      " --seed " + std::to_string(o.seed) + " --csv " + quote(out_csv) +
+                      " --seed " + std::to_string(o.seed) + " --csv " + shell_quote(out_csv) +
                       (o.charge_tail ? " --charge-tail" : "") + (o.keep_going ? " --keep-going" : "") +
                       (o.quiet ? " --quiet" : "");
     std::fprintf(stderr, "gr-fec comparison: %s\n", cmd.c_str());
-    const int rc = run(cmd);
+    const int rc = run_shell(cmd);
     if (rc != 0)
         std::fprintf(stderr, "gpurx-viterbi-ber: the gr-fec companion failed (exit %d)\n", rc);
     return rc;
@@ -162,23 +104,8 @@ int run_grfec_companion(const viterbi_ber_options& o, const char* argv0, const s
 
 int plot(const viterbi_ber_options& o, const char* argv0, const std::vector<std::string>& csvs)
 {
-    std::string cmd = quote(python()) + " " + quote(find_script(argv0, "plot_ber.py", "scripts")) +
-                      " --title " + quote("Viterbi decoding, BPSK/AWGN, " + std::to_string(o.frame_bits) +
-                                          "-bit frames");
-    for (const auto& c : csvs)
-        cmd += " " + quote(c);
-    if (o.png.empty()) {
-        std::fprintf(stderr, "plot: %s OUT.png\n", cmd.c_str());
-        return 0;
-    }
-    cmd += " " + quote(o.png);
-    const int rc = run(cmd);
-    if (rc != 0)
-        std::fprintf(stderr, "gpurx-viterbi-ber: the plot failed (exit %d); the command was:\n  %s\n", rc,
-                     cmd.c_str());
-    else
-        std::fprintf(stderr, "plot: %s\n", o.png.c_str());
-    return rc;
+    return plot_ber("gpurx-viterbi-ber", argv0,
+                    "Viterbi decoding, BPSK/AWGN, " + std::to_string(o.frame_bits) + "-bit frames", csvs, o.png);
 }
 
 } // namespace apps

@@ -7,11 +7,8 @@
 // (the columns gpurx_viterbi_ber_grfec.py writes too, and plot_ber.py reads),
 // the gr-fec companion (--grfec) and the plot (--png).
 //
-// The two scripts are found beside the installed program (bin/ for the
-// companion, the package's libexec folder for plot_ber.py), else in the
-// source tree the program was built from, so both an install tree and a
-// build tree work. They run with GNU Radio's Python (the build's
-// PYTHON_EXECUTABLE), or $GPURX_PYTHON when set.
+// The two scripts are found and run as app_scripts.h says (bin/ for the
+// companion, the package's libexec folder for plot_ber.py).
 #ifndef INCLUDED_GPURX_APPS_VITERBI_BER_COMPANIONS_H
 #define INCLUDED_GPURX_APPS_VITERBI_BER_COMPANIONS_H
 

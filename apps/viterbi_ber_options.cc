@@ -6,11 +6,9 @@
 #include "viterbi_ber_options.h"
 #include "viterbi/viterbi_implementations.h"
 
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <sstream>
 
 namespace gr {
 namespace gpurx {
@@ -92,37 +90,6 @@ Exit status: 0 success, 1 run-time failure, 2 bad arguments.
 Example (docs/viterbi-ber.md):
   gpurx-viterbi-ber --code k7 --backend cpu --ebn0 1:5:0.5 --csv k7.csv --png k7.png
 )";
-
-// Whole-string conversions: "12x" and "" are errors, not 12 and 0.
-long long to_int(const std::string& opt, const std::string& v, long long lo, long long hi)
-{
-    char* end = nullptr;
-    errno = 0;
-    const long long x = std::strtoll(v.c_str(), &end, 10);
-    if (v.empty() || *end || errno || x < lo || x > hi)
-        throw usage_error(opt + " wants an integer in " + std::to_string(lo) + ".." + std::to_string(hi) +
-                          ", got \"" + v + "\"");
-    return x;
-}
-
-double to_double(const std::string& opt, const std::string& v)
-{
-    char* end = nullptr;
-    const double x = std::strtod(v.c_str(), &end);
-    if (v.empty() || *end || !std::isfinite(x))
-        throw usage_error(opt + " wants a number, got \"" + v + "\"");
-    return x;
-}
-
-std::vector<std::string> split(const std::string& s, char sep)
-{
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    std::string item;
-    while (std::getline(ss, item, sep))
-        out.push_back(item);
-    return out;
-}
 
 // Octal as the standards print polynomials; in gr-fec's order, decimal as
 // gr-fec's examples give them unless written with a leading 0.

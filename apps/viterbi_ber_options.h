@@ -9,21 +9,17 @@
 #ifndef INCLUDED_GPURX_APPS_VITERBI_BER_OPTIONS_H
 #define INCLUDED_GPURX_APPS_VITERBI_BER_OPTIONS_H
 
+#include "arg_parse.h"
 #include "viterbi/viterbi_config.h"
 #include "viterbi/viterbi_frame.h"
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace gr {
 namespace gpurx {
 namespace apps {
-
-struct usage_error : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
 
 struct viterbi_ber_options {
     std::string code_name = "k7"; //!< preset, or "custom" once --K/--polys/... change it

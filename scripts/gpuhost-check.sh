@@ -6,7 +6,7 @@
 #   carry: [".devrun", ".gpuhost"]
 #   command: bash scripts/gpuhost-check.sh [tests] [sanitize] [bench-turbo]
 #            [bench-pipeline] [bench-flowgraph] [example] [ber] [bench-old-new]
-#            [bench-devices] [bench-viterbi-peers] [viterbi-ber]
+#            [bench-devices] [bench-viterbi-peers] [viterbi-ber] [mimo-ber]
 # bench-viterbi-peers also needs the peers' binaries carried in .peers/
 # (copied from ../shared/peers: libfec_viterbi_bench, grfec_cc_bench.py).
 # Writes logs to $OUT (or ./.devout). Nothing is compiled there: binaries
@@ -133,6 +133,28 @@ for step in "$@"; do
         timeout "${VBER_TIMEOUT:-900}" build/apps/gpurx-viterbi-ber --code "$code" --backend cuda --ebn0 "$range" \
             --min-frame-errors "${VBER_MIN_FE:-200}" --max-frames "${VBER_MAX_FRAMES:-2000000}" --quiet \
             --csv "$out/viterbi-ber-$code.csv" | tee "$out/viterbi-ber-$code.md"
+        [ "${PIPESTATUS[0]}" = 0 ] || status=1
+      done
+      ;;
+    mimo-ber)
+      # The coded BER curves of docs/mimo-coded-ber.md on CUDA: LTE turbo
+      # K=6144 rate 1/3, 6 iterations, i.i.d. Rayleigh, a channel per 12
+      # vectors; 4x4 16-QAM (mtt, kbest16, one-pass, lmmse; ml on its own
+      # with fewer blocks: 65536 candidates per vector) and 2x2 64-QAM (mtt
+      # vs ml). One CSV per run, a curve per detector, written point by point,
+      # so a run stopped by MBER_TIMEOUT keeps the points it finished.
+      fe=${MBER_MIN_FE:-100}
+      runs=(
+        "4x4-16qam|${MBER_MAX_BLOCKS:-20000}|--nt 4 --nr 4 --modulation 16qam --algorithm mtt,kbest,one-pass,lmmse --ebn0 ${MBER_4X4_EBN0:-0:7:0.25}"
+        "4x4-16qam-ml|${MBER_ML_MAX_BLOCKS:-3000}|--nt 4 --nr 4 --modulation 16qam --algorithm ml --ebn0 ${MBER_4X4_ML_EBN0:-0:4:0.25}"
+        "2x2-64qam|${MBER_MAX_BLOCKS:-20000}|--nt 2 --nr 2 --modulation 64qam --algorithm mtt,ml --ebn0 ${MBER_2X2_EBN0:-4:11:0.25}"
+      )
+      for r in "${runs[@]}"; do
+        IFS='|' read -r name mb args <<< "$r"
+        # shellcheck disable=SC2086 # args is a list of options
+        timeout "${MBER_TIMEOUT:-300}" build/apps/gpurx-mimo-ber --backend cuda $args \
+            --min-block-errors "$fe" --max-blocks "$mb" --quiet \
+            --csv "$out/mimo-ber-$name.csv" | tee "$out/mimo-ber-$name.md"
         [ "${PIPESTATUS[0]}" = 0 ] || status=1
       done
       ;;

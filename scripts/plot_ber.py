@@ -3,10 +3,10 @@
 # Copyright 2026 gr-gpurx authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-"""Plot BER curves from gpurx-turbo-ber or gpurx-viterbi-ber --csv output
-(any CSV with curve, ebn0_db and ber columns).
+"""Plot BER curves from gpurx-turbo-ber, gpurx-viterbi-ber or gpurx-mimo-ber
+--csv output (any CSV with curve, ebn0_db and ber columns).
 
-  plot_ber.py [--title TEXT] ber.csv [more.csv ...] out.png
+  plot_ber.py [--title TEXT] [--target-ber 1e-5] ber.csv [more.csv ...] out.png
 """
 import argparse
 import csv
@@ -20,7 +20,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 TURBO_TITLE = "LTE turbo decoder, K=6144, rate 1/3, BPSK/AWGN (gr-gpurx, CUDA backend, H100)"
 
 
-def main(srcs, dst, title=TURBO_TITLE):
+def main(srcs, dst, title=TURBO_TITLE, target_ber=1e-5):
     curves = defaultdict(list)
     for src in srcs:
         for row in csv.DictReader(open(src)):
@@ -40,7 +40,7 @@ def main(srcs, dst, title=TURBO_TITLE):
         else:
             style = "--" if "gr-fec" in name else "-"
         ax.semilogy(x, y, style, marker="o", ms=3, label=name)
-    ax.axhline(1e-5, color="grey", lw=0.8)
+    ax.axhline(target_ber, color="grey", lw=0.8)
     ax.set_xlabel("Eb/N0 (dB)")
     ax.set_ylabel("BER")
     ax.set_title(title)
@@ -53,8 +53,10 @@ def main(srcs, dst, title=TURBO_TITLE):
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--title", default=TURBO_TITLE)
+    ap.add_argument("--target-ber", type=float, default=1e-5,
+                    help="the BER the grey line marks (1e-5)")
     ap.add_argument("files", nargs="+", help="CSV files, then the PNG to write")
     a = ap.parse_args()
     if len(a.files) < 2:
         ap.error("give at least one CSV and the PNG to write")
-    main(a.files[:-1], a.files[-1], a.title)
+    main(a.files[:-1], a.files[-1], a.title, a.target_ber)

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Copyright 2026 gr-gpurx authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# ctest gpurx_mimo_ber_app: gpurx-mimo-ber's command line and one short run
+# per detector on the CPU backend (a few seconds).
+#   test_mimo_ber.sh path/to/gpurx-mimo-ber
+# A wrong LLR sign, bit order or scale anywhere between the mapper, the
+# detectors and the turbo decoder turns the high-SNR point's zero errors into
+# about half the bits wrong; the low-SNR point checks that errors are counted.
+set -u
+app=${1:?usage: test_mimo_ber.sh path/to/gpurx-mimo-ber}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# The value of column $2 in row $3 (1 = the first data row) of CSV $1.
+col() {
+    awk -F, -v name="$2" -v row="$3" \
+        'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
+         NR == row + 1 { print $c }' "$1"
+}
+
+# --help: exit 0, the options listed.
+"$app" --help > "$tmp/help" || fail "--help exited $?, want 0"
+grep -q -- "--vectors-per-channel" "$tmp/help" || fail "--help does not list --vectors-per-channel"
+
+# Bad arguments: exit 2, the message names the option.
+expect_usage_error() {
+    local opt=$1
+    shift
+    "$app" "$@" > /dev/null 2> "$tmp/err"
+    local rc=$?
+    [ $rc = 2 ] || fail "gpurx-mimo-ber $* exited $rc, want 2"
+    grep -q -- "$opt" "$tmp/err" || fail "gpurx-mimo-ber $*: the message does not name $opt: $(cat "$tmp/err")"
+}
+expect_usage_error --bogus --bogus
+expect_usage_error --K --K 41
+expect_usage_error --modulation --modulation 8psk
+expect_usage_error --algorithm --algorithm mtt,best
+expect_usage_error --ebn0 --ebn0 3:1:0.5
+expect_usage_error --nr --nt 4 --nr 2
+expect_usage_error --png --png out.png
+expect_usage_error --algorithm --algorithm ml --nt 4 --nr 4 --modulation 256qam
+
+# Every detector, 2x2 QPSK, K=512, Eb/N0 8 dB: no bit errors in 16 blocks.
+common=(--backend cpu --threads 2 --nt 2 --nr 2 --modulation qpsk --K 512 --max-blocks 16 --quiet)
+"$app" "${common[@]}" --algorithm mtt,one-pass,kbest,lmmse,ml --ebn0 8:8:1 --csv "$tmp/high.csv" \
+    > "$tmp/high.md" || fail "the high-SNR run exited $?"
+[ "$(wc -l < "$tmp/high.csv")" = 6 ] || fail "want 5 rows in the CSV: $(cat "$tmp/high.csv")"
+for r in 1 2 3 4 5; do
+    curve=$(col "$tmp/high.csv" curve $r)
+    [ "$(col "$tmp/high.csv" frames $r)" = 16 ] || fail "$curve: want 16 blocks"
+    [ "$(col "$tmp/high.csv" bits $r)" = 8192 ] || fail "$curve: want 8192 bits"
+    [ "$(col "$tmp/high.csv" bit_errors $r)" = 0 ] || fail "$curve: bit errors at Eb/N0 8 dB: $(sed -n "$((r + 1))p" "$tmp/high.csv")"
+done
+# SNR per receive antenna = Eb/N0 + 10 log10(nt R log2 Q), R = 512 / 1548.
+snr=$(col "$tmp/high.csv" snr_db 1)
+awk -v s="$snr" 'BEGIN { exit !(s > 9.2 && s < 9.22) }' || fail "snr_db $snr, want 9.21"
+
+# mtt at Eb/N0 -4 dB: most blocks wrong (errors are counted).
+"$app" "${common[@]}" --algorithm mtt --ebn0 -4:-4:1 --csv "$tmp/low.csv" > /dev/null || fail "the low-SNR run exited $?"
+awk -v b="$(col "$tmp/low.csv" ber 1)" 'BEGIN { exit !(b > 0.01 && b < 0.5) }' ||
+    fail "BER at Eb/N0 -4 dB: $(col "$tmp/low.csv" ber 1), want 0.01..0.5"
+echo "gpurx-mimo-ber: command line and detectors OK"
