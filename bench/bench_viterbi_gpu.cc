@@ -281,10 +281,14 @@ int main(int argc, char** argv)
         // it partly idle unless batches overlap).
         std::printf("| cuda-thread kernel only, batch of %zu | %s | | | %.2f | |\n", batch, bench::input_name(input),
                     kernel_gbps(cfg, frames, 2048, int(batch), reps));
-        const double gp = bench::pipeline_gbps_in_place(cfg, { core::backend_kind::cuda, { 0 }, "" }, frames, 2048,
-                                                        batch, (quick ? 4 : 24) * batch, 4);
-        std::printf("| cuda-thread, written in place | %s | %.2f | %.1f | %.2f | %.2f |\n", bench::input_name(input),
-                    bytes_per_bit, bound, gp, gp / bound);
+        for (size_t b : { batch / 2, batch, 2 * batch })
+            for (size_t slots : { size_t(4), size_t(8) }) {
+                const double gp = bench::pipeline_gbps_in_place(cfg, { core::backend_kind::cuda, { 0 }, "" }, frames,
+                                                                2048, b, (quick ? 8 : 32) * batch, slots);
+                std::printf("| cuda-thread, written in place, batch %zu, %zu slots | %s | %.2f | %.1f | %.2f | %.2f |\n",
+                            b, slots, bench::input_name(input), bytes_per_bit, bound, gp, gp / bound);
+                std::fflush(stdout);
+            }
         const double g = bench::pipeline_gbps(cfg, { core::backend_kind::cuda, { 0 }, "" }, frames, 2048, batch,
                                               (quick ? 4 : 24) * batch, 0, 4);
         std::printf("| cuda-thread, submit per frame | %s | %.2f | %.1f | %.2f | %.2f |\n",
