@@ -233,6 +233,8 @@ int main(int argc, char** argv)
         { "cuda-thread", &lte_t, I::INPUT_INT8, 2048, full },
         { "cuda-warp", &k7, I::INPUT_INT8, 2048, full / 8 },
         { "cuda-warp", &k9, I::INPUT_INT8, 2048, full / 8 },
+        { "cuda-thread", &lte, I::INPUT_INT8, 2048, full / 16 },
+        { "cuda-thread", &lte, I::INPUT_SOFT, 2048, full / 16 },
         { "cuda-tiled", &lte, I::INPUT_INT8, 2048, 1024 },
         { "cuda-tiled", &k7, I::INPUT_HARD, 2048, 1024 },
     };

@@ -54,10 +54,11 @@ implementation_choice choose_viterbi_implementation(const viterbi_config& cfg)
     const auto all = viterbi_implementations();
     implementation_choice c;
     c.cpu = "cpu-reference";
-    // On CUDA: the thread-per-frame decoder (standard codes, terminated or
-    // truncated), else the warp-per-frame one (any code), else the tiled
-    // one (tail-biting) when its memory allows; when none can run the
-    // configuration, the block runs on the CPU and logs why.
+    // On CUDA: the thread-per-frame decoder (standard codes, every
+    // termination), else the warp-per-frame one (any code, terminated or
+    // truncated), else the tiled one (tail-biting) when its memory allows;
+    // when none can run the configuration, the block runs on the CPU and
+    // logs why.
     std::string why_not;
     for (const char* name : { "cuda-thread", "cuda-warp", "cuda-tiled" })
         if (const auto* gpu = find_implementation(all, name)) {

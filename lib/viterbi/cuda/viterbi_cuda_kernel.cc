@@ -154,8 +154,6 @@ private:
 std::string unsupported_by_thread(const viterbi_config& c)
 {
     const viterbi_code code = c.code();
-    if (code.term() == viterbi::termination::tail_biting)
-        return "it decodes terminated and truncated frames only";
     if (!viterbi_thread_compiled(code.K(), code.n(), code.polynomials().data()))
         return "it is compiled for the standard codes only (K=7 133,171; K=5 23,33; K=7 133,171,165)";
     if (int(code.puncture().size()) / code.n() > viterbi_gpu_code::max_period_steps)
@@ -170,7 +168,8 @@ std::vector<implementation<viterbi_config>> viterbi_cuda_implementations()
     implementation<viterbi_config> thread;
     thread.info = { "cuda-thread", backend_kind::cuda,
                     "full-frame Viterbi, one thread per frame, the trellis in registers "
-                    "(packed 16-bit metrics for int8 and hard input), standard codes compiled in",
+                    "(packed 16-bit metrics for int8 and hard input), standard codes compiled in; "
+                    "tail-biting exact (every start state, one thread each)",
                     "cpu-reference", true };
     thread.unsupported = unsupported_by_thread;
     thread.make_cuda = [](const viterbi_config& c, int) -> std::unique_ptr<cuda_kernel> {

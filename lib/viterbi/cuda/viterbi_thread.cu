@@ -47,6 +47,7 @@ struct thread_args {
     uint8_t* out;
     viterbi::frame_result* results;
     uint32_t* decisions; // [step][frame][word]
+    float* tb_metrics;   // tail-biting: [frame][start state], the best path's metric from it back to it
     int max_steps;
     int nframes;
 };
@@ -241,15 +242,17 @@ struct packed_trellis {
     int abs_sum = 0;     // sum of |L| since the last fold into abs_total
     int64_t abs_total = 0;
 
-    __device__ __forceinline__ void start()
+    //! Start in state \p s0 (the others a bonus below it).
+    __device__ __forceinline__ void start(int s0)
     {
+        const uint32_t bonus = s0 < H ? uint32_t(start_bonus) : uint32_t(start_bonus) << 16;
 #pragma unroll
         for (int i = 0; i < H; i++)
-            P[i] = 0;
-        P[0] = start_bonus;
+            P[i] = i == (s0 & (H - 1)) ? bonus : 0u;
     }
 
-    // One trellis step t with LLRs l[0..N).
+    // One trellis step t with LLRs l[0..N); its decisions stored when Store.
+    template <bool Store>
     __device__ __forceinline__ void step(int t, const int* l, uint32_t* dt)
     {
         if (t % renormalise_every == renormalise_every - 1) {
@@ -297,58 +300,64 @@ struct packed_trellis {
 #pragma unroll
         for (int i = 0; i < H; i++)
             P[i] = Pn[i];
-        store_words<W>(dt, d);
+        if (Store)
+            store_words<W>(dt, d);
     }
 
-    // The end state (0, or the best one, the lowest on ties) and its
-    // metric on the reference's scale: sum of +-L/2 = sum of the shifted
-    // metrics - sum|L|/2, less the start bonus.
-    __device__ float finish(bool truncated, int& end) const
+    // The end state (\p end_in, or with \p best_end the best one, the
+    // lowest on ties) and its metric on the reference's scale: sum of
+    // +-L/2 = sum of the shifted metrics - sum|L|/2, less the start bonus.
+    __device__ float finish(bool best_end, int end_in, int& end) const
     {
-        end = 0;
-        uint32_t best = P[0] & 0xffffu;
-        if (truncated)
+        end = end_in;
+        uint32_t best = 0;
 #pragma unroll
-            for (int s = 1; s < S; s++) {
-                const uint32_t m = s < H ? (P[s] & 0xffffu) : (P[s - H] >> 16);
-                if (m > best) {
+        for (int s = 0; s < S; s++) {
+            const uint32_t m = s < H ? (P[s] & 0xffffu) : (P[s - H] >> 16);
+            if (best_end) {
+                if (s == 0 || m > best) {
                     best = m;
                     end = s;
                 }
+            } else if (s == end_in) {
+                best = m;
             }
+        }
         return float(int64_t(best) + removed - start_bonus) - 0.5f * float(abs_total + abs_sum);
     }
 };
 
 // Forward pass with packed 16-bit metrics (int8 or hard input); returns
 // the end state's metric on the reference's scale and sets \p end.
-template <class T, bool Punctured>
+template <class T, bool Punctured, bool Store = true>
 __device__ float forward_packed(const viterbi_gpu_code& c,
                                 const uint8_t* in,
                                 int input,
                                 int steps,
                                 uint32_t* dec,
                                 size_t dec_stride,
-                                bool truncated,
+                                int start,
+                                bool best_end,
+                                int end_in,
                                 int& end)
 {
     constexpr int N = T::N;
     packed_trellis<T> tr;
-    tr.start();
+    tr.start(start);
     int t = 0;
     if (!Punctured)
         for (; t + block_steps <= steps; t += block_steps) {
             const int_block<N> b = load_int_block<N>(in, input, t);
 #pragma unroll
             for (int k = 0; k < block_steps; k++)
-                tr.step(t + k, b.v + k * N, dec + size_t(t + k) * dec_stride);
+                tr.template step<Store>(t + k, b.v + k * N, dec + size_t(t + k) * dec_stride);
         }
     for (; t < steps; t++) {
         int l[N];
         int_llrs<T, Punctured>(c, in, input, t, l);
-        tr.step(t, l, dec + size_t(t) * dec_stride);
+        tr.template step<Store>(t, l, dec + size_t(t) * dec_stride);
     }
-    return tr.finish(truncated, end);
+    return tr.finish(best_end, end_in, end);
 }
 
 // The float trellis of one frame, in the reference's arithmetic.
@@ -357,13 +366,14 @@ struct float_trellis {
     static constexpr int N = T::N, S = T::S, H = T::H, W = T::W;
     float M[S];
 
-    __device__ __forceinline__ void start()
+    __device__ __forceinline__ void start(int s0)
     {
 #pragma unroll
         for (int s = 0; s < S; s++)
-            M[s] = s == 0 ? 0.0f : -3.0e38f; // unreachable
+            M[s] = s == s0 ? 0.0f : -3.0e38f; // unreachable
     }
 
+    template <bool Store>
     __device__ __forceinline__ void step(const float* l, uint32_t* dt)
     {
         float bm[1 << N];
@@ -394,51 +404,58 @@ struct float_trellis {
 #pragma unroll
         for (int s = 0; s < S; s++)
             M[s] = Mn[s];
-        store_words<W>(dt, d);
+        if (Store)
+            store_words<W>(dt, d);
     }
 
-    __device__ float finish(bool truncated, int& end) const
+    __device__ float finish(bool best_end, int end_in, int& end) const
     {
-        end = 0;
-        float best = M[0];
-        if (truncated)
+        end = end_in;
+        float best = -3.0e38f;
 #pragma unroll
-            for (int s = 1; s < S; s++)
-                if (M[s] > best) {
+        for (int s = 0; s < S; s++) {
+            if (best_end) {
+                if (s == 0 || M[s] > best) {
                     best = M[s];
                     end = s;
                 }
+            } else if (s == end_in) {
+                best = M[s];
+            }
+        }
         return best;
     }
 };
 
 // Forward pass in float (float input).
-template <class T, bool Punctured>
+template <class T, bool Punctured, bool Store = true>
 __device__ float forward_float(const viterbi_gpu_code& c,
                                const uint8_t* in,
                                int steps,
                                uint32_t* dec,
                                size_t dec_stride,
-                               bool truncated,
+                               int start,
+                               bool best_end,
+                               int end_in,
                                int& end)
 {
     constexpr int N = T::N;
     float_trellis<T> tr;
-    tr.start();
+    tr.start(start);
     int t = 0;
     if (!Punctured)
         for (; t + block_steps <= steps; t += block_steps) {
             const float_block<N> b = load_float_block<N>(in, t);
 #pragma unroll
             for (int k = 0; k < block_steps; k++)
-                tr.step(b.v + k * N, dec + size_t(t + k) * dec_stride);
+                tr.template step<Store>(b.v + k * N, dec + size_t(t + k) * dec_stride);
         }
     for (; t < steps; t++) {
         float l[N];
         float_llrs<T, Punctured>(c, in, t, l);
-        tr.step(l, dec + size_t(t) * dec_stride);
+        tr.template step<Store>(l, dec + size_t(t) * dec_stride);
     }
-    return tr.finish(truncated, end);
+    return tr.finish(best_end, end_in, end);
 }
 
 // A step's decision words (up to 4: K <= 8), loaded in one access.
@@ -532,17 +549,61 @@ __global__ void __launch_bounds__(threads_per_block) viterbi_thread(thread_args 
     // Step-major decisions: frame f's words of step t at (t * nframes + f) * W.
     const size_t stride = size_t(a.nframes) * T::W;
     uint32_t* dec = a.decisions + size_t(f) * T::W;
-    const bool truncated = c.termination == 1;
+    // Terminated: from state 0 to state 0; truncated: from 0 to the best
+    // end state; tail-biting: from the best start state (by the metrics of
+    // viterbi_thread_tb_metrics, the lowest on ties, as the reference) back
+    // to it.
+    int start = 0;
+    if (c.termination == 2) {
+        const float* m = a.tb_metrics + size_t(f) * T::S;
+        for (int s = 1; s < T::S; s++)
+            if (m[s] > m[start])
+                start = s;
+    }
+    const bool best_end = c.termination == 1;
     int end = 0;
-    const float metric = Soft ? forward_float<T, Punctured>(c, in, steps, dec, stride, truncated, end)
-                              : forward_packed<T, Punctured>(c, in, p.input, steps, dec, stride, truncated, end);
+    const float metric = Soft ? forward_float<T, Punctured>(c, in, steps, dec, stride, start, best_end, start, end)
+                              : forward_packed<T, Punctured>(c, in, p.input, steps, dec, stride, start, best_end,
+                                                             start, end);
     traceback<T>(dec, stride, steps, p.frame_bits, end, bits);
     a.results[f] = { reported_metric(c, p, metric), end, viterbi::FRAME_DECODED };
+}
+
+// Tail-biting, exact as the reference: one thread per (frame, start state)
+// runs the frame from that state, storing nothing, for the metric of the
+// best path back to it; viterbi_thread then decodes each frame from its
+// best start state. S times the forward work of a terminated frame.
+template <class C, bool Punctured, bool Soft>
+__global__ void __launch_bounds__(threads_per_block) viterbi_thread_tb_metrics(thread_args a)
+{
+    using T = trellis<C>;
+    const size_t g = size_t(blockIdx.x) * threads_per_block + threadIdx.x;
+    const int f = int(g / T::S), s0 = int(g % T::S);
+    if (f >= a.nframes)
+        return;
+    const viterbi_gpu_code& c = a.code;
+    const viterbi::frame_params p = a.params[f];
+    const frame_desc fd = a.frames[f];
+    const int steps = steps_of(c, p.frame_bits);
+    // Frames of the other kernel, and those viterbi_thread rejects, are
+    // left alone.
+    if ((p.input == viterbi::INPUT_SOFT) != Soft || !frame_input_ok(c, p, fd) || steps > a.max_steps)
+        return;
+    const uint8_t* in = a.in + fd.in_offset;
+    int end = 0;
+    a.tb_metrics[g] = Soft ? forward_float<T, Punctured, false>(c, in, steps, nullptr, 0, s0, false, s0, end)
+                           : forward_packed<T, Punctured, false>(c, in, p.input, steps, nullptr, 0, s0, false, s0,
+                                                                 end);
 }
 
 template <class C, bool Punctured, bool Soft>
 void launch_one(const thread_args& a, int blocks, cudaStream_t st)
 {
+    if (a.code.termination == 2) {
+        const size_t threads = size_t(a.nframes) * trellis<C>::S;
+        launch_checked(&viterbi_thread_tb_metrics<C, Punctured, Soft>, "viterbi_thread_tb_metrics",
+                       int((threads + threads_per_block - 1) / threads_per_block), threads_per_block, 0, st, a);
+    }
     launch_checked(&viterbi_thread<C, Punctured, Soft>, "viterbi_thread", blocks, threads_per_block, 0, st, a);
 }
 
@@ -556,6 +617,8 @@ void launch_for(const batch_view& dev, const viterbi_gpu_code& code, int max_ste
                    dev.out,
                    dev.results_as<viterbi::frame_result>(),
                    reinterpret_cast<uint32_t*>(dev.scratch),
+                   // After the decisions of every frame (max_steps each).
+                   reinterpret_cast<float*>(dev.scratch) + size_t(max_steps) * dev.nframes * trellis<C>::W,
                    max_steps,
                    int(dev.nframes) };
     const int blocks = int((dev.nframes + threads_per_block - 1) / threads_per_block);
@@ -607,8 +670,9 @@ bool viterbi_thread_compiled(int K, int n, const unsigned* polys)
 
 size_t viterbi_thread_scratch_bytes(const viterbi_gpu_code& code, int max_steps)
 {
+    // Its decisions, and the tail-biting metrics per start state.
     const int S = code.S;
-    return size_t(max_steps) * size_t(S >= 32 ? S / 32 : 1) * sizeof(uint32_t);
+    return size_t(max_steps) * size_t(S >= 32 ? S / 32 : 1) * sizeof(uint32_t) + size_t(S) * sizeof(float);
 }
 
 bool cuda_viterbi_thread(const batch_view& dev,

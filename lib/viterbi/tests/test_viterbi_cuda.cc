@@ -163,14 +163,16 @@ TEST(ViterbiCuda, WarpEqualsReferenceBitForBit)
 
 // cuda-thread (one thread per frame, the code compiled in, packed 16-bit
 // integer metrics for int8 and hard input) equals the full-frame CPU
-// reference bit for bit, on every compiled code, terminated and truncated,
+// reference bit for bit, on every compiled code and termination (exact
+// tail-biting: the same start state, the lowest on ties),
 // float, int8 and hard input in one batch, punctured and not.
 TEST(ViterbiCuda, ThreadEqualsReferenceBitForBit)
 {
     std::mt19937 rng(515);
     size_t configs = 0;
     for (const auto& code : test::viterbi_codes())
-        for (auto term : { core::viterbi::termination::terminated, core::viterbi::termination::truncated })
+        for (auto term : { core::viterbi::termination::terminated, core::viterbi::termination::truncated,
+                           core::viterbi::termination::tail_biting })
             for (bool punctured : { false, true }) {
                 if (punctured && code.name != "K7-133-171")
                     continue;
@@ -206,7 +208,7 @@ TEST(ViterbiCuda, ThreadEqualsReferenceBitForBit)
                 }
                 configs++;
             }
-    EXPECT_EQ(configs, 8u); // 3 compiled codes x 2 terminations, + K=7 punctured x 2
+    EXPECT_EQ(configs, 12u); // 3 compiled codes x 3 terminations, + K=7 punctured x 3
 }
 
 // cuda-thread rejects a malformed frame and one longer than max_frame_bits
@@ -232,9 +234,9 @@ TEST(ViterbiCuda, ThreadRejectsMalformedFramesNeighboursIntact)
         EXPECT_EQ(gpu[f].bits, cpu[f].bits) << "frame " << f;
 }
 
-// The automatic choice on CUDA: cuda-thread for the compiled codes,
-// terminated or truncated; cuda-warp for other codes; cuda-tiled for
-// tail-biting frames.
+// The automatic choice on CUDA: cuda-thread for the compiled codes, every
+// termination; cuda-warp for other codes, terminated or truncated;
+// cuda-tiled for their tail-biting frames.
 TEST(ViterbiCuda, AutomaticChoice)
 {
     core::viterbi_config cfg;
@@ -245,7 +247,9 @@ TEST(ViterbiCuda, AutomaticChoice)
     other.polynomials = { 07, 05 };
     EXPECT_EQ(core::choose_viterbi_implementation(other).cuda, "cuda-warp");
     cfg.termination = core::viterbi::termination::tail_biting;
-    EXPECT_EQ(core::choose_viterbi_implementation(cfg).cuda, "cuda-tiled");
+    EXPECT_EQ(core::choose_viterbi_implementation(cfg).cuda, "cuda-thread");
+    other.termination = core::viterbi::termination::tail_biting;
+    EXPECT_EQ(core::choose_viterbi_implementation(other).cuda, "cuda-tiled");
     cfg.K = 9;
     cfg.polynomials = { 0753, 0561 };
     const auto c = core::choose_viterbi_implementation(cfg);
