@@ -5,6 +5,7 @@
  */
 #include "viterbi/viterbi_code.h"
 
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 
@@ -195,6 +196,24 @@ void viterbi_code::depuncture_int8(const int8_t* in, int frame_bits, float* out)
     const size_t total = size_t(steps(frame_bits)) * size_t(n()), period = d_puncture.size();
     for (size_t j = 0, k = 0; j < total; j++)
         out[j] = d_puncture[j % period] ? float(in[k++]) : 0.0f;
+}
+
+void viterbi_code::depuncture_hard(const uint8_t* in, int frame_bits, int8_t* out) const
+{
+    const size_t total = size_t(steps(frame_bits)) * size_t(n()), period = d_puncture.size();
+    for (size_t j = 0, k = 0; j < total; j++)
+        out[j] = d_puncture[j % period] ? int8_t(in[k++] ? 1 : -1) : int8_t(0);
+}
+
+void viterbi_code::depuncture_int8(const int8_t* in, int frame_bits, int8_t* out) const
+{
+    const size_t total = size_t(steps(frame_bits)) * size_t(n()), period = d_puncture.size();
+    if (period == size_t(n())) { // no puncturing: a copy
+        std::memcpy(out, in, total);
+        return;
+    }
+    for (size_t j = 0, k = 0; j < total; j++)
+        out[j] = d_puncture[j % period] ? in[k++] : int8_t(0);
 }
 
 } // namespace core

@@ -1,0 +1,109 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// cpu-simd's SSE2 passes (compiled with -msse2; every x86-64 CPU has it):
+// 8 int16 lanes, 4 float lanes.
+#include "viterbi/viterbi_simd_acs.h"
+
+#include <emmintrin.h>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+namespace viterbi_simd_detail {
+
+namespace {
+
+struct sse2_int16 {
+    using T = int16_t;
+    using llr_t = int8_t;
+    using offset_t = int64_t;
+    using vec = __m128i;
+    static constexpr int lanes = 8;
+    static constexpr T unreachable = unreachable_int16;
+    static vec load(const T* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+    static void store(T* p, vec v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
+    static vec add(vec a, vec b) { return _mm_adds_epi16(a, b); }
+    static vec sub(vec a, vec b) { return _mm_subs_epi16(a, b); }
+    static vec max(vec a, vec b) { return _mm_max_epi16(a, b); }
+    static vec greater(vec a, vec b) { return _mm_cmpgt_epi16(a, b); }
+    static vec broadcast(T x) { return _mm_set1_epi16(x); }
+    static vec broadcast_llr(int8_t x) { return _mm_set1_epi16(x); }
+    static vec signed_llr(vec L, const simd_trellis& tr, int i, int b)
+    {
+        return _mm_xor_si128(L, load(&tr.negate_mask16[size_t(i) * tr.half + b]));
+    }
+    static vec bias(const simd_trellis& tr, int c, int b) { return load(&tr.negations16[size_t(c) * tr.half + b]); }
+    static void store_interleaved(T* out, vec lo, vec hi)
+    {
+        store(out, _mm_unpacklo_epi16(lo, hi));
+        store(out + 8, _mm_unpackhi_epi16(lo, hi));
+    }
+    // Bytes 0-7: the input-0 lanes, 8-15: the input-1 lanes.
+    static uint32_t decision_word(vec lo, vec hi) { return uint32_t(_mm_movemask_epi8(_mm_packs_epi16(lo, hi))); }
+    static int decision_bit(int lane, int input) { return input * 8 + lane; }
+    static T hmax(vec v)
+    {
+        v = _mm_max_epi16(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2)));
+        v = _mm_max_epi16(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)));
+        v = _mm_max_epi16(v, _mm_shufflelo_epi16(v, _MM_SHUFFLE(2, 3, 0, 1)));
+        return T(_mm_cvtsi128_si32(v));
+    }
+};
+
+struct sse2_float {
+    using T = float;
+    using llr_t = float;
+    using offset_t = double;
+    using vec = __m128;
+    static constexpr int lanes = 4;
+    static constexpr T unreachable = -__builtin_inff();
+    static vec load(const T* p) { return _mm_loadu_ps(p); }
+    static void store(T* p, vec v) { _mm_storeu_ps(p, v); }
+    static vec add(vec a, vec b) { return _mm_add_ps(a, b); }
+    static vec sub(vec a, vec b) { return _mm_sub_ps(a, b); }
+    static vec max(vec a, vec b) { return _mm_max_ps(a, b); }
+    static vec greater(vec a, vec b) { return _mm_cmpgt_ps(a, b); }
+    static vec broadcast(T x) { return _mm_set1_ps(x); }
+    static vec broadcast_llr(float x) { return _mm_set1_ps(0.5f * x); }
+    static vec signed_llr(vec L, const simd_trellis& tr, int i, int b)
+    {
+        const auto* m = reinterpret_cast<const __m128i*>(&tr.sign_mask32[size_t(i) * tr.half + b]);
+        return _mm_xor_ps(L, _mm_castsi128_ps(_mm_loadu_si128(m)));
+    }
+    static vec bias(const simd_trellis&, int, int) { return _mm_setzero_ps(); }
+    static void store_interleaved(T* out, vec lo, vec hi)
+    {
+        store(out, _mm_unpacklo_ps(lo, hi));
+        store(out + 4, _mm_unpackhi_ps(lo, hi));
+    }
+    static uint32_t decision_word(vec lo, vec hi)
+    {
+        return uint32_t(_mm_movemask_ps(lo)) | uint32_t(_mm_movemask_ps(hi)) << 4;
+    }
+    static int decision_bit(int lane, int input) { return input * 4 + lane; }
+    static T hmax(vec v)
+    {
+        v = _mm_max_ps(v, _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 0, 3, 2)));
+        v = _mm_max_ps(v, _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 3, 0, 1)));
+        return _mm_cvtss_f32(v);
+    }
+};
+
+} // namespace
+
+const isa_kernels& sse2_kernels()
+{
+    static const isa_kernels k{
+        { "sse2", sse2_int16::lanes, sse2_int16::decision_bit, forward_dispatch<sse2_int16> },
+        { "sse2", sse2_float::lanes, sse2_float::decision_bit, forward_dispatch<sse2_float> },
+    };
+    return k;
+}
+
+} // namespace viterbi_simd_detail
+} // namespace core
+} // namespace gpurx
+} // namespace gr
