@@ -161,12 +161,7 @@ viterbi_simd::choose(const viterbi_code& code, viterbi::simd_isa widest, Kernel 
         if (k->lanes <= half || isa == simd_isa::generic)
             break;
     }
-    pass<Kernel> p{ *k, isa, half / k->lanes, std::vector<uint16_t>(size_t(code.states())) };
-    for (int r = 0; r < code.states(); r++) {
-        const int b = r >> 1; // the butterfly that writes r
-        p.bit_of[r] = uint16_t((b / k->lanes) << 5 | k->decision_bit(b % k->lanes, r & 1));
-    }
-    return p;
+    return { *k, isa };
 }
 
 viterbi_simd::viterbi_simd(const viterbi_code& code, viterbi::simd_isa widest)
@@ -182,18 +177,18 @@ viterbi_simd::viterbi_simd(const viterbi_code& code, viterbi::simd_isa widest)
         d_lane_of[s] = reverse_bits(s, code.K() - 1);
 }
 
-template <typename Kernel>
-void viterbi_simd::traceback(const pass<Kernel>& p, int steps, int end_lane, int frame_bits, uint8_t* bits) const
+void viterbi_simd::traceback(int steps, int end_lane, int frame_bits, uint8_t* bits) const
 {
-    const int top = d_code.K() - 2;
-    const uint32_t* dec = d_decisions.data();
-    int r = end_lane;
+    const int top = d_code.K() - 2, words = decision_words(d_code.states());
+    const uint64_t* dec = d_decisions.data();
+    unsigned r = unsigned(end_lane);
+    // Each step depends on the one after it: the chain is a shift and a
+    // mask, plus a load whose address depends on r only past 64 states.
     for (int t = steps - 1; t >= 0; t--) {
         if (t < frame_bits)
-            bits[t] = uint8_t(r & 1); // the input of a step is its new state's newest bit
-        const unsigned pos = p.bit_of[r];
-        const unsigned d = (dec[size_t(t) * p.groups + (pos >> 5)] >> (pos & 31u)) & 1u;
-        r = (r >> 1) | int(d << top);
+            bits[t] = uint8_t(r & 1u); // the input of a step is its new state's newest bit
+        const uint64_t word = dec[size_t(t) * words + (r >> 6)];
+        r = (r >> 1) | unsigned((word >> (r & 63u)) & 1u) << top;
     }
 }
 
@@ -207,7 +202,7 @@ viterbi_path viterbi_simd::run(const pass<Kernel>& p,
 {
     d_code.check_frame_bits(frame_bits);
     const int steps = d_code.steps(frame_bits), S = d_code.states();
-    d_decisions.resize(size_t(steps) * size_t(p.groups));
+    d_decisions.resize(size_t(steps) * size_t(decision_words(S)));
     auto forward = [&](int start_state) {
         return p.kernel.forward(d_trellis, llr, steps, d_lane_of[start_state], metrics.data(), d_decisions.data());
     };
@@ -217,7 +212,7 @@ viterbi_path viterbi_simd::run(const pass<Kernel>& p,
     switch (d_code.term()) {
     case viterbi::termination::terminated: {
         const auto offset = forward(0);
-        traceback(p, steps, 0, frame_bits, bits);
+        traceback(steps, 0, frame_bits, bits);
         return { double(total(0, offset)) * unit, 0 };
     }
     case viterbi::termination::truncated: {
@@ -226,7 +221,7 @@ viterbi_path viterbi_simd::run(const pass<Kernel>& p,
         for (int s = 1; s < S; s++)
             if (total(s, offset) > total(best, offset))
                 best = s;
-        traceback(p, steps, d_lane_of[best], frame_bits, bits);
+        traceback(steps, d_lane_of[best], frame_bits, bits);
         return { double(total(best, offset)) * unit, best };
     }
     default: {
@@ -243,7 +238,7 @@ viterbi_path viterbi_simd::run(const pass<Kernel>& p,
         }
         if (best != S - 1) // the last pass's decisions are already there
             forward(best);
-        traceback(p, steps, d_lane_of[best], frame_bits, bits);
+        traceback(steps, d_lane_of[best], frame_bits, bits);
         return { double(best_metric) * unit, best };
     }
     }

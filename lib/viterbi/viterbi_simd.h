@@ -73,29 +73,25 @@ public:
     viterbi::simd_isa float_isa() const { return d_float.isa; }
 
 private:
-    // One metric type's pass on the instruction set chosen for it, with
-    // where each lane-label state's decision bit lies.
+    // One metric type's pass on the instruction set chosen for it.
     template <typename Kernel>
     struct pass {
         Kernel kernel;
         viterbi::simd_isa isa;
-        int groups;                    // decision words per step
-        std::vector<uint16_t> bit_of;  // [lane-label state]: word << 5 | bit
     };
     template <typename Kernel>
     static pass<Kernel> choose(const viterbi_code& code, viterbi::simd_isa widest, Kernel viterbi_simd_detail::isa_kernels::*which);
 
     template <typename Kernel, typename Llr, typename Metric>
     viterbi_path run(const pass<Kernel>& p, const Llr* llr, int frame_bits, uint8_t* bits, std::vector<Metric>& metrics, double unit);
-    template <typename Kernel>
-    void traceback(const pass<Kernel>& p, int steps, int end_lane, int frame_bits, uint8_t* bits) const;
+    void traceback(int steps, int end_lane, int frame_bits, uint8_t* bits) const;
 
     viterbi_code d_code;
     viterbi_simd_detail::simd_trellis d_trellis;
     std::vector<int> d_lane_of; // [state]: its lane label (K-1 bits reversed)
     pass<viterbi_simd_detail::int16_kernel> d_int16;
     pass<viterbi_simd_detail::float_kernel> d_float;
-    std::vector<uint32_t> d_decisions;
+    std::vector<uint64_t> d_decisions; // [step * decision_words + word]
     std::vector<int16_t> d_metric16;
     std::vector<float> d_metric32;
 };

@@ -18,11 +18,14 @@
 // signed_llr(L, trellis, poly, butterfly) = +-L of that polynomial,
 // bias(trellis, class, butterfly) (the integer negations' "+1"),
 // store_interleaved(out, lo, hi) (out[2l] = lo[l], out[2l+1] = hi[l]),
-// decision_word(d_lo, d_hi), hmax(vec), unreachable.
+// decision_word(d_lo, d_hi) (the 2 x lanes decisions interleaved the same
+// way: bit 2l of d_lo[l], bit 2l+1 of d_hi[l]), hmax(vec), unreachable.
 #ifndef INCLUDED_GPURX_VITERBI_VITERBI_SIMD_ACS_H
 #define INCLUDED_GPURX_VITERBI_VITERBI_SIMD_ACS_H
 
 #include "viterbi/viterbi_simd_trellis.h"
+
+#include <cstring>
 
 namespace gr {
 namespace gpurx {
@@ -35,12 +38,12 @@ typename V::offset_t forward_pass(const simd_trellis& tr,
                                   int steps,
                                   int start,
                                   typename V::T* metrics,
-                                  uint32_t* decisions)
+                                  uint64_t* decisions)
 {
     using T = typename V::T;
     using vec = typename V::vec;
     constexpr int W = V::lanes;
-    const int S = tr.states, H = tr.half, groups = H / W;
+    const int S = tr.states, H = tr.half, groups = H / W, words = decision_words(S);
     alignas(64) T buf_a[256], buf_b[256];
     T* cur = buf_a;
     T* next = buf_b;
@@ -52,7 +55,10 @@ typename V::offset_t forward_pass(const simd_trellis& tr,
         vec L[N];
         for (int i = 0; i < N; i++)
             L[i] = V::broadcast_llr(llr[size_t(t) * N + i]);
-        uint32_t* dec = decisions + size_t(t) * size_t(groups);
+        uint64_t* dec = decisions + size_t(t) * size_t(words);
+        if (2 * W < 8) // sub-byte words are ORed in
+            for (int w = 0; w < words; w++)
+                dec[w] = 0;
         for (int g = 0; g < groups; g++) {
             const int b = g * W; // first butterfly of the group
             const vec m0 = V::load(cur + b), m1 = V::load(cur + H + b);
@@ -79,7 +85,12 @@ typename V::offset_t forward_pass(const simd_trellis& tr,
             }
             // Strictly greater: a tie keeps the lower (even) predecessor.
             const auto d_lo = V::greater(b0, a0), d_hi = V::greater(b1, a1);
-            dec[g] = V::decision_word(d_lo, d_hi);
+            // Group g's 2W decisions are bits [2 b, 2 b + 2W) of the step.
+            const auto word = V::decision_word(d_lo, d_hi);
+            if (2 * W >= 8)
+                std::memcpy(reinterpret_cast<uint8_t*>(dec) + 2 * b / 8, &word, 2 * W / 8);
+            else
+                dec[2 * b / 64] |= uint64_t(word) << (2 * b % 64);
             V::store_interleaved(next + 2 * b, V::max(a0, b0), V::max(a1, b1));
         }
         T* swap = cur;
@@ -112,7 +123,7 @@ typename V::offset_t forward_dispatch(const simd_trellis& tr,
                                       int steps,
                                       int start,
                                       typename V::T* metrics,
-                                      uint32_t* decisions)
+                                      uint64_t* decisions)
 {
     if (tr.symmetric) {
         switch (tr.n) {

@@ -6,9 +6,8 @@
 // cpu-simd's AVX2 passes (this file alone is compiled with -mavx2; they run
 // only where __builtin_cpu_supports("avx2")): 16 int16 lanes, 8 float lanes.
 // The 256-bit unpack and pack instructions work within 128-bit halves, so
-// the interleaved store fixes the order with one cross-half permute per
-// output, and the decision bits keep the packed order (decision_bit says
-// where each lane's bit went) instead of paying for a fix-up.
+// the interleaved stores fix the order with one cross-half permute per
+// output.
 #include "viterbi/viterbi_simd_acs.h"
 
 #include <immintrin.h>
@@ -46,12 +45,14 @@ struct avx2_int16 {
         store(out, _mm256_permute2x128_si256(l, h, 0x20));
         store(out + 16, _mm256_permute2x128_si256(l, h, 0x31));
     }
-    // Per 128-bit half: 8 bytes of input-0 lanes, then 8 of input-1 lanes.
+    // The pack leaves per 128-bit half 8 bytes of input-0 lanes, then 8 of
+    // input-1 lanes; one in-half byte shuffle interleaves them.
     static uint32_t decision_word(vec lo, vec hi)
     {
-        return uint32_t(_mm256_movemask_epi8(_mm256_packs_epi16(lo, hi)));
+        const vec interleave = _mm256_setr_epi8(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15,
+                                                0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
+        return uint32_t(_mm256_movemask_epi8(_mm256_shuffle_epi8(_mm256_packs_epi16(lo, hi), interleave)));
     }
-    static int decision_bit(int lane, int input) { return (lane >> 3) * 16 + input * 8 + (lane & 7); }
     static T hmax(vec v)
     {
         __m128i x = _mm_max_epi16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
@@ -91,9 +92,10 @@ struct avx2_float {
     }
     static uint32_t decision_word(vec lo, vec hi)
     {
-        return uint32_t(_mm256_movemask_ps(lo)) | uint32_t(_mm256_movemask_ps(hi)) << 8;
+        const vec l = _mm256_unpacklo_ps(lo, hi), h = _mm256_unpackhi_ps(lo, hi);
+        return uint32_t(_mm256_movemask_ps(_mm256_permute2f128_ps(l, h, 0x20))) |
+               uint32_t(_mm256_movemask_ps(_mm256_permute2f128_ps(l, h, 0x31))) << 8;
     }
-    static int decision_bit(int lane, int input) { return input * 8 + lane; }
     static T hmax(vec v)
     {
         __m128 x = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
@@ -108,8 +110,8 @@ struct avx2_float {
 const isa_kernels& avx2_kernels()
 {
     static const isa_kernels k{
-        { "avx2", avx2_int16::lanes, avx2_int16::decision_bit, forward_dispatch<avx2_int16> },
-        { "avx2", avx2_float::lanes, avx2_float::decision_bit, forward_dispatch<avx2_float> },
+        { "avx2", avx2_int16::lanes, forward_dispatch<avx2_int16> },
+        { "avx2", avx2_float::lanes, forward_dispatch<avx2_float> },
     };
     return k;
 }

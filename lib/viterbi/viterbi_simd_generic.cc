@@ -46,7 +46,6 @@ struct generic_int16 {
     }
     static uint32_t decision_word(bool lo, bool hi) { return uint32_t(lo) | uint32_t(hi) << 1; }
     static T hmax(vec v) { return v; }
-    static int decision_bit(int, int input) { return input; }
 };
 
 struct generic_float {
@@ -81,7 +80,6 @@ struct generic_float {
     }
     static uint32_t decision_word(bool lo, bool hi) { return uint32_t(lo) | uint32_t(hi) << 1; }
     static T hmax(vec v) { return v; }
-    static int decision_bit(int, int input) { return input; }
 };
 
 } // namespace
@@ -89,8 +87,8 @@ struct generic_float {
 const isa_kernels& generic_kernels()
 {
     static const isa_kernels k{
-        { "generic", generic_int16::lanes, generic_int16::decision_bit, forward_dispatch<generic_int16> },
-        { "generic", generic_float::lanes, generic_float::decision_bit, forward_dispatch<generic_float> },
+        { "generic", generic_int16::lanes, forward_dispatch<generic_int16> },
+        { "generic", generic_float::lanes, forward_dispatch<generic_float> },
     };
     return k;
 }

@@ -41,9 +41,10 @@ struct sse2_int16 {
         store(out, _mm_unpacklo_epi16(lo, hi));
         store(out + 8, _mm_unpackhi_epi16(lo, hi));
     }
-    // Bytes 0-7: the input-0 lanes, 8-15: the input-1 lanes.
-    static uint32_t decision_word(vec lo, vec hi) { return uint32_t(_mm_movemask_epi8(_mm_packs_epi16(lo, hi))); }
-    static int decision_bit(int lane, int input) { return input * 8 + lane; }
+    static uint32_t decision_word(vec lo, vec hi)
+    {
+        return uint32_t(_mm_movemask_epi8(_mm_packs_epi16(_mm_unpacklo_epi16(lo, hi), _mm_unpackhi_epi16(lo, hi))));
+    }
     static T hmax(vec v)
     {
         v = _mm_max_epi16(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2)));
@@ -81,9 +82,9 @@ struct sse2_float {
     }
     static uint32_t decision_word(vec lo, vec hi)
     {
-        return uint32_t(_mm_movemask_ps(lo)) | uint32_t(_mm_movemask_ps(hi)) << 4;
+        return uint32_t(_mm_movemask_ps(_mm_unpacklo_ps(lo, hi))) |
+               uint32_t(_mm_movemask_ps(_mm_unpackhi_ps(lo, hi))) << 4;
     }
-    static int decision_bit(int lane, int input) { return input * 4 + lane; }
     static T hmax(vec v)
     {
         v = _mm_max_ps(v, _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 0, 3, 2)));
@@ -97,8 +98,8 @@ struct sse2_float {
 const isa_kernels& sse2_kernels()
 {
     static const isa_kernels k{
-        { "sse2", sse2_int16::lanes, sse2_int16::decision_bit, forward_dispatch<sse2_int16> },
-        { "sse2", sse2_float::lanes, sse2_float::decision_bit, forward_dispatch<sse2_float> },
+        { "sse2", sse2_int16::lanes, forward_dispatch<sse2_int16> },
+        { "sse2", sse2_float::lanes, forward_dispatch<sse2_float> },
     };
     return k;
 }

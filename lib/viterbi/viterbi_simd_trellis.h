@@ -59,24 +59,27 @@ struct simd_trellis {
     std::vector<int16_t> negations16;
 };
 
+//! uint64 words of decisions per step: one bit per state, bit r (of word
+//! r / 64) the decision of new lane-label state r.
+inline int decision_words(int states) { return states <= 64 ? 1 : states / 64; }
+
 //! One instruction set's forward pass over one metric type. The pass runs
 //! `steps` add-compare-select steps from lane-label state `start` alone,
-//! writes the decisions of step t to decisions[t * groups .. + groups)
-//! (groups = half / lanes words, one per butterfly group; the decision of
-//! new lane-label state r' at bit decision_bit((r' >> 1) % lanes, r' & 1)
-//! of word (r' >> 1) / lanes), the final metrics in lane labels to
-//! `metrics`, and returns what renormalisation subtracted from them.
+//! writes the decisions of step t to decisions[t * decision_words ..], the
+//! final metrics in lane labels to `metrics`, and returns what
+//! renormalisation subtracted from them. Bit r being state r's decision
+//! costs the passes a shuffle per group, and saves the traceback, a chain
+//! of dependent steps, a table look-up per step.
 template <typename Metric, typename Llr, typename Offset>
 struct lanes_kernel {
     const char* isa;
     int lanes;
-    int (*decision_bit)(int lane, int input);
     Offset (*forward)(const simd_trellis& trellis,
                       const Llr* llr,
                       int steps,
                       int start,
                       Metric* metrics,
-                      uint32_t* decisions);
+                      uint64_t* decisions);
 };
 
 //! int16 metrics from int8 LLRs: branch metric sum of +-L (twice the family's).
