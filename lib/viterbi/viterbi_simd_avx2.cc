@@ -39,19 +39,20 @@ struct avx2_int16 {
         return _mm256_xor_si256(L, load(&tr.negate_mask16[size_t(i) * tr.half + b]));
     }
     static vec bias(const simd_trellis& tr, int c, int b) { return load(&tr.negations16[size_t(c) * tr.half + b]); }
-    static void store_interleaved(T* out, vec lo, vec hi)
+    static void interleave(vec lo, vec hi, vec& first, vec& second)
     {
         const vec l = _mm256_unpacklo_epi16(lo, hi), h = _mm256_unpackhi_epi16(lo, hi);
-        store(out, _mm256_permute2x128_si256(l, h, 0x20));
-        store(out + 16, _mm256_permute2x128_si256(l, h, 0x31));
+        first = _mm256_permute2x128_si256(l, h, 0x20);
+        second = _mm256_permute2x128_si256(l, h, 0x31);
     }
-    // The pack leaves per 128-bit half 8 bytes of input-0 lanes, then 8 of
-    // input-1 lanes; one in-half byte shuffle interleaves them.
+    // A 16-bit lane's compare mask is two equal bytes, so the byte
+    // movemask already spaces lane l's decision to bits 2l and 2l+1:
+    // masking and ORing the two interleaves them without a shuffle (the
+    // shuffle port is this pass's bottleneck).
     static uint32_t decision_word(vec lo, vec hi)
     {
-        const vec interleave = _mm256_setr_epi8(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15,
-                                                0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
-        return uint32_t(_mm256_movemask_epi8(_mm256_shuffle_epi8(_mm256_packs_epi16(lo, hi), interleave)));
+        return (uint32_t(_mm256_movemask_epi8(lo)) & 0x55555555u) |
+               (uint32_t(_mm256_movemask_epi8(hi)) & 0xAAAAAAAAu);
     }
     static T hmax(vec v)
     {
@@ -84,11 +85,11 @@ struct avx2_float {
         return _mm256_xor_ps(L, _mm256_castsi256_ps(_mm256_loadu_si256(m)));
     }
     static vec bias(const simd_trellis&, int, int) { return _mm256_setzero_ps(); }
-    static void store_interleaved(T* out, vec lo, vec hi)
+    static void interleave(vec lo, vec hi, vec& first, vec& second)
     {
         const vec l = _mm256_unpacklo_ps(lo, hi), h = _mm256_unpackhi_ps(lo, hi);
-        store(out, _mm256_permute2f128_ps(l, h, 0x20));
-        store(out + 8, _mm256_permute2f128_ps(l, h, 0x31));
+        first = _mm256_permute2f128_ps(l, h, 0x20);
+        second = _mm256_permute2f128_ps(l, h, 0x31);
     }
     static uint32_t decision_word(vec lo, vec hi)
     {

@@ -39,10 +39,10 @@ struct generic_int16 {
         return vec(L ^ tr.negate_mask16[size_t(i) * tr.half + b]);
     }
     static vec bias(const simd_trellis& tr, int c, int b) { return tr.negations16[size_t(c) * tr.half + b]; }
-    static void store_interleaved(T* out, vec lo, vec hi)
+    static void interleave(vec lo, vec hi, vec& first, vec& second)
     {
-        out[0] = lo;
-        out[1] = hi;
+        first = lo;
+        second = hi;
     }
     static uint32_t decision_word(bool lo, bool hi) { return uint32_t(lo) | uint32_t(hi) << 1; }
     static T hmax(vec v) { return v; }
@@ -73,10 +73,10 @@ struct generic_float {
         return L;
     }
     static vec bias(const simd_trellis&, int, int) { return 0.0f; }
-    static void store_interleaved(T* out, vec lo, vec hi)
+    static void interleave(vec lo, vec hi, vec& first, vec& second)
     {
-        out[0] = lo;
-        out[1] = hi;
+        first = lo;
+        second = hi;
     }
     static uint32_t decision_word(bool lo, bool hi) { return uint32_t(lo) | uint32_t(hi) << 1; }
     static T hmax(vec v) { return v; }

@@ -36,14 +36,17 @@ struct sse2_int16 {
         return _mm_xor_si128(L, load(&tr.negate_mask16[size_t(i) * tr.half + b]));
     }
     static vec bias(const simd_trellis& tr, int c, int b) { return load(&tr.negations16[size_t(c) * tr.half + b]); }
-    static void store_interleaved(T* out, vec lo, vec hi)
+    static void interleave(vec lo, vec hi, vec& first, vec& second)
     {
-        store(out, _mm_unpacklo_epi16(lo, hi));
-        store(out + 8, _mm_unpackhi_epi16(lo, hi));
+        first = _mm_unpacklo_epi16(lo, hi);
+        second = _mm_unpackhi_epi16(lo, hi);
     }
+    // A 16-bit lane's compare mask is two equal bytes, so the byte
+    // movemask spaces lane l's decision to bits 2l and 2l+1: masking and
+    // ORing interleaves the two without a shuffle.
     static uint32_t decision_word(vec lo, vec hi)
     {
-        return uint32_t(_mm_movemask_epi8(_mm_packs_epi16(_mm_unpacklo_epi16(lo, hi), _mm_unpackhi_epi16(lo, hi))));
+        return (uint32_t(_mm_movemask_epi8(lo)) & 0x5555u) | (uint32_t(_mm_movemask_epi8(hi)) & 0xAAAAu);
     }
     static T hmax(vec v)
     {
@@ -75,10 +78,10 @@ struct sse2_float {
         return _mm_xor_ps(L, _mm_castsi128_ps(_mm_loadu_si128(m)));
     }
     static vec bias(const simd_trellis&, int, int) { return _mm_setzero_ps(); }
-    static void store_interleaved(T* out, vec lo, vec hi)
+    static void interleave(vec lo, vec hi, vec& first, vec& second)
     {
-        store(out, _mm_unpacklo_ps(lo, hi));
-        store(out + 4, _mm_unpackhi_ps(lo, hi));
+        first = _mm_unpacklo_ps(lo, hi);
+        second = _mm_unpackhi_ps(lo, hi);
     }
     static uint32_t decision_word(vec lo, vec hi)
     {
