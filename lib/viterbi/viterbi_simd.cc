@@ -125,6 +125,7 @@ simd_trellis::simd_trellis(const viterbi_code& code)
         symmetric = symmetric && poly_class[i] == 0;
     }
     negate_mask16.assign(size_t(n) * half, 0);
+    sign16.assign(size_t(n) * half, 1);
     sign_mask32.assign(size_t(n) * half, 0);
     negations16.assign(3 * size_t(half), 0);
     for (int b = 0; b < half; b++) {
@@ -132,6 +133,7 @@ simd_trellis::simd_trellis(const viterbi_code& code)
         for (int i = 0; i < n; i++)
             if (!((out >> i) & 1u)) {
                 negate_mask16[size_t(i) * half + b] = -1;
+                sign16[size_t(i) * half + b] = -1;
                 sign_mask32[size_t(i) * half + b] = 0x80000000u;
                 negations16[size_t(poly_class[i]) * half + b]++;
             }
@@ -182,11 +184,20 @@ void viterbi_simd::traceback(int steps, int end_lane, int frame_bits, uint8_t* b
     const int top = d_code.K() - 2, words = decision_words(d_code.states());
     const uint64_t* dec = d_decisions.data();
     unsigned r = unsigned(end_lane);
-    // Each step depends on the one after it: the chain is a shift and a
-    // mask, plus a load whose address depends on r only past 64 states.
+    // Each step depends on the one after it: the chain is a shift, a mask
+    // and an OR. Up to 64 states the step's word does not depend on r, so
+    // its load stays off the chain.
+    if (words == 1) {
+        for (int t = steps - 1; t >= 0; t--) {
+            if (t < frame_bits)
+                bits[t] = uint8_t(r & 1u); // the input of a step is its new state's newest bit
+            r = (r >> 1) | unsigned((dec[t] >> r) & 1u) << top;
+        }
+        return;
+    }
     for (int t = steps - 1; t >= 0; t--) {
         if (t < frame_bits)
-            bits[t] = uint8_t(r & 1u); // the input of a step is its new state's newest bit
+            bits[t] = uint8_t(r & 1u);
         const uint64_t word = dec[size_t(t) * words + (r >> 6)];
         r = (r >> 1) | unsigned((word >> (r & 63u)) & 1u) << top;
     }

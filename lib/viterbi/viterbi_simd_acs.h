@@ -16,7 +16,8 @@
 // V provides: T (metric), llr_t, offset_t, vec, lanes; load, store, add,
 // sub (saturating for integers), max, greater (a lane mask), broadcast_llr,
 // signed_llr(L, trellis, poly, butterfly) = +-L of that polynomial,
-// bias(trellis, class, butterfly) (the integer negations' "+1"),
+// bias(trellis, class, butterfly) (the integer negations' "+1", where
+// has_bias),
 // interleave(lo, hi, first, second) (lo[0], hi[0], lo[1], hi[1], ... over
 // the two vectors), decision_word(d_lo, d_hi) (the 2 x lanes decisions
 // interleaved the same way: bit 2l of d_lo[l], bit 2l+1 of d_hi[l]),
@@ -53,9 +54,11 @@ candidates<V> add_branches(const simd_trellis& tr, const typename V::vec* L, typ
     using vec = typename V::vec;
     candidates<V> c;
     if (Symmetric) {
-        vec A = V::bias(tr, 0, b);
-        for (int i = 0; i < N; i++)
+        vec A = V::signed_llr(L[0], tr, 0, b);
+        for (int i = 1; i < N; i++)
             A = V::add(A, V::signed_llr(L[i], tr, i, b));
+        if (V::has_bias)
+            A = V::add(A, V::bias(tr, 0, b));
         c.a0 = V::add(m0, A);
         c.b0 = V::sub(m1, A);
         c.a1 = V::sub(m0, A);

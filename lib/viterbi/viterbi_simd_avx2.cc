@@ -25,6 +25,7 @@ struct avx2_int16 {
     using offset_t = int64_t;
     using vec = __m256i;
     static constexpr int lanes = 16;
+    static constexpr bool has_bias = false; // signed_llr negates with vpsignw
     static constexpr T unreachable = unreachable_int16;
     static vec load(const T* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
     static void store(T* p, vec v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
@@ -34,11 +35,13 @@ struct avx2_int16 {
     static vec greater(vec a, vec b) { return _mm256_cmpgt_epi16(a, b); }
     static vec broadcast(T x) { return _mm256_set1_epi16(x); }
     static vec broadcast_llr(int8_t x) { return _mm256_set1_epi16(x); }
+    // vpsignw by the +-1 of each lane: +-L in one instruction, where SSE2
+    // needs an XOR and the "+1" of the two's-complement negation (bias).
     static vec signed_llr(vec L, const simd_trellis& tr, int i, int b)
     {
-        return _mm256_xor_si256(L, load(&tr.negate_mask16[size_t(i) * tr.half + b]));
+        return _mm256_sign_epi16(L, load(&tr.sign16[size_t(i) * tr.half + b]));
     }
-    static vec bias(const simd_trellis& tr, int c, int b) { return load(&tr.negations16[size_t(c) * tr.half + b]); }
+    static vec bias(const simd_trellis&, int, int) { return _mm256_setzero_si256(); }
     static void interleave(vec lo, vec hi, vec& first, vec& second)
     {
         const vec l = _mm256_unpacklo_epi16(lo, hi), h = _mm256_unpackhi_epi16(lo, hi);
@@ -70,6 +73,7 @@ struct avx2_float {
     using offset_t = double;
     using vec = __m256;
     static constexpr int lanes = 8;
+    static constexpr bool has_bias = false;
     static constexpr T unreachable = -__builtin_inff();
     static vec load(const T* p) { return _mm256_loadu_ps(p); }
     static void store(T* p, vec v) { _mm256_storeu_ps(p, v); }

@@ -25,6 +25,7 @@ struct generic_int16 {
     using offset_t = int64_t;
     using vec = int16_t;
     static constexpr int lanes = 1;
+    static constexpr bool has_bias = true;
     static constexpr T unreachable = unreachable_int16;
     static vec load(const T* p) { return *p; }
     static void store(T* p, vec v) { *p = v; }
@@ -54,6 +55,7 @@ struct generic_float {
     using offset_t = double;
     using vec = float;
     static constexpr int lanes = 1;
+    static constexpr bool has_bias = false;
     static constexpr T unreachable = -__builtin_inff();
     static vec load(const T* p) { return *p; }
     static void store(T* p, vec v) { *p = v; }

@@ -22,6 +22,7 @@ struct sse2_int16 {
     using offset_t = int64_t;
     using vec = __m128i;
     static constexpr int lanes = 8;
+    static constexpr bool has_bias = true;
     static constexpr T unreachable = unreachable_int16;
     static vec load(const T* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
     static void store(T* p, vec v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
@@ -63,6 +64,7 @@ struct sse2_float {
     using offset_t = double;
     using vec = __m128;
     static constexpr int lanes = 4;
+    static constexpr bool has_bias = false;
     static constexpr T unreachable = -__builtin_inff();
     static vec load(const T* p) { return _mm_loadu_ps(p); }
     static void store(T* p, vec v) { _mm_storeu_ps(p, v); }

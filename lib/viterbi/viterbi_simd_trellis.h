@@ -53,9 +53,10 @@ struct simd_trellis {
     // Per polynomial i and butterfly b, at [i * half + b], the coded bit of
     // (p0, input 0) as what turns L into +-L:
     std::vector<int16_t> negate_mask16; //!< int16: -1 where the bit is 0 (-L = (L ^ -1) + 1), else 0
+    std::vector<int16_t> sign16;        //!< int16: -1 where the bit is 0, else +1 (vpsignw)
     std::vector<uint32_t> sign_mask32;  //!< float: the sign bit where the bit is 0, else 0
     //! [class * half + b]: the polynomials of the class whose bit is 0: the
-    //! "+ 1" of each two's-complement negation above, added once.
+    //! "+ 1" of each two's-complement negation by negate_mask16, added once.
     std::vector<int16_t> negations16;
 };
 
