@@ -48,14 +48,14 @@ struct avx2_int16 {
         first = _mm256_permute2x128_si256(l, h, 0x20);
         second = _mm256_permute2x128_si256(l, h, 0x31);
     }
-    // A 16-bit lane's compare mask is two equal bytes, so the byte
-    // movemask already spaces lane l's decision to bits 2l and 2l+1:
-    // masking and ORing the two interleaves them without a shuffle (the
-    // shuffle port is this pass's bottleneck).
+    // A 16-bit lane's compare mask is two equal bytes: taking the low byte
+    // from the input-0 mask and the high byte from the input-1 mask puts
+    // lane l's two decisions at bits 2l and 2l+1 of one byte movemask,
+    // without a shuffle (the shuffles are this pass's bottleneck).
     static uint32_t decision_word(vec lo, vec hi)
     {
-        return (uint32_t(_mm256_movemask_epi8(lo)) & 0x55555555u) |
-               (uint32_t(_mm256_movemask_epi8(hi)) & 0xAAAAAAAAu);
+        const vec high_bytes = _mm256_set1_epi16(int16_t(0xFF00));
+        return uint32_t(_mm256_movemask_epi8(_mm256_blendv_epi8(lo, hi, high_bytes)));
     }
     static T hmax(vec v)
     {
