@@ -116,7 +116,13 @@ int reverse_bits(int v, int bits)
 } // namespace
 
 simd_trellis::simd_trellis(const viterbi_code& code)
-    : K(code.K()), n(code.n()), states(code.states()), half(code.states() / 2), symmetric(true), poly_class{}
+    : K(code.K()),
+      n(code.n()),
+      states(code.states()),
+      half(code.states() / 2),
+      decision_words(code.states() <= 64 ? 1 : code.states() / 64),
+      symmetric(true),
+      poly_class{}
 {
     const unsigned current = 1u << (K - 1), oldest = 1u;
     for (int i = 0; i < n; i++) {
@@ -181,7 +187,7 @@ viterbi_simd::viterbi_simd(const viterbi_code& code, viterbi::simd_isa widest)
 
 void viterbi_simd::traceback(int steps, int end_lane, int frame_bits, uint8_t* bits) const
 {
-    const int top = d_code.K() - 2, words = decision_words(d_code.states());
+    const int top = d_code.K() - 2, words = d_trellis.decision_words;
     const uint64_t* dec = d_decisions.data();
     unsigned r = unsigned(end_lane);
     // Each step depends on the one after it: the chain is a shift, a mask
@@ -213,7 +219,7 @@ viterbi_path viterbi_simd::run(const pass<Kernel>& p,
 {
     d_code.check_frame_bits(frame_bits);
     const int steps = d_code.steps(frame_bits), S = d_code.states();
-    d_decisions.resize(size_t(steps) * size_t(decision_words(S)));
+    d_decisions.resize(size_t(steps) * size_t(d_trellis.decision_words));
     auto forward = [&](int start_state) {
         return p.kernel.forward(d_trellis, llr, steps, d_lane_of[start_state], metrics.data(), d_decisions.data());
     };

@@ -11,7 +11,8 @@
 // V is declared in an unnamed namespace of that file, so every instantiation
 // below has internal linkage: the linker can never merge an AVX2 copy into
 // the generic path (the classic multi-ISA ODR trap). For the same reason
-// nothing here calls an inline function of another header.
+// nothing here calls an inline function of another header (std::memcpy of
+// a constant size is a compiler builtin).
 //
 // V provides: T (metric), llr_t, offset_t, vec, lanes; load, store, add,
 // sub (saturating for integers), max, greater (a lane mask), broadcast_llr,
@@ -26,8 +27,8 @@
 // Two passes: one with the 2^(K-1) metrics in a fixed number of vectors,
 // fully unrolled so that they stay in registers from step to step (the
 // standard codes on SSE2/AVX2: at most 16 vectors), and one over metrics in
-// memory for everything else (the generic path, K=9 on narrow lanes, codes
-// whose polynomials tap one end only).
+// memory for everything else (the generic path from K=6 on, K=9 on SSE2,
+// codes whose polynomials tap one end only).
 #ifndef INCLUDED_GPURX_VITERBI_VITERBI_SIMD_ACS_H
 #define INCLUDED_GPURX_VITERBI_VITERBI_SIMD_ACS_H
 
@@ -39,7 +40,6 @@ namespace gr {
 namespace gpurx {
 namespace core {
 namespace viterbi_simd_detail {
-
 
 // One butterfly group's candidates: (p0 | p1) x (input 0 | 1).
 template <typename V>
@@ -128,7 +128,7 @@ typename V::offset_t forward_in_registers(const simd_trellis& tr,
     using T = typename V::T;
     using vec = typename V::vec;
     constexpr int W = V::lanes, G = NV / 2;
-    const int words = decision_words(NV * W);
+    const int words = tr.decision_words;
     alignas(64) T init[NV * W];
     initial_metrics<V>(init, NV * W, start);
     vec m[NV];
@@ -175,7 +175,7 @@ typename V::offset_t forward_in_memory(const simd_trellis& tr,
     using T = typename V::T;
     using vec = typename V::vec;
     constexpr int W = V::lanes;
-    const int S = tr.states, NV = S / W, G = NV / 2, words = decision_words(S);
+    const int S = tr.states, NV = S / W, G = NV / 2, words = tr.decision_words;
     alignas(64) T buf_a[256], buf_b[256];
     T* cur = buf_a;
     T* next = buf_b;

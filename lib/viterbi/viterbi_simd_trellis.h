@@ -48,6 +48,9 @@ struct simd_trellis {
     explicit simd_trellis(const viterbi_code& code);
 
     int K, n, states, half;
+    //! uint64 words of decisions per step: one bit per state, bit r (of
+    //! word r / 64) the decision of new lane-label state r.
+    int decision_words;
     bool symmetric;      //!< every polynomial is class 0
     int poly_class[4];   //!< per polynomial: 0, 1 or 2 (above)
     // Per polynomial i and butterfly b, at [i * half + b], the coded bit of
@@ -60,17 +63,13 @@ struct simd_trellis {
     std::vector<int16_t> negations16;
 };
 
-//! uint64 words of decisions per step: one bit per state, bit r (of word
-//! r / 64) the decision of new lane-label state r.
-inline int decision_words(int states) { return states <= 64 ? 1 : states / 64; }
-
 //! One instruction set's forward pass over one metric type. The pass runs
 //! `steps` add-compare-select steps from lane-label state `start` alone,
 //! writes the decisions of step t to decisions[t * decision_words ..], the
 //! final metrics in lane labels to `metrics`, and returns what
 //! renormalisation subtracted from them. Bit r being state r's decision
-//! costs the passes a shuffle per group, and saves the traceback, a chain
-//! of dependent steps, a table look-up per step.
+//! (the integer passes get it from their byte movemasks without a shuffle) spares
+//! the traceback, a chain of dependent steps, a table look-up per step.
 template <typename Metric, typename Llr, typename Offset>
 struct lanes_kernel {
     const char* isa;
