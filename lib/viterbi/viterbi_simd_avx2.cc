@@ -95,11 +95,18 @@ struct avx2_float {
         first = _mm256_permute2f128_ps(l, h, 0x20);
         second = _mm256_permute2f128_ps(l, h, 0x31);
     }
+    // As the int16 lanes: byte 1 of each 32-bit lane's mask taken from the
+    // input-1 mask puts lane l's decisions at bits 4l and 4l+1 of the byte
+    // movemask; scalar shifts close the gaps (no shuffle).
     static uint32_t decision_word(vec lo, vec hi)
     {
-        const vec l = _mm256_unpacklo_ps(lo, hi), h = _mm256_unpackhi_ps(lo, hi);
-        return uint32_t(_mm256_movemask_ps(_mm256_permute2f128_ps(l, h, 0x20))) |
-               uint32_t(_mm256_movemask_ps(_mm256_permute2f128_ps(l, h, 0x31))) << 8;
+        const __m256i byte1 = _mm256_set1_epi32(0x0000FF00);
+        uint32_t x = uint32_t(_mm256_movemask_epi8(
+                         _mm256_blendv_epi8(_mm256_castps_si256(lo), _mm256_castps_si256(hi), byte1))) &
+                     0x33333333u;
+        x = (x | (x >> 2)) & 0x0F0F0F0Fu;
+        x = (x | (x >> 4)) & 0x00FF00FFu;
+        return (x | (x >> 8)) & 0x0000FFFFu;
     }
     static T hmax(vec v)
     {
