@@ -12,7 +12,9 @@
 // each chunk from all 2^(K-1) start states, the price of the intra-frame
 // parallelism it offers a GPU), and cpu-simd is the reference's algorithm
 // in SIMD lanes: bit-exact on int8/hard input, equal up to float near-ties
-// on float input, several times faster. Otherwise cpu-reference. A CPU
+// on float input, and an order of magnitude or more faster (K=7 on one
+// AVX2 core: about 30x on int8 input, 10x on float). Otherwise
+// cpu-reference. A CPU
 // implementation asked for by name that cannot run the configuration falls
 // back the same way, with a note. A name that is not registered throws,
 // naming `implementation`.
