@@ -194,10 +194,16 @@ void viterbi_simd::traceback(int steps, int end_lane, int frame_bits, uint8_t* b
     // and an OR. Up to 64 states the step's word does not depend on r, so
     // its load stays off the chain.
     if (words == 1) {
+        // Rotating the word left by `top` off the chain lets one rotate
+        // right by r bring state r's decision to bit `top` directly: a
+        // rotate, a mask and an OR per step instead of four operations.
+        const unsigned top_bit = 1u << top;
         for (int t = steps - 1; t >= 0; t--) {
             if (t < frame_bits)
                 bits[t] = uint8_t(r & 1u); // the input of a step is its new state's newest bit
-            r = (r >> 1) | unsigned((dec[t] >> r) & 1u) << top;
+            const uint64_t w = (dec[t] << top) | (dec[t] >> ((64 - top) & 63));
+            const uint64_t at_top = (w >> r) | (w << ((64 - r) & 63));
+            r = (r >> 1) | (unsigned(at_top) & top_bit);
         }
         return;
     }
