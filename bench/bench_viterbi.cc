@@ -6,12 +6,19 @@
 // Viterbi decoder throughput, information bits per second, through the
 // batching pipeline (host to host: soft float32 LLRs in, bits out), for each
 // implementation the build has, in one run:
-//   cuda-tiled (the paper's layout), cpu-reference and cpu-tiled on all
-//   cores and on one.
+//   cuda-tiled (the paper's layout), cpu-reference, cpu-tiled and cpu-simd
+//   (float32 and int8 input) on all cores and on one.
 // Default: K=7 (0133, 0171), rate 1/2, terminated frames of 2048 bits, noisy
 // (Eb/N0 4 dB); --frame-bits N, --K 5|7|9, --quick.
 //
+// --impl NAME measures that CPU implementation alone, in Mbit/s, on
+// --threads N worker threads (default 1; 0: all cores) with --input
+// float|int8|hard frames (default int8, LLRs scaled by 4 as below) over
+// --frames N frames: the per-core figure to set beside a single-threaded
+// peer decoder (pin both with taskset -c).
+//
 //   bench_viterbi [--quick] [--frame-bits N] [--K k]
+//   bench_viterbi --impl cpu-simd [--threads 1] [--input int8] [--frames 50000] [--frame-bits N] [--K k]
 #include "pipeline/batch_pipeline.h"
 #include "pipeline/cuda_probe.h"
 #include "viterbi/viterbi_encoder.h"
@@ -94,9 +101,19 @@ int main(int argc, char** argv)
 {
     bool quick = false;
     int frame_bits = 2048, K = 7;
+    std::string impl, input = "int8";
+    size_t threads = 1, frames = 50000;
     for (int i = 1; i < argc; i++) {
         if (!std::strcmp(argv[i], "--quick"))
             quick = true;
+        else if (!std::strcmp(argv[i], "--impl") && i + 1 < argc)
+            impl = argv[++i];
+        else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc)
+            threads = size_t(std::atoi(argv[++i]));
+        else if (!std::strcmp(argv[i], "--input") && i + 1 < argc)
+            input = argv[++i];
+        else if (!std::strcmp(argv[i], "--frames") && i + 1 < argc)
+            frames = size_t(std::atoll(argv[++i]));
         else if (!std::strcmp(argv[i], "--frame-bits") && i + 1 < argc)
             frame_bits = std::atoi(argv[++i]);
         else if (!std::strcmp(argv[i], "--K") && i + 1 < argc)
@@ -113,7 +130,8 @@ int main(int argc, char** argv)
     std::mt19937 rng(7);
     const double sigma2 = 1.0 / (2.0 * 0.5 * std::pow(10.0, 0.4));
     std::normal_distribution<double> noise(0.0, std::sqrt(sigma2));
-    staged_frames llrs{ core::viterbi::INPUT_SOFT, {} }, llrs8{ core::viterbi::INPUT_INT8, {} };
+    staged_frames llrs{ core::viterbi::INPUT_SOFT, {} }, llrs8{ core::viterbi::INPUT_INT8, {} },
+        hard{ core::viterbi::INPUT_HARD, {} };
     for (int f = 0; f < 64; f++) {
         std::vector<uint8_t> bits(frame_bits);
         for (auto& b : bits)
@@ -128,6 +146,30 @@ int main(int argc, char** argv)
         const auto* b = reinterpret_cast<const uint8_t*>(l.data());
         llrs.bytes.emplace_back(b, b + l.size() * sizeof(float));
         llrs8.bytes.push_back(std::move(q));
+        std::vector<uint8_t> h(coded.size());
+        for (size_t i = 0; i < h.size(); i++)
+            h[i] = l[i] > 0.0f;
+        hard.bytes.push_back(std::move(h));
+    }
+    if (!impl.empty()) {
+        const staged_frames& staged = input == "float" ? llrs : input == "hard" ? hard : llrs8;
+        if (input != "float" && input != "int8" && input != "hard") {
+            std::fprintf(stderr, "--input must be float, int8 or hard, got \"%s\"\n", input.c_str());
+            return 2;
+        }
+        cfg.implementation = impl;
+        const auto choice = core::choose_viterbi_implementation(cfg);
+        if (choice.cpu != impl) {
+            std::fprintf(stderr, "--impl %s: not a CPU implementation that runs this code (%s)\n", impl.c_str(),
+                         choice.note.c_str());
+            return 2;
+        }
+        const double gbps = pipeline_gbps(cfg, { core::backend_kind::cpu, {}, "" }, staged, frame_bits, 64,
+                                          frames, threads);
+        const std::string kernel = core::viterbi_kernel_factories(cfg, choice).cpu()->name();
+        std::printf("%s: K=%d rate 1/%d, terminated %d-bit frames, %s input, %zu thread(s): %.1f Mbit/s\n",
+                    kernel.c_str(), K, code.n(), frame_bits, input.c_str(), threads, gbps * 1e3);
+        return 0;
     }
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const size_t scale = quick ? 1 : 5;
@@ -143,6 +185,14 @@ int main(int argc, char** argv)
     cfg.implementation = "cpu-tiled";
     const double tiled_all = pipeline_gbps(cfg, cpu, llrs, frame_bits, cores, 3 * cores * scale, 0);
     std::printf("| cpu-tiled | cpu, %u cores | %.4f | %.3f |\n", cores, tiled_all, tiled_all / ref_all);
+    cfg.implementation = "cpu-simd";
+    for (const staged_frames* staged : { &llrs, &llrs8 }) {
+        const char* kind = staged == &llrs ? "float32 in" : "int8 in";
+        const double all = pipeline_gbps(cfg, cpu, *staged, frame_bits, 4 * cores, 100 * cores * scale, 0);
+        const double one = pipeline_gbps(cfg, cpu, *staged, frame_bits, 16, 100 * scale, 1);
+        std::printf("| cpu-simd | cpu, %u cores, %s | %.3f | %.2f |\n", cores, kind, all, all / ref_all);
+        std::printf("| cpu-simd | cpu, 1 core, %s | %.4f | %.3f |\n", kind, one, one / ref_all);
+    }
     const auto& probe = core::probe_cuda();
     if (!probe.devices.empty() && probe.devices[0].usable) {
         for (const char* name : { "cuda-warp", "cuda-tiled" }) {

@@ -116,6 +116,9 @@ public:
     void depuncture(const float* in, int frame_bits, float* out) const;
     void depuncture_hard(const uint8_t* in, int frame_bits, float* out) const;
     void depuncture_int8(const int8_t* in, int frame_bits, float* out) const;
+    //! The same as int8 (hard bits as -1 / +1), for integer decoders (cpu-simd).
+    void depuncture_hard(const uint8_t* in, int frame_bits, int8_t* out) const;
+    void depuncture_int8(const int8_t* in, int frame_bits, int8_t* out) const;
 
 private:
     int d_K;

@@ -6,6 +6,7 @@
 #include "viterbi/viterbi_cpu_kernel.h"
 #include "pipeline/worker_pool.h"
 #include "viterbi/viterbi_reference.h"
+#include "viterbi/viterbi_simd.h"
 #include "viterbi/viterbi_tiled.h"
 
 #include <cmath>
@@ -15,20 +16,38 @@ namespace gr {
 namespace gpurx {
 namespace core {
 
-viterbi_cpu_kernel::viterbi_cpu_kernel(const viterbi_config& cfg, bool tiled)
-    : d_cfg(cfg), d_code(cfg.code()), d_tiled(tiled)
+viterbi_cpu_kernel::viterbi_cpu_kernel(const viterbi_config& cfg, viterbi_cpu_algorithm algorithm)
+    : d_cfg(cfg), d_code(cfg.code()), d_algorithm(algorithm)
 {
     d_cfg.validate();
+    switch (algorithm) {
+    case viterbi_cpu_algorithm::reference:
+        d_name = "cpu-reference";
+        break;
+    case viterbi_cpu_algorithm::tiled:
+        d_name = "cpu-tiled";
+        break;
+    default: {
+        const viterbi_simd probe(d_code); // what every worker's decoder will run
+        d_name = std::string("cpu-simd [int8: ") + viterbi::simd_isa_name(probe.int8_isa()) +
+                 ", float: " + viterbi::simd_isa_name(probe.float_isa()) + "]";
+    }
+    }
 }
 
 viterbi_cpu_kernel::worker_state& viterbi_cpu_kernel::state(size_t worker)
 {
     auto& w = d_workers[worker];
     if (!w.decoder) {
-        if (d_tiled)
+        if (d_algorithm == viterbi_cpu_algorithm::tiled) {
             w.decoder = std::make_unique<viterbi_tiled>(d_code, d_cfg.chunk);
-        else
+        } else if (d_algorithm == viterbi_cpu_algorithm::simd) {
+            auto simd = std::make_unique<viterbi_simd>(d_code);
+            w.simd = simd.get();
+            w.decoder = std::move(simd);
+        } else {
             w.decoder = std::make_unique<viterbi_reference>(d_code);
+        }
     }
     return w;
 }
@@ -52,14 +71,26 @@ void viterbi_cpu_kernel::decode_one(const batch_view& b, size_t f, worker_state&
         result = { 0.0f, 0, viterbi::FRAME_REJECTED };
         return;
     }
-    w.llr.resize(size_t(d_code.n()) * d_code.steps(p.frame_bits));
-    if (hard)
-        d_code.depuncture_hard(b.in + fd.in_offset, p.frame_bits, w.llr.data());
-    else if (int8)
-        d_code.depuncture_int8(reinterpret_cast<const int8_t*>(b.in + fd.in_offset), p.frame_bits, w.llr.data());
-    else
-        d_code.depuncture(reinterpret_cast<const float*>(b.in + fd.in_offset), p.frame_bits, w.llr.data());
-    const viterbi_path path = w.decoder->decode(w.llr.data(), p.frame_bits, out);
+    const size_t depunctured = size_t(d_code.n()) * d_code.steps(p.frame_bits);
+    viterbi_path path;
+    if (w.simd && (hard || int8)) {
+        w.llr8.resize(depunctured);
+        if (hard)
+            d_code.depuncture_hard(b.in + fd.in_offset, p.frame_bits, w.llr8.data());
+        else
+            d_code.depuncture_int8(reinterpret_cast<const int8_t*>(b.in + fd.in_offset), p.frame_bits, w.llr8.data());
+        path = w.simd->decode_int8(w.llr8.data(), p.frame_bits, out);
+    } else {
+        w.llr.resize(depunctured);
+        const uint8_t* in = b.in + fd.in_offset;
+        if (hard)
+            d_code.depuncture_hard(in, p.frame_bits, w.llr.data());
+        else if (int8)
+            d_code.depuncture_int8(reinterpret_cast<const int8_t*>(in), p.frame_bits, w.llr.data());
+        else
+            d_code.depuncture(reinterpret_cast<const float*>(in), p.frame_bits, w.llr.data());
+        path = w.decoder->decode(w.llr.data(), p.frame_bits, out);
+    }
     // Hard input entered as +-1: correlation = kept/2 - Hamming distance.
     const double metric =
         hard ? std::round(0.5 * double(d_code.coded_bits(p.frame_bits)) - path.metric) : path.metric;

@@ -17,14 +17,18 @@ namespace core {
 
 namespace {
 
-implementation<viterbi_config>
-cpu_entry(const char* name, const char* description, const char* reference, bool tiled)
+implementation<viterbi_config> cpu_entry(const char* name,
+                                         const std::string& description,
+                                         const char* reference,
+                                         bool bit_exact,
+                                         viterbi_cpu_algorithm algorithm)
 {
     implementation<viterbi_config> e;
-    e.info = { name, backend_kind::cpu, description, reference, true };
+    e.info = { name, backend_kind::cpu, description, reference, bit_exact };
+    // Every CPU implementation runs every code, termination and puncturing.
     e.unsupported = [](const viterbi_config&) { return std::string(); };
-    e.make_cpu = [tiled](const viterbi_config& c) -> std::unique_ptr<cpu_kernel> {
-        return std::make_unique<viterbi_cpu_kernel>(c, tiled);
+    e.make_cpu = [algorithm](const viterbi_config& c) -> std::unique_ptr<cpu_kernel> {
+        return std::make_unique<viterbi_cpu_kernel>(c, algorithm);
     };
     return e;
 }
@@ -37,11 +41,20 @@ std::vector<implementation<viterbi_config>> viterbi_implementations()
     all.push_back(cpu_entry("cpu-reference",
                             "full-frame Viterbi, one frame per worker; exact tail-biting "
                             "(every start state); the reference",
-                            "", false));
+                            "", true, viterbi_cpu_algorithm::reference));
     all.push_back(cpu_entry("cpu-tiled",
                             "Lin et al.'s tiled Viterbi: chunks decoded from every start state, "
                             "then merged; equal to the reference up to exact metric ties",
-                            "cpu-reference", true));
+                            "cpu-reference", true, viterbi_cpu_algorithm::tiled));
+    // Not marked bit-exact: float input may order two paths of nearly equal
+    // metric otherwise (float32 lanes); int8 and hard input are bit-exact
+    // (test_viterbi_simd).
+    all.push_back(cpu_entry("cpu-simd",
+                            std::string("full-frame Viterbi in SIMD lanes (AVX2/SSE2/portable by CPU; this one: ") +
+                                viterbi::simd_isa_name(viterbi::default_simd_isa()) +
+                                "): int16 metrics for int8/hard input, bit-exact; float32 for float "
+                                "input, equal up to near-ties",
+                            "cpu-reference", false, viterbi_cpu_algorithm::simd));
 #ifdef GPURX_HAVE_CUDA
     for (auto& e : viterbi_cuda_implementations())
         all.push_back(std::move(e));
@@ -53,7 +66,12 @@ implementation_choice choose_viterbi_implementation(const viterbi_config& cfg)
 {
     const auto all = viterbi_implementations();
     implementation_choice c;
-    c.cpu = "cpu-reference";
+    // cpu-simd runs every configuration (unsupported() says so; should that
+    // change, the reference takes what it cannot).
+    c.cpu = "cpu-simd";
+    if (const auto* simd = find_implementation(all, "cpu-simd"))
+        if (!simd->unsupported(cfg).empty())
+            c.cpu = "cpu-reference";
     // On CUDA: the thread-per-frame decoder (standard codes, every
     // termination), else the warp-per-frame one (any code, terminated or
     // truncated), else the tiled one (tail-biting) when its memory allows;
@@ -81,7 +99,11 @@ implementation_choice choose_viterbi_implementation(const viterbi_config& cfg)
                                         cfg.implementation + "\"");
         }
         if (e->info.backend == backend_kind::cpu) {
-            c.cpu = cfg.implementation;
+            const std::string why = e->unsupported(cfg);
+            if (why.empty())
+                c.cpu = cfg.implementation;
+            else
+                c.note = cfg.implementation + " cannot run this configuration (" + why + "); using " + c.cpu;
         } else {
             const std::string why = e->unsupported(cfg);
             if (why.empty())
