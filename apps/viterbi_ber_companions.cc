@@ -4,77 +4,16 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "viterbi_ber_companions.h"
+#include "app_output.h"
 
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
-#include <stdexcept>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <cmath>
+#include <cstdio>
 
 namespace gr {
 namespace gpurx {
 namespace apps {
 
 namespace {
-
-bool is_file(const std::string& p)
-{
-    struct stat st;
-    return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-std::string exe_dir(const char* argv0)
-{
-    char buf[4096];
-    const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-    std::string p = n > 0 ? std::string(buf, size_t(n)) : std::string(argv0);
-    const auto slash = p.rfind('/');
-    return slash == std::string::npos ? "." : p.substr(0, slash);
-}
-
-// The script beside the program, in the install tree's libexec folder, or in
-// the source tree (relative folder there: "apps" or "scripts").
-std::string find_script(const char* argv0, const std::string& name, const char* source_folder)
-{
-    const std::string dir = exe_dir(argv0);
-    const std::string libexec = GPURX_LIBEXEC_DIR;
-    const std::vector<std::string> candidates = {
-        dir + "/" + name,
-        (libexec.size() && libexec[0] == '/' ? libexec : dir + "/../" + libexec) + "/" + name,
-        std::string(GPURX_SOURCE_DIR) + "/" + source_folder + "/" + name,
-    };
-    for (const auto& c : candidates)
-        if (is_file(c))
-            return c;
-    return std::string(GPURX_SOURCE_DIR) + "/" + source_folder + "/" + name; // named in the error
-}
-
-std::string python()
-{
-    const char* env = std::getenv("GPURX_PYTHON");
-    return env && *env ? env : GPURX_PYTHON_EXECUTABLE;
-}
-
-// Single quotes for /bin/sh.
-std::string quote(const std::string& s)
-{
-    std::string q = "'";
-    for (char c : s)
-        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
-int run(const std::string& cmd)
-{
-    std::fflush(stdout);
-    std::fflush(stderr);
-    const int rc = std::system(cmd.c_str());
-    if (rc == -1)
-        return 127;
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
-}
 
 std::string fmt(const char* f, double x)
 {
@@ -85,52 +24,31 @@ std::string fmt(const char* f, double x)
 
 } // namespace
 
-csv_writer::csv_writer(const std::string& path) : d_path(path)
+csv_writer::csv_writer(const std::string& path)
+    : d_file("--csv",
+             path,
+             "curve,K,polys,termination,puncture,rate,input,implementation,backend,frame_bits,"
+             "ebn0_db,esn0_db,frames,frame_errors,bits,bit_errors,ber,ber_stderr,fer")
 {
-    if (path.empty())
-        return;
-    d_f = std::fopen(path.c_str(), "w");
-    if (!d_f)
-        throw std::runtime_error("--csv: cannot write \"" + path + "\": " + std::strerror(errno));
-    std::fprintf(d_f, "curve,K,polys,termination,puncture,rate,input,implementation,backend,frame_bits,"
-                      "ebn0_db,esn0_db,frames,frame_errors,bits,bit_errors,ber,ber_stderr,fer\n");
-    std::fflush(d_f);
-}
-
-csv_writer::~csv_writer()
-{
-    if (d_f)
-        std::fclose(d_f);
 }
 
 void csv_writer::row(const std::string& curve, const viterbi_ber_options& o, const core::viterbi_code& code,
                      double rate, const std::string& implementation, const char* backend, const ber_point& p)
 {
-    if (!d_f)
+    if (!d_file.enabled())
         return;
     std::string polys = polys_text(code);
     for (auto& c : polys)
         c = c == ',' ? ' ' : c; // one CSV field
-    std::fprintf(d_f, "%s,%d,%s,%s,%s,%.6f,%s,%s,%s,%d,%.3f,%.4f,%llu,%llu,%llu,%llu,%.6e,%.3e,%.6e\n",
-                 curve.c_str(), code.K(), polys.c_str(), core::viterbi::termination_name(code.term()),
-                 puncture_text(code).c_str(), rate, input_name(o.input), implementation.c_str(), backend,
-                 o.frame_bits, p.ebn0, p.ebn0 + 10 * std::log10(rate), (unsigned long long)p.frames,
-                 (unsigned long long)p.frame_errors, (unsigned long long)p.bits,
-                 (unsigned long long)p.bit_errors, p.ber(), p.ber_stderr(), p.fer());
-    if (std::fflush(d_f) != 0)
-        throw std::runtime_error("--csv: cannot write \"" + d_path + "\": " + std::strerror(errno));
+    d_file.row("%s,%d,%s,%s,%s,%.6f,%s,%s,%s,%d,%.3f,%.4f,%llu,%llu,%llu,%llu,%.6e,%.3e,%.6e",
+               curve.c_str(), code.K(), polys.c_str(), core::viterbi::termination_name(code.term()),
+               puncture_text(code).c_str(), rate, input_name(o.input), implementation.c_str(), backend,
+               o.frame_bits, p.ebn0, p.ebn0 + 10 * std::log10(rate), (unsigned long long)p.frames,
+               (unsigned long long)p.frame_errors, (unsigned long long)p.bits,
+               (unsigned long long)p.bit_errors, p.ber(), p.ber_stderr(), p.fer());
 }
 
-void csv_writer::close()
-{
-    if (!d_f)
-        return;
-    const bool bad = std::ferror(d_f) != 0;
-    const bool close_failed = std::fclose(d_f) != 0;
-    d_f = nullptr;
-    if (bad || close_failed)
-        throw std::runtime_error("--csv: writing \"" + d_path + "\" failed");
-}
+void csv_writer::close() { d_file.close(); }
 
 std::string grfec_csv_path(const std::string& csv)
 {
@@ -144,17 +62,17 @@ std::string grfec_csv_path(const std::string& csv)
 int run_grfec_companion(const viterbi_ber_options& o, const char* argv0, const std::string& out_csv)
 {
     const auto code = o.cfg.code();
-    std::string cmd = quote(python()) + " " + quote(find_script(argv0, "gpurx_viterbi_ber_grfec.py", "apps")) +
+    std::string cmd = shell_quote(python()) + " " + shell_quote(find_script(argv0, "gpurx_viterbi_ber_grfec.py", "apps")) +
                       " --K " + std::to_string(code.K()) + " --polys " + polys_text(code) + " --termination " +
                       core::viterbi::termination_name(code.term()) + " --puncture " + puncture_text(code) +
                       " --frame-bits " + std::to_string(o.frame_bits) + " --ebn0 " + fmt("%g", o.e0) + ":" +
                       fmt("%g", o.e1) + ":" + fmt("%g", o.estep) + " --min-frame-errors " +
                       std::to_string(o.min_frame_errors) + " --max-frames " + std::to_string(o.max_frames) +
-                      " --seed " + std::to_string(o.seed) + " --csv " + quote(out_csv) +
+                      " --seed " + std::to_string(o.seed) + " --csv " + shell_quote(out_csv) +
                       (o.charge_tail ? " --charge-tail" : "") + (o.keep_going ? " --keep-going" : "") +
                       (o.quiet ? " --quiet" : "");
     std::fprintf(stderr, "gr-fec comparison: %s\n", cmd.c_str());
-    const int rc = run(cmd);
+    const int rc = run_command(cmd);
     if (rc != 0)
         std::fprintf(stderr, "gpurx-viterbi-ber: the gr-fec companion failed (exit %d)\n", rc);
     return rc;
@@ -162,23 +80,8 @@ int run_grfec_companion(const viterbi_ber_options& o, const char* argv0, const s
 
 int plot(const viterbi_ber_options& o, const char* argv0, const std::vector<std::string>& csvs)
 {
-    std::string cmd = quote(python()) + " " + quote(find_script(argv0, "plot_ber.py", "scripts")) +
-                      " --title " + quote("Viterbi decoding, BPSK/AWGN, " + std::to_string(o.frame_bits) +
-                                          "-bit frames");
-    for (const auto& c : csvs)
-        cmd += " " + quote(c);
-    if (o.png.empty()) {
-        std::fprintf(stderr, "plot: %s OUT.png\n", cmd.c_str());
-        return 0;
-    }
-    cmd += " " + quote(o.png);
-    const int rc = run(cmd);
-    if (rc != 0)
-        std::fprintf(stderr, "gpurx-viterbi-ber: the plot failed (exit %d); the command was:\n  %s\n", rc,
-                     cmd.c_str());
-    else
-        std::fprintf(stderr, "plot: %s\n", o.png.c_str());
-    return rc;
+    return plot_csvs("gpurx-viterbi-ber", argv0,
+                     "Viterbi decoding, BPSK/AWGN, " + std::to_string(o.frame_bits) + "-bit frames", csvs, o.png);
 }
 
 } // namespace apps

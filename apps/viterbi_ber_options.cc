@@ -93,37 +93,6 @@ Example (docs/viterbi-ber.md):
   gpurx-viterbi-ber --code k7 --backend cpu --ebn0 1:5:0.5 --csv k7.csv --png k7.png
 )";
 
-// Whole-string conversions: "12x" and "" are errors, not 12 and 0.
-long long to_int(const std::string& opt, const std::string& v, long long lo, long long hi)
-{
-    char* end = nullptr;
-    errno = 0;
-    const long long x = std::strtoll(v.c_str(), &end, 10);
-    if (v.empty() || *end || errno || x < lo || x > hi)
-        throw usage_error(opt + " wants an integer in " + std::to_string(lo) + ".." + std::to_string(hi) +
-                          ", got \"" + v + "\"");
-    return x;
-}
-
-double to_double(const std::string& opt, const std::string& v)
-{
-    char* end = nullptr;
-    const double x = std::strtod(v.c_str(), &end);
-    if (v.empty() || *end || !std::isfinite(x))
-        throw usage_error(opt + " wants a number, got \"" + v + "\"");
-    return x;
-}
-
-std::vector<std::string> split(const std::string& s, char sep)
-{
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    std::string item;
-    while (std::getline(ss, item, sep))
-        out.push_back(item);
-    return out;
-}
-
 // Octal as the standards print polynomials; in gr-fec's order, decimal as
 // gr-fec's examples give them unless written with a leading 0.
 std::vector<unsigned> parse_polys(const std::string& v, bool gr_fec_order)
@@ -236,15 +205,10 @@ viterbi_ber_options parse_viterbi_ber_options(int argc, char** argv, bool& help)
                 throw usage_error("--int8-scale must be positive, got " + std::to_string(o.int8_scale));
         } else if (a == "--frame-bits") o.frame_bits = int(to_int(a, val(), 1, core::viterbi_code::max_frame_bits));
         else if (a == "--ebn0") {
-            const std::string v = val();
-            const auto parts = split(v, ':');
-            if (parts.size() != 3)
-                throw usage_error("--ebn0 wants start:stop:step in dB, got \"" + v + "\"");
-            o.e0 = to_double(a, parts[0]);
-            o.e1 = to_double(a, parts[1]);
-            o.estep = to_double(a, parts[2]);
-            if (o.estep <= 0 || o.e1 < o.e0)
-                throw usage_error("--ebn0 wants start <= stop and step > 0, got \"" + v + "\"");
+            const db_range r = parse_db_range(a, val());
+            o.e0 = r.start;
+            o.e1 = r.stop;
+            o.estep = r.step;
         } else if (a == "--min-frame-errors") o.min_frame_errors = uint64_t(to_int(a, val(), 1, 1LL << 40));
         else if (a == "--max-frames") o.max_frames = uint64_t(to_int(a, val(), 1, 1LL << 40));
         else if (a == "--keep-going") o.keep_going = true;

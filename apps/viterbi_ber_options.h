@@ -9,6 +9,7 @@
 #ifndef INCLUDED_GPURX_APPS_VITERBI_BER_OPTIONS_H
 #define INCLUDED_GPURX_APPS_VITERBI_BER_OPTIONS_H
 
+#include "app_args.h"
 #include "viterbi/viterbi_config.h"
 #include "viterbi/viterbi_frame.h"
 
@@ -20,10 +21,6 @@
 namespace gr {
 namespace gpurx {
 namespace apps {
-
-struct usage_error : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
 
 struct viterbi_ber_options {
     std::string code_name = "k7"; //!< preset, or "custom" once --K/--polys/... change it

@@ -18,6 +18,17 @@ from qa_helpers import (BACKEND, encode_turbo as encode, llrs, options, pmt_int,
 require_backend_or_skip()
 
 
+def crc24b_attach(bits):
+    """Append the CRC24B parity bits (TS 36.212 5.1.1) to a 0/1 array."""
+    r = 0
+    for b in bits:
+        fb = ((r >> 23) & 1) ^ int(b)
+        r = (r << 1) & 0xFFFFFF
+        if fb:
+            r ^= 0x800063
+    return np.concatenate([bits, [(r >> (23 - i)) & 1 for i in range(24)]]).astype(np.uint8)
+
+
 def tags_named(tags, name):
     return [t for t in tags if pmt.symbol_to_string(t.key) == name]
 
@@ -51,6 +62,29 @@ class qa_lte_turbo(gr_unittest.TestCase):
             self.assertEqual(sorted(t.offset for t in its), list(range(5)))
             self.assertTrue(all(1 <= pmt_int(t.value) <= 4 for t in its))
             self.assertEqual(tags_named(tags, "crc_ok"), [])  # no CRC early termination
+
+    def test_001b_stream_reports_crc_and_iterations_per_codeword(self):
+        # The stream form tags each output vector as the tagged/PDU forms
+        # describe each packet: K, iterations used, and crc_ok with CRC early
+        # termination, so a live receiver can drop failed codewords.
+        K = 512
+        good = [crc24b_attach(self.rng.integers(0, 2, K - 24)) for _ in range(3)]
+        x = llrs(encode(good, K))
+        x[1] = self.rng.normal(0, 1, x.shape[1])  # noise only: the CRC fails
+        tb = gr.top_block()
+        src = blocks.vector_source_f(x.ravel().tolist(), False, 3 * K + 12)
+        dec = gpurx.lte_turbo_decoder(K, 4, "scaled-max-log-map", early_termination="crc24b",
+                                      options=options(max_batch=2))
+        snk = blocks.vector_sink_b(K)
+        tb.connect(src, dec, snk)
+        tb.run()
+        tags = snk.tags()
+        crc = {t.offset: pmt.to_bool(t.value) for t in tags_named(tags, "crc_ok")}
+        self.assertEqual(crc, {0: True, 1: False, 2: True})
+        its = {t.offset: pmt_int(t.value) for t in tags_named(tags, "iterations")}
+        self.assertEqual(sorted(its), [0, 1, 2])
+        self.assertEqual(its[1], 4)  # no early stop without a passing CRC
+        self.assertTrue(all(1 <= v <= 4 for v in its.values()))
 
     def test_002_nan_frame_dropped_neighbours_intact(self):
         K = 512
