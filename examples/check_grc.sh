@@ -15,8 +15,9 @@ grc=$1 blocks_dir=$2 python=$3 pattern=$4
 d=$(mktemp -d) || exit 1
 trap 'rm -rf "$d"' EXIT
 GRC_BLOCKS_PATH="$blocks_dir" grcc -o "$d" "$grc" > "$d/grcc.log" 2>&1 || { cat "$d/grcc.log"; echo "grcc failed"; exit 1; }
-py="$d/$(basename "$grc" .grc).py"
-[ -f "$py" ] || { cat "$d/grcc.log"; echo "grcc wrote no $py"; exit 1; }
+# Named after the flowgraph's id, which need not be the file's name.
+py=$(ls "$d"/*.py 2>/dev/null | head -1)
+[ -n "$py" ] || { cat "$d/grcc.log"; echo "grcc wrote no Python file"; exit 1; }
 if ! grep -q "generate_options: no_gui" "$grc"; then
     echo "compiled; not run (the flowgraph has a GUI)"
     exit 0
