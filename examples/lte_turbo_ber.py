@@ -20,7 +20,8 @@ The same flowgraph, without the CRC, is examples/lte_turbo_ber.grc.
   lte_turbo_ber.py [--K 1024] [--frames 40] [--ebn0 1.5] [--backend auto]
                    [--devices 0] [--max-batch 64] [--slots 3] [--flush-us 1000]
                    [--cpu-threads 0]
-                   [--check]   (exit 1 unless every frame decodes and its CRC passes)
+                   [--check]   (exit 1 unless every frame decodes without error
+                                and the LLRs are consistent: see llr_consistency())
 
 The decoder's batching, backend and GPUs are one gpurx.pipeline_options.
 """
@@ -42,6 +43,15 @@ def crc24b_attach(bits):
         if fb:
             r ^= g
     return np.concatenate([bits, [(r >> (23 - i)) & 1 for i in range(24)]]).astype(np.uint8)
+
+
+def llr_consistency(llrs, code_bits):
+    """E[L s] / (var(L s) / 2), s = +1 for bit 1 and -1 for bit 0: 1 for true
+    LLRs of a symmetric channel (L s is then Gaussian with variance twice its
+    mean on AWGN). A soft value scaled by the wrong constant, or one that
+    saturates (constellation_soft_decoder_cf), is far from 1."""
+    ls = np.asarray(llrs, dtype=np.float64) * (2.0 * np.asarray(code_bits, dtype=np.float64) - 1.0)
+    return ls.mean() / (ls.var() / 2.0)
 
 
 class turbo_link(gr.top_block):
@@ -74,9 +84,13 @@ class turbo_link(gr.top_block):
         self.dec = gpurx.lte_turbo_decoder(K, 8, "scaled-max-log-map",
                                            early_termination="crc24b", options=options)
         self.snk = blocks.vector_sink_b(K)
+        self.llr_snk = blocks.vector_sink_f()
+        self.code_snk = blocks.vector_sink_b()
         self.connect(src, enc, v2s, mod, (add, 0))
         self.connect(noise, (add, 1))
         self.connect(add, soft, llr, s2v, self.dec, self.snk)
+        self.connect(llr, self.llr_snk)
+        self.connect(v2s, self.code_snk)
 
 
 def main():
@@ -107,7 +121,9 @@ def main():
           "%d bit errors (BER %.2e), %d frame errors, %.2f s"
           % (tb.dec.backend(), a.K, a.frames, a.ebn0, len(rx), nbits, errors,
              errors / nbits, ferr, time.time() - t0))
-    if a.check and (len(rx) != nbits or errors):
+    consistency = llr_consistency(tb.llr_snk.data(), tb.code_snk.data())
+    print("LLR consistency E[Ls]/(var(Ls)/2) = %.3f (1 for exact LLRs)" % consistency)
+    if a.check and (len(rx) != nbits or errors or abs(consistency - 1) > 0.1):
         print("CHECK FAILED")
         return 1
     return 0
