@@ -34,13 +34,15 @@ DESTDIR=$d/root cmake --install "$build" > "$d/install.log" 2>&1 || { cat "$d/in
 
 step "installed files"
 for f in "$libdir/libgnuradio-gpurx.so" include/gnuradio/gpurx/lte_turbo_decoder.h \
-         "$libdir/cmake/gnuradio-gpurx/gnuradio-gpurxConfig.cmake" \
-         "$libdir/cmake/gnuradio-gpurx/gnuradio-gpurxTargets.cmake" \
          "$libdir/pkgconfig/gnuradio-gpurx.pc" \
          share/gnuradio/grc/blocks/gpurx_lte_turbo_decoder.block.yml \
          share/gr-gpurx/examples/lte_turbo_ber.py share/gr-gpurx/examples/lte_turbo_ber.grc \
          share/doc/gr-gpurx/LICENSE bin/gpurx-info bin/gpurx-turbo-ber bin/gpurx-plot-ber; do
     [ -e "$root/$f" ] || fail "not installed: $f"
+done
+# The CMake package: lib/cmake (GNU Radio's OOT layout), whatever the library folder.
+for f in gnuradio-gpurxConfig.cmake gnuradio-gpurxTargets.cmake; do
+    ls "$root"/lib*/cmake/gnuradio-gpurx/$f > /dev/null 2>&1 || fail "not installed: lib*/cmake/gnuradio-gpurx/$f"
 done
 
 # The clean environment: what a fresh login has, plus the prefix's
