@@ -56,9 +56,12 @@ def measure(a, max_batch, slots, flush_us, llrs):
     port = pmt.intern("pdus")
     t0 = time.perf_counter()
     for tti in range(a.ttis):
-        # Wait for this TTI's start, then post its codewords at once.
-        while time.perf_counter() < t0 + tti * a.tti_us * 1e-6:
-            pass
+        # Wait for this TTI's start, then post its codewords at once. Sleep,
+        # never spin: a spinning thread holds the GIL, and the arrival handler
+        # would then wait up to Python's 5 ms switch interval to run.
+        wait = t0 + tti * a.tti_us * 1e-6 - time.perf_counter()
+        if wait > 0:
+            time.sleep(wait)
         for _ in range(a.per_tti):
             meta = pmt.dict_add(pmt.make_dict(), pmt.intern("seq"), pmt.from_long(seq))
             posted[seq] = time.perf_counter()
