@@ -31,7 +31,8 @@ void bind_lte_turbo_decoder(py::module& m)
              py::arg("scaling") = 0.75f,
              py::arg("early_termination") = "none",
              py::arg("options") = ::gr::gpurx::pipeline_options(),
+             py::arg("input") = "soft",
              GPURX_DOC_TURBO_K GPURX_DOC_TURBO_DECODER_PARAMS GPURX_DOC_PIPELINE_OPTIONS
-                 GPURX_DOC_SOFT_INPUT)
+                 GPURX_DOC_TURBO_INPUT GPURX_DOC_SOFT_INPUT)
         .def("backend", &cls::backend);
 }

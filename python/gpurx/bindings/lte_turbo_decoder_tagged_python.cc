@@ -31,9 +31,10 @@ void bind_lte_turbo_decoder_tagged(py::module& m)
              py::arg("early_termination") = "none",
              py::arg("len_tag_key") = "packet_len",
              py::arg("options") = ::gr::gpurx::pipeline_options(),
+             py::arg("input") = "soft",
              GPURX_DOC_TURBO_DECODER_PARAMS "len_tag_key: the tag that gives each packet's length (3K+12 LLRs; K\n"
                  "    follows from it).\n"
                  GPURX_DOC_PIPELINE_OPTIONS
-                 GPURX_DOC_SOFT_INPUT)
+                 GPURX_DOC_TURBO_INPUT GPURX_DOC_SOFT_INPUT)
         .def("backend", &cls::backend);
 }

@@ -27,6 +27,12 @@
     "options: gpurx.pipeline_options(max_batch, slots, flush_us, backend, devices,\n"      \
     "    cpu_threads): batching, \"auto\"/\"cuda\"/\"cpu\", GPUs (docs/latency.md).\n"
 
+#define GPURX_DOC_TURBO_INPUT                                                              \
+    "input: \"soft\" (float32 LLRs, default) or \"int8\": one char per LLR in steps of\n"   \
+    "    1/8, v = round(8 L) saturated to +-127, decoded exactly as the float L = v/8\n"  \
+    "    by the fixed-point algorithms (a quarter of the bytes to move). PDUs: s8vector\n" \
+    "    or u8vector.\n"
+
 #define GPURX_DOC_SOFT_INPUT                                                               \
     "Soft input: LLRs L = ln P(b=1)/P(b=0), positive for bit 1 (GNU Radio's\n"             \
     "convention); BPSK with Es = 1 in complex AWGN of density N0: L = 4 Re(y) / N0.\n"     \
