@@ -7,11 +7,11 @@
 // (the columns gpurx_viterbi_ber_grfec.py writes too, and plot_ber.py reads),
 // the gr-fec companion (--grfec) and the plot (--png).
 //
-// The two scripts are found and run as app_scripts.h says (bin/ for the
-// companion, the package's libexec folder for plot_ber.py).
+// The two scripts are found and run as app_output.h says.
 #ifndef INCLUDED_GPURX_APPS_VITERBI_BER_COMPANIONS_H
 #define INCLUDED_GPURX_APPS_VITERBI_BER_COMPANIONS_H
 
+#include "app_output.h"
 #include "ber_point.h"
 #include "viterbi_ber_options.h"
 
@@ -30,17 +30,13 @@ class csv_writer
 public:
     //! Throws std::runtime_error naming the path when it cannot be written.
     explicit csv_writer(const std::string& path);
-    ~csv_writer();
-    csv_writer(const csv_writer&) = delete;
-    csv_writer& operator=(const csv_writer&) = delete;
     void row(const std::string& curve, const viterbi_ber_options& o, const core::viterbi_code& code,
              double rate, const std::string& implementation, const char* backend, const ber_point& p);
     //! Throws naming the path when a write failed (a full disk, say).
     void close();
 
 private:
-    std::string d_path;
-    FILE* d_f = nullptr;
+    csv_file d_file;
 };
 
 //! "a/k7.csv" -> "a/k7-grfec.csv".

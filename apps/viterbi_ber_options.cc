@@ -203,15 +203,10 @@ viterbi_ber_options parse_viterbi_ber_options(int argc, char** argv, bool& help)
                 throw usage_error("--int8-scale must be positive, got " + std::to_string(o.int8_scale));
         } else if (a == "--frame-bits") o.frame_bits = int(to_int(a, val(), 1, core::viterbi_code::max_frame_bits));
         else if (a == "--ebn0") {
-            const std::string v = val();
-            const auto parts = split(v, ':');
-            if (parts.size() != 3)
-                throw usage_error("--ebn0 wants start:stop:step in dB, got \"" + v + "\"");
-            o.e0 = to_double(a, parts[0]);
-            o.e1 = to_double(a, parts[1]);
-            o.estep = to_double(a, parts[2]);
-            if (o.estep <= 0 || o.e1 < o.e0)
-                throw usage_error("--ebn0 wants start <= stop and step > 0, got \"" + v + "\"");
+            const db_range r = parse_db_range(a, val());
+            o.e0 = r.start;
+            o.e1 = r.stop;
+            o.estep = r.step;
         } else if (a == "--min-frame-errors") o.min_frame_errors = uint64_t(to_int(a, val(), 1, 1LL << 40));
         else if (a == "--max-frames") o.max_frames = uint64_t(to_int(a, val(), 1, 1LL << 40));
         else if (a == "--keep-going") o.keep_going = true;

@@ -9,11 +9,12 @@
 #ifndef INCLUDED_GPURX_APPS_VITERBI_BER_OPTIONS_H
 #define INCLUDED_GPURX_APPS_VITERBI_BER_OPTIONS_H
 
-#include "arg_parse.h"
+#include "app_args.h"
 #include "viterbi/viterbi_config.h"
 #include "viterbi/viterbi_frame.h"
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 

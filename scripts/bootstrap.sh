@@ -13,7 +13,8 @@ cd "$(dirname "$0")/.."
 what=${1:-demo}
 
 packages="cmake g++ make pkg-config gnuradio-dev pybind11-dev libvolk2-dev libgtest-dev
-          libspdlog-dev libfmt-dev libgmp-dev python3-numpy python3-yaml"
+          libspdlog-dev libfmt-dev libgmp-dev python3-numpy python3-yaml
+          python3-matplotlib"
 missing=""
 for p in $packages; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
@@ -39,7 +40,7 @@ cmake --install build >/dev/null
 
 case $what in
   demo)
-    export LD_LIBRARY_PATH="$PWD/build/install/lib/x86_64-linux-gnu:$PWD/build/install/lib:${LD_LIBRARY_PATH:-}"
+    # The library needs no LD_LIBRARY_PATH (RUNPATH); Python needs the prefix's site-packages.
     export PYTHONPATH="$(ls -d "$PWD"/build/install/lib/python3*/*-packages | head -1):${PYTHONPATH:-}"
     echo "== gpurx-info"
     build/install/bin/gpurx-info

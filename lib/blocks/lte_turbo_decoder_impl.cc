@@ -18,12 +18,14 @@ lte_turbo_decoder::sptr lte_turbo_decoder::make(int K,
                                                 int subblocks,
                                                 float scaling,
                                                 const std::string& early_termination,
-                                                const pipeline_options& options)
+                                                const pipeline_options& options,
+                                                const std::string& input)
 {
     core::lte_qpp(K); // throws, naming K, for sizes outside Table 5.1.3-3
     return gnuradio::make_block_sptr<stream_block<lte_turbo_decoder, turbo_adapter>>(
         "lte_turbo_decoder",
-        turbo_adapter(make_turbo_config(iterations, algorithm, subblocks, scaling, early_termination)),
+        turbo_adapter(make_turbo_config(iterations, algorithm, subblocks, scaling, early_termination),
+                      parse_turbo_input(input)),
         3 * size_t(K) + 12,
         options);
 }

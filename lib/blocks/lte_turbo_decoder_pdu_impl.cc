@@ -16,11 +16,13 @@ lte_turbo_decoder_pdu::sptr lte_turbo_decoder_pdu::make(int iterations,
                                                         int subblocks,
                                                         float scaling,
                                                         const std::string& early_termination,
-                                                        const pipeline_options& options)
+                                                        const pipeline_options& options,
+                                                        const std::string& input)
 {
     return gnuradio::make_block_sptr<pdu_block<lte_turbo_decoder_pdu, turbo_adapter>>(
         "lte_turbo_decoder_pdu",
-        turbo_adapter(make_turbo_config(iterations, algorithm, subblocks, scaling, early_termination)),
+        turbo_adapter(make_turbo_config(iterations, algorithm, subblocks, scaling, early_termination),
+                      parse_turbo_input(input)),
         options);
 }
 

@@ -17,11 +17,13 @@ lte_turbo_decoder_tagged::sptr lte_turbo_decoder_tagged::make(int iterations,
                                                               float scaling,
                                                               const std::string& early_termination,
                                                               const std::string& len_tag_key,
-                                                              const pipeline_options& options)
+                                                              const pipeline_options& options,
+                                                              const std::string& input)
 {
     return gnuradio::make_block_sptr<tagged_block<lte_turbo_decoder_tagged, turbo_adapter>>(
         "lte_turbo_decoder_tagged",
-        turbo_adapter(make_turbo_config(iterations, algorithm, subblocks, scaling, early_termination)),
+        turbo_adapter(make_turbo_config(iterations, algorithm, subblocks, scaling, early_termination),
+                      parse_turbo_input(input)),
         len_tag_key,
         options);
 }

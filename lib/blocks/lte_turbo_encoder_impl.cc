@@ -3,6 +3,7 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include "turbo/lte_qpp.h"
 #include "turbo/lte_turbo_encoder.h"
 #include <gnuradio/gpurx/lte_turbo_encoder.h>
 #include <gnuradio/io_signature.h>
@@ -39,6 +40,14 @@ public:
 lte_turbo_encoder::sptr lte_turbo_encoder::make(int K)
 {
     return gnuradio::make_block_sptr<lte_turbo_encoder_impl>(K);
+}
+
+std::vector<int> lte_turbo_block_sizes()
+{
+    std::vector<int> k;
+    for (const auto& p : core::lte_qpp_table())
+        k.push_back(p.K);
+    return k;
 }
 
 } // namespace gpurx

@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "families.h"
+#include "gpurx_build_info.h" // generated: version, CUDA architectures
 #include "pipeline/backend.h"
 #include "pipeline/cuda_probe.h"
 #include "turbo/turbo_decoder_cpu.h"
@@ -34,13 +35,21 @@ std::string backend_reason(const std::string& backend, int device)
     return core::select_backend(backend, std::to_string(device)).reason;
 }
 
+std::string version() { return GPURX_VERSION; }
+
+std::string cuda_architectures() { return GPURX_CUDA_ARCHITECTURES; }
+
 std::string runtime_report()
 {
     const auto& p = core::probe_cuda();
     std::ostringstream o;
-    o << "gr-gpurx runtime\n";
+    o << "gr-gpurx " << version() << " runtime\n";
     o << "  CUDA support compiled in: " << (p.compiled_in ? "yes" : "no") << "\n";
     if (p.compiled_in) {
+        // A GPU runs this build only if an architecture here matches it
+        // (NN-real: sm_NN machine code for compute capability N.N) or is
+        // PTX (NN-virtual) of a capability at most its own, compiled at load.
+        o << "  CUDA architectures in this build: " << cuda_architectures() << "\n";
         o << "  CUDA driver version:  "
           << (p.driver_version ? core::cuda_version_string(p.driver_version) : "none") << "\n";
         o << "  CUDA runtime version: " << core::cuda_version_string(p.runtime_version) << "\n";

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <stdexcept>
 
 namespace gr {
 namespace gpurx {
@@ -29,9 +31,25 @@ core::turbo_config make_turbo_config(int iterations,
     return c;
 }
 
-turbo_adapter::turbo_adapter(const core::turbo_config& cfg) : d_cfg(cfg)
+core::turbo::input_kind parse_turbo_input(const std::string& input)
+{
+    if (input == "soft")
+        return core::turbo::INPUT_FLOAT32;
+    if (input == "int8")
+        return core::turbo::INPUT_INT8;
+    throw std::invalid_argument("input must be \"soft\" (float32 LLRs) or \"int8\" (LLR x 8 in a char), got \"" +
+                                input + "\"");
+}
+
+turbo_adapter::turbo_adapter(const core::turbo_config& cfg, core::turbo::input_kind input)
+    : d_cfg(cfg), d_input(input)
 {
     d_cfg.validate();
+    // The fixed-point decoders take int8 values as their own steps; the
+    // float ones (log-MAP) scale them by turbo_int8_llr_unit: both then see
+    // the same LLRs.
+    if (d_input == core::turbo::INPUT_INT8 && d_cfg.fixed_scale * turbo_int8_llr_unit != 1.0f)
+        throw std::logic_error("turbo_adapter: int8 unit and fixed-point scale disagree");
     d_choice = core::choose_turbo_implementation(d_cfg);
 }
 
@@ -39,7 +57,7 @@ core::frame_types turbo_adapter::types() const { return core::turbo::frame_types
 
 core::kernel_factories turbo_adapter::kernels() const
 {
-    return core::turbo_kernel_factories(d_cfg, d_choice);
+    return core::turbo_kernel_factories(d_cfg, d_choice, turbo_int8_llr_unit);
 }
 
 size_t turbo_adapter::max_in_items() const { return 3 * size_t(core::lte_max_K) + 12; }
@@ -54,7 +72,7 @@ bool turbo_adapter::shape(uint64_t n, frame_shape& out, std::string& why) const
               "codewords of 132..18444 LLRs)";
         return false;
     }
-    out.set_params(core::turbo::frame_params_for(K));
+    out.set_params(core::turbo::frame_params_for(K, d_input));
     out.in_items = n;
     out.out_bytes = size_t(K);
     return true;
@@ -67,6 +85,11 @@ bool turbo_adapter::stage(const frame_shape&,
                           uint8_t* dst,
                           std::string& why) const
 {
+    if (d_input == core::turbo::INPUT_INT8) {
+        // Every int8 value is a valid LLR (-128 saturates to -127 in the decoder).
+        std::memcpy(dst, src, n);
+        return true;
+    }
     return stage_llrs(src, first, n, dst, why);
 }
 
@@ -81,6 +104,20 @@ void turbo_adapter::describe(const core::completed_frame& f, frame_meta& meta) c
 
 bool turbo_adapter::pdu_items(const pmt::pmt_t& vec, const uint8_t*& items, size_t& n, std::string& why) const
 {
+    if (d_input == core::turbo::INPUT_INT8) {
+        // s8vector, or u8vector as GNU Radio's byte PDUs come (the bits are
+        // the same int8 values).
+        if (pmt::is_s8vector(vec)) {
+            items = reinterpret_cast<const uint8_t*>(pmt::s8vector_elements(vec, n));
+            return true;
+        }
+        if (pmt::is_u8vector(vec)) {
+            items = pmt::u8vector_elements(vec, n);
+            return true;
+        }
+        why = "not a PDU of int8 LLRs (s8vector or u8vector)";
+        return false;
+    }
     if (!pmt::is_f32vector(vec)) {
         why = "not a PDU of float32 LLRs";
         return false;

@@ -3,11 +3,25 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 '''
-gr-gpurx: GPU-accelerated receiver blocks (LTE turbo decoding, soft MIMO
-detection, Viterbi decoding) with a CPU backend for machines without a GPU.
+gr-gpurx: GNU Radio receiver blocks that decode on an NVIDIA GPU, or on the
+CPU where no GPU is usable.
+
+Blocks (each takes options=pipeline_options(...): batching, backend, GPUs):
+  lte_turbo_encoder, lte_turbo_encoder_tagged, lte_turbo_encoder_pdu
+  lte_turbo_decoder, lte_turbo_decoder_tagged, lte_turbo_decoder_pdu
+  viterbi_decoder, viterbi_decoder_tagged, viterbi_decoder_pdu
+  mimo_detector, mimo_detector_tagged, mimo_detector_pdu
+  qam_mapper, qam_demapper, mimo_channel
+  batch_copy (measures and tests the pipeline)
+
+Helpers: pipeline_options, lte_turbo_block_sizes() (the valid K),
+runtime_report() (what gpurx-info prints), cuda_available(), auto_backend(),
+backend_reason(), version(), cuda_architectures().
 
 Soft values (LLRs) follow GNU Radio's convention: L = ln P(b=1)/P(b=0),
-positive for bit 1.
+positive for bit 1. For BPSK (bit 1 sent as +1, Es = 1) in complex AWGN of
+density N0, L = 4 Re(y) / N0 (examples/lte_turbo_ber.py shows the chain).
+help(gpurx.<block>) lists each block's parameters.
 '''
 import os
 
@@ -18,3 +32,5 @@ except ImportError:
     dirname, filename = os.path.split(os.path.abspath(__file__))
     __path__.append(os.path.join(dirname, "bindings"))
     from .gpurx_python import *
+
+__version__ = version()

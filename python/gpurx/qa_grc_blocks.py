@@ -149,6 +149,18 @@ class qa_grc_text(unittest.TestCase):
             for words in SOFT_VALUE_CONVENTION:
                 self.assertIn(words, doc, name)
 
+    def test_006_cpp_output_finds_and_links_the_library(self):
+        # GRC's C++ output writes find_package() for each "packages" entry and
+        # links each "link" entry: without the package, gnuradio::gnuradio-gpurx
+        # is an unknown target in the generated CMakeLists.txt.
+        for name, y in self.yamls.items():
+            if "cpp" not in (y.get("flags") or []):
+                continue
+            cpp = y.get("cpp_templates") or {}
+            self.assertEqual(cpp.get("link"), ["gnuradio::gnuradio-gpurx"], name)
+            self.assertEqual(cpp.get("packages"), ["gnuradio-gpurx"], name)
+            self.assertTrue(any("gnuradio/gpurx/" in i for i in cpp.get("includes") or []), name)
+
 
 class qa_grc_blocks(unittest.TestCase):
 
@@ -187,6 +199,18 @@ class qa_grc_blocks(unittest.TestCase):
                 self.assertIn('options=gpurx.pipeline_options(max_batch=64, slots=3, '
                               'flush_us=1000, backend="auto", devices="0", cpu_threads=0)',
                               make, key)
+
+        # GRC refuses a K that is not an LTE block size before anything runs.
+        for key in ("gpurx_lte_turbo_encoder", "gpurx_lte_turbo_decoder"):
+            for K, ok in (("6144", True), ("1056", True), ("40", True), ("100", False),
+                          ("520", False), ("6208", False)):
+                b = fg.new_block(key)
+                b.params["id"].set_value("k_%s_%s" % (key, K))
+                b.params["K"].set_value(K)
+                b.rewrite()
+                b.validate()
+                errs = [e for e in b.get_error_messages() if "connected" not in e.lower()]
+                self.assertEqual(not errs, ok, "%s K=%s: %s" % (key, K, errs))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,17 @@ from qa_helpers import (BACKEND, encode_turbo as encode, llrs, options, pmt_int,
 require_backend_or_skip()
 
 
+def crc24b_attach(bits):
+    """Append the CRC24B parity bits (TS 36.212 5.1.1) to a 0/1 array."""
+    r = 0
+    for b in bits:
+        fb = ((r >> 23) & 1) ^ int(b)
+        r = (r << 1) & 0xFFFFFF
+        if fb:
+            r ^= 0x800063
+    return np.concatenate([bits, [(r >> (23 - i)) & 1 for i in range(24)]]).astype(np.uint8)
+
+
 def tags_named(tags, name):
     return [t for t in tags if pmt.symbol_to_string(t.key) == name]
 
@@ -51,6 +62,88 @@ class qa_lte_turbo(gr_unittest.TestCase):
             self.assertEqual(sorted(t.offset for t in its), list(range(5)))
             self.assertTrue(all(1 <= pmt_int(t.value) <= 4 for t in its))
             self.assertEqual(tags_named(tags, "crc_ok"), [])  # no CRC early termination
+
+    def test_001b_stream_reports_crc_and_iterations_per_codeword(self):
+        # The stream form tags each output vector as the tagged/PDU forms
+        # describe each packet: K, iterations used, and crc_ok with CRC early
+        # termination, so a live receiver can drop failed codewords.
+        K = 512
+        good = [crc24b_attach(self.rng.integers(0, 2, K - 24)) for _ in range(3)]
+        x = llrs(encode(good, K))
+        x[1] = self.rng.normal(0, 1, x.shape[1])  # noise only: the CRC fails
+        tb = gr.top_block()
+        src = blocks.vector_source_f(x.ravel().tolist(), False, 3 * K + 12)
+        dec = gpurx.lte_turbo_decoder(K, 4, "scaled-max-log-map", early_termination="crc24b",
+                                      options=options(max_batch=2))
+        snk = blocks.vector_sink_b(K)
+        tb.connect(src, dec, snk)
+        tb.run()
+        tags = snk.tags()
+        crc = {t.offset: pmt.to_bool(t.value) for t in tags_named(tags, "crc_ok")}
+        self.assertEqual(crc, {0: True, 1: False, 2: True})
+        its = {t.offset: pmt_int(t.value) for t in tags_named(tags, "iterations")}
+        self.assertEqual(sorted(its), [0, 1, 2])
+        self.assertEqual(its[1], 4)  # no early stop without a passing CRC
+        self.assertTrue(all(1 <= v <= 4 for v in its.values()))
+
+    def test_001c_int8_input_decodes_as_float_over_8(self):
+        # input="int8": one char per LLR in steps of 1/8. The decoders must
+        # treat v exactly as the float LLR v / 8 (their own quantisation), in
+        # every deployment: same bits, same iterations.
+        K, n = 512, 3 * 512 + 12
+        bits = self.frames(K, 4)
+        x = llrs(encode(bits, K)) + self.rng.normal(0, 3.0, (4, n)).astype(np.float32)
+        q = np.clip(np.rint(8 * x), -127, 127).astype(np.int8)
+        xf = (q.astype(np.float32) / 8).astype(np.float32)
+        for alg in ("scaled-max-log-map", "log-map"):
+            runs = {}
+            for kind, data in (("soft", xf), ("int8", q)):
+                tb = gr.top_block()
+                if kind == "soft":
+                    src = blocks.vector_source_f(data.ravel().tolist(), False, n)
+                else:
+                    src = blocks.vector_source_b(data.view(np.uint8).ravel().tolist(), False, n)
+                dec = gpurx.lte_turbo_decoder(K, 6, alg, options=options(max_batch=2), input=kind)
+                snk = blocks.vector_sink_b(K)
+                tb.connect(src, dec, snk)
+                tb.run()
+                its = [pmt_int(t.value) for t in sorted(tags_named(snk.tags(), "iterations"),
+                                                          key=lambda t: t.offset)]
+                runs[kind] = (list(snk.data()), its)
+            self.assertEqual(len(runs["int8"][0]), 4 * K, alg)
+            self.assertEqual(runs["int8"], runs["soft"], alg)
+            # Tagged stream of chars, one packet per codeword.
+            tags = [gr.tag_utils.python_to_tag((i * n, pmt.intern("packet_len"), pmt.from_long(n)))
+                    for i in range(4)]
+            tb = gr.top_block()
+            src = blocks.vector_source_b(q.view(np.uint8).ravel().tolist(), False, 1, tags)
+            dec = gpurx.lte_turbo_decoder_tagged(6, alg, options=options(max_batch=2), input="int8")
+            snk = blocks.vector_sink_b()
+            tb.connect(src, dec, snk)
+            tb.run()
+            self.assertEqual(list(snk.data()), runs["soft"][0], alg + " tagged")
+            # PDUs: s8vector, and u8vector as GNU Radio's byte PDUs come.
+            dec = gpurx.lte_turbo_decoder_pdu(6, alg, options=options(max_batch=2, flush_us=100),
+                                              input="int8")
+            dbg = blocks.message_debug()
+            tb = gr.top_block()
+            tb.msg_connect(dec, "pdus", dbg, "store")
+            tb.start()
+            for i in range(4):
+                vec = (pmt.init_s8vector(n, q[i].tolist()) if i % 2 == 0
+                       else pmt.init_u8vector(n, q[i].view(np.uint8).tolist()))
+                dec.to_basic_block()._post(pmt.intern("pdus"), pmt.cons(pmt.make_dict(), vec))
+            deadline = time.time() + 20
+            while dbg.num_messages() < 4 and time.time() < deadline:
+                time.sleep(0.01)
+            tb.stop()
+            tb.wait()
+            got = [b for i in range(dbg.num_messages())
+                   for b in pmt.u8vector_elements(pmt.cdr(dbg.get_message(i)))]
+            self.assertEqual(got, runs["soft"][0], alg + " PDU")
+        with self.assertRaises(ValueError) as ctx:
+            gpurx.lte_turbo_decoder(K, input="int16")
+        self.assertIn("input", str(ctx.exception))
 
     def test_002_nan_frame_dropped_neighbours_intact(self):
         K = 512

@@ -15,8 +15,8 @@ namespace gr {
 namespace gpurx {
 
 /*!
- * \brief LTE turbo decoder (36.212 5.1.3.2): vectors of 3K+12 float LLRs in,
- * vectors of K unpacked bits out, in order.
+ * \brief LTE turbo decoder (36.212 5.1.3.2): vectors of 3K+12 LLRs (float,
+ * or int8 with input="int8") in, vectors of K unpacked bits out, in order.
  * \ingroup gpurx
  *
  * Soft input: LLRs L = ln P(b=1)/P(b=0), positive for bit 1 (GNU Radio's
@@ -46,6 +46,11 @@ public:
      * \param scaling extrinsic scale of scaled-max-log-map, (0, 1]
      * \param early_termination "none", "crc24a", "crc24b" or "hard-decision"
      * \param options batching, backend and GPUs (pipeline_options)
+     * \param input "soft" (default): float32 LLRs; "int8": one char (int8)
+     *        per LLR in steps of 1/8, value v = round(8 L) saturated to
+     *        +-127, which the fixed-point decoders use exactly as the float
+     *        LLR v / 8 (their own quantisation): a quarter of the bytes
+     *        through the pipeline and onto the GPU
      */
     static sptr make(int K,
                      int iterations = 6,
@@ -53,7 +58,8 @@ public:
                      int subblocks = 0,
                      float scaling = 0.75f,
                      const std::string& early_termination = "none",
-                     const pipeline_options& options = pipeline_options());
+                     const pipeline_options& options = pipeline_options(),
+                     const std::string& input = "soft");
     //! "cuda" or "cpu": the backend this block runs on.
     virtual std::string backend() const = 0;
 };

@@ -48,13 +48,19 @@ public:
      * \param scaling extrinsic scale of scaled-max-log-map, (0, 1]
      * \param early_termination "none", "crc24a", "crc24b" or "hard-decision"
      * \param options batching, backend and GPUs (pipeline_options)
+     * \param input "soft" (default): float32 LLRs; "int8": one char (int8)
+     *        per LLR in steps of 1/8, value v = round(8 L) saturated to
+     *        +-127, which the fixed-point decoders use exactly as the float
+     *        LLR v / 8 (their own quantisation): a quarter of the bytes
+     *        through the pipeline and onto the GPU
      */
     static sptr make(int iterations = 6,
                      const std::string& algorithm = "scaled-max-log-map",
                      int subblocks = 0,
                      float scaling = 0.75f,
                      const std::string& early_termination = "none",
-                     const pipeline_options& options = pipeline_options());
+                     const pipeline_options& options = pipeline_options(),
+                     const std::string& input = "soft");
     //! "cuda" or "cpu": the backend this block runs on.
     virtual std::string backend() const = 0;
 };

@@ -8,6 +8,7 @@
 
 #include <gnuradio/gpurx/api.h>
 #include <gnuradio/sync_block.h>
+#include <vector>
 
 namespace gr {
 namespace gpurx {
@@ -27,6 +28,10 @@ public:
     //! \param K block size, one of the 188 sizes of Table 5.1.3-3
     static sptr make(int K);
 };
+
+//! The 188 block sizes K of TS 36.212 Table 5.1.3-3, ascending (40..6144):
+//! every turbo block takes exactly these.
+GPURX_API std::vector<int> lte_turbo_block_sizes();
 
 } // namespace gpurx
 } // namespace gr

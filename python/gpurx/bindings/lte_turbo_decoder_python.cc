@@ -14,6 +14,7 @@
 
 namespace py = pybind11;
 
+#include "turbo_docstrings.h"
 #include <gnuradio/gpurx/lte_turbo_decoder.h>
 
 void bind_lte_turbo_decoder(py::module& m)
@@ -29,6 +30,9 @@ void bind_lte_turbo_decoder(py::module& m)
              py::arg("subblocks") = 0,
              py::arg("scaling") = 0.75f,
              py::arg("early_termination") = "none",
-             py::arg("options") = ::gr::gpurx::pipeline_options())
+             py::arg("options") = ::gr::gpurx::pipeline_options(),
+             py::arg("input") = "soft",
+             GPURX_DOC_TURBO_K GPURX_DOC_TURBO_DECODER_PARAMS GPURX_DOC_PIPELINE_OPTIONS
+                 GPURX_DOC_TURBO_INPUT GPURX_DOC_SOFT_INPUT)
         .def("backend", &cls::backend);
 }

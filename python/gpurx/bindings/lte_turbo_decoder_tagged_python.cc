@@ -14,6 +14,7 @@
 
 namespace py = pybind11;
 
+#include "turbo_docstrings.h"
 #include <gnuradio/gpurx/lte_turbo_decoder_tagged.h>
 
 void bind_lte_turbo_decoder_tagged(py::module& m)
@@ -29,6 +30,11 @@ void bind_lte_turbo_decoder_tagged(py::module& m)
              py::arg("scaling") = 0.75f,
              py::arg("early_termination") = "none",
              py::arg("len_tag_key") = "packet_len",
-             py::arg("options") = ::gr::gpurx::pipeline_options())
+             py::arg("options") = ::gr::gpurx::pipeline_options(),
+             py::arg("input") = "soft",
+             GPURX_DOC_TURBO_DECODER_PARAMS "len_tag_key: the tag that gives each packet's length (3K+12 LLRs; K\n"
+                 "    follows from it).\n"
+                 GPURX_DOC_PIPELINE_OPTIONS
+                 GPURX_DOC_TURBO_INPUT GPURX_DOC_SOFT_INPUT)
         .def("backend", &cls::backend);
 }

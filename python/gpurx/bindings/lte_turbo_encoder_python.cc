@@ -24,5 +24,13 @@ void bind_lte_turbo_encoder(py::module& m)
         m, "lte_turbo_encoder",
         "LTE turbo encoder (TS 36.212 5.1.3.2): vectors of K bits in, 3K+12 bits out,\n"
         "layout c[3k+i] = d(i)_k.")
-        .def(py::init(&cls::make), py::arg("K"));
+        .def(py::init(&cls::make),
+             py::arg("K"),
+             "K: block size in bits, one of the 188 sizes of TS 36.212 Table 5.1.3-3\n"
+             "(gpurx.lte_turbo_block_sizes()); raises ValueError naming K otherwise.");
+    m.def("lte_turbo_block_sizes",
+          &::gr::gpurx::lte_turbo_block_sizes,
+          "The 188 LTE turbo block sizes K (TS 36.212 Table 5.1.3-3), ascending: 40..512\n"
+          "in steps of 8, ..1024 of 16, ..2048 of 32, ..6144 of 64. Every turbo block\n"
+          "(encoder and decoder, stream, tagged and PDU) takes exactly these.");
 }

@@ -31,6 +31,12 @@ void bind_runtime_info(py::module& m)
           py::arg("backend"),
           py::arg("device") = 0,
           "Why a backend request resolves the way it does (raises like a block).");
+    m.def("version", &::gr::gpurx::version, "This build's version (also gpurx.__version__).");
+    m.def("cuda_architectures",
+          &::gr::gpurx::cuda_architectures,
+          "The CUDA architectures compiled into this build (CMAKE_CUDA_ARCHITECTURES:\n"
+          "\"90-real\" is sm_90 machine code, \"90-virtual\" compute_90 PTX that newer\n"
+          "GPUs compile when loading); \"\" when built without CUDA.");
     m.def("runtime_report",
           &::gr::gpurx::runtime_report,
           "Devices, versions and the backend \"auto\" picks, as gpurx-info prints.");
