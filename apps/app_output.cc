@@ -6,6 +6,7 @@
 #include "app_output.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdarg>
 #include <cstdlib>
 #include <cstring>
@@ -117,10 +118,10 @@ int run_command(const std::string& cmd)
 }
 
 int plot_csvs(const char* program, const char* argv0, const std::string& title,
-              const std::vector<std::string>& csvs, const std::string& png)
+              const std::vector<std::string>& csvs, const std::string& png, const std::string& extra_args)
 {
     std::string cmd = shell_quote(python()) + " " + shell_quote(find_script(argv0, "plot_ber.py", "scripts")) +
-                      " --title " + shell_quote(title);
+                      " --title " + shell_quote(title) + extra_args;
     for (const auto& c : csvs)
         cmd += " " + shell_quote(c);
     if (png.empty()) {
@@ -135,6 +136,42 @@ int plot_csvs(const char* program, const char* argv0, const std::string& title,
     else
         std::fprintf(stderr, "plot: %s\n", png.c_str());
     return rc;
+}
+
+void print_ber_table(const std::vector<ber_point>& pts, const char* not_bracketed)
+{
+    std::printf("| Eb/N0 (dB) | BER | BER std. error | FER | frame errors | bit errors | bits |\n");
+    std::printf("|---|---|---|---|---|---|---|\n");
+    for (const auto& p : pts)
+        std::printf("| %.2f | %.3e | %.1e | %.3e | %llu | %llu | %llu |\n", p.ebn0, p.ber(), p.ber_stderr(),
+                    p.fer(), (unsigned long long)p.frame_errors, (unsigned long long)p.bit_errors,
+                    (unsigned long long)p.bits);
+    for (double target : { 1e-3, 1e-5 }) {
+        const auto c = find_crossing(pts, target);
+        if (!c.found()) {
+            std::printf("\nBER %.0e: %s\n", target, not_bracketed);
+            continue;
+        }
+        std::printf("\nBER %.0e at Eb/N0 %.3f dB: +-%.3f dB (95%%, statistical)", target, c.ebn0,
+                    1.96 * c.stat_sigma);
+        if (!std::isnan(c.interp_error))
+            std::printf(", +-%.3f dB (linear vs quadratic interpolation)", c.interp_error);
+        std::printf("\n");
+    }
+    std::fflush(stdout);
+}
+
+bool sweep_stops_after(const ber_point& p, bool keep_going, bool more_points, const std::string& name,
+                       const char* what)
+{
+    if (p.bit_errors != 0 || keep_going || !more_points)
+        return false;
+    std::fprintf(stderr,
+                 "  %s%sEb/N0 %.2f dB: no errors in %llu bits (BER < %.1e at 95%%); the %s stops "
+                 "here, points above %.2f dB are not run (--keep-going runs them)\n",
+                 name.c_str(), name.empty() ? "" : ": ", p.ebn0, (unsigned long long)p.bits, 3.0 / double(p.bits),
+                 what, p.ebn0);
+    return true;
 }
 
 } // namespace apps

@@ -14,6 +14,8 @@
 #ifndef INCLUDED_GPURX_APPS_APP_OUTPUT_H
 #define INCLUDED_GPURX_APPS_APP_OUTPUT_H
 
+#include "ber_point.h"
+
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -57,9 +59,22 @@ int run_command(const std::string& cmd);
 //! With \p png: runs plot_ber.py --title \p title on \p csvs and returns its
 //! exit status (the command is printed when it fails). Without: prints the
 //! command that would plot them, and returns 0. \p program names the caller
-//! in messages.
+//! in messages; \p extra_args (already quoted, each with a leading space,
+//! e.g. " --target-ber 1e-05") go after the title.
 int plot_csvs(const char* program, const char* argv0, const std::string& title,
-              const std::vector<std::string>& csvs, const std::string& png);
+              const std::vector<std::string>& csvs, const std::string& png,
+              const std::string& extra_args = "");
+
+//! The markdown table of a curve's points (Eb/N0, BER, its standard error,
+//! FER, frame and bit errors, bits) and where it crosses BER 1e-3 and 1e-5
+//! (\p not_bracketed ends the line of a target it does not cross); stdout.
+void print_ber_table(const std::vector<ber_point>& pts, const char* not_bracketed);
+
+//! Whether a sweep stops after \p p: it had no bit errors, \p more_points
+//! follow and not \p keep_going. Then says so on stderr ("  NAME: Eb/N0 ...
+//! the WHAT stops here", without "NAME: " when \p name is empty).
+bool sweep_stops_after(const ber_point& p, bool keep_going, bool more_points, const std::string& name = "",
+                       const char* what = "sweep");
 
 } // namespace apps
 } // namespace gpurx

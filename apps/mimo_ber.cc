@@ -9,7 +9,7 @@
 // documents every option and the SNR convention (mimo_ber_options.cc); the
 // link is mimo_link.h, one point mimo_ber_point.h, the output
 // mimo_ber_output.h. docs/mimo-coded-ber.md has the curves.
-#include "app_scripts.h"
+#include "app_output.h"
 #include "mimo_ber_options.h"
 #include "mimo_ber_output.h"
 #include "mimo_ber_point.h"
@@ -65,14 +65,8 @@ apps::mimo_curve run_curve(const apps::mimo_ber_options& o, core::mimo::algorith
         const double ebn0 = ebn0_of(o, ctx.geometry, xs[i]);
         c.pts.push_back(apps::run_mimo_ber_point(ctx, int(i), ebn0));
         csv.row(o, c);
-        const auto& p = c.pts.back();
-        if (p.bit_errors == 0 && !o.keep_going && i + 1 < xs.size()) {
-            std::fprintf(stderr,
-                         "  %s: Eb/N0 %.2f dB: no errors in %llu bits (BER < %.1e at 95%%); the curve stops "
-                         "here, points above %.2f dB are not run (--keep-going runs them)\n",
-                         c.name.c_str(), ebn0, (unsigned long long)p.bits, 3.0 / double(p.bits), ebn0);
+        if (apps::sweep_stops_after(c.pts.back(), o.keep_going, i + 1 < xs.size(), c.name, "curve"))
             break;
-        }
     }
     return c;
 }
@@ -109,7 +103,7 @@ int main(int argc, char** argv)
             return 0;
         char target[32];
         std::snprintf(target, sizeof target, " --target-ber %g", o.target_ber);
-        return apps::plot_ber("gpurx-mimo-ber", argv[0], apps::link_title(o), { o.csv }, o.png, target) != 0;
+        return apps::plot_csvs("gpurx-mimo-ber", argv[0], apps::link_title(o), { o.csv }, o.png, target) != 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "gpurx-mimo-ber: %s\n", e.what());
         return 1;

@@ -170,10 +170,10 @@ mimo_ber_options parse_mimo_ber_options(int argc, char** argv, bool& help)
         } else if (a == "--devices") o.devices = val();
         else if (a == "--threads") o.threads = size_t(to_int(a, val(), 0, 4096));
         else if (a == "--ebn0") {
-            o.sweep = parse_sweep(a, val());
+            o.sweep = parse_db_range(a, val());
             have_ebn0 = true;
         } else if (a == "--snr") {
-            o.sweep = parse_sweep(a, val());
+            o.sweep = parse_db_range(a, val());
             have_snr = true;
         } else if (a == "--min-block-errors") o.min_block_errors = uint64_t(to_int(a, val(), 1, 1LL << 40));
         else if (a == "--max-blocks") o.max_blocks = uint64_t(to_int(a, val(), 1, 1LL << 40));

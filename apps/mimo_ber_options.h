@@ -9,7 +9,7 @@
 #ifndef INCLUDED_GPURX_APPS_MIMO_BER_OPTIONS_H
 #define INCLUDED_GPURX_APPS_MIMO_BER_OPTIONS_H
 
-#include "arg_parse.h"
+#include "app_args.h"
 #include "mimo/mimo_config.h"
 #include "turbo/turbo_config.h"
 
@@ -32,7 +32,7 @@ struct mimo_ber_options {
     std::string devices = "0";
     size_t threads = 0; //!< CPU workers and signal generators, 0 = one per hardware thread
     bool snr_axis = false; //!< the sweep was given as --snr (per receive antenna)
-    sweep_range sweep{ 0.0, 6.0, 0.5 };
+    db_range sweep{ 0.0, 6.0, 0.5 };
     uint64_t min_block_errors = 100, max_blocks = 10000;
     bool keep_going = false;
     double target_ber = 1e-4; //!< where the summary compares the curves

@@ -5,10 +5,8 @@
  */
 #include "mimo_ber_output.h"
 
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <stdexcept>
+#include <cstdio>
 
 namespace gr {
 namespace gpurx {
@@ -39,56 +37,35 @@ std::string link_title(const mimo_ber_options& o)
     return b;
 }
 
-mimo_csv_writer::mimo_csv_writer(const std::string& path) : d_path(path)
+mimo_csv_writer::mimo_csv_writer(const std::string& path)
+    : d_file("--csv",
+             path,
+             "curve,algorithm,k,clip,sorted_qr,detector,decoder,backend,nt,nr,modulation,"
+             "vectors_per_channel,K,iterations,arithmetic,rate,ebn0_db,esn0_db,snr_db,n0,"
+             "frames,frame_errors,bits,bit_errors,ber,ber_stderr,fer")
 {
-    if (path.empty())
-        return;
-    d_f = std::fopen(path.c_str(), "w");
-    if (!d_f)
-        throw std::runtime_error("--csv: cannot write \"" + path + "\": " + std::strerror(errno));
-    std::fprintf(d_f, "curve,algorithm,k,clip,sorted_qr,detector,decoder,backend,nt,nr,modulation,"
-                      "vectors_per_channel,K,iterations,arithmetic,rate,ebn0_db,esn0_db,snr_db,n0,"
-                      "frames,frame_errors,bits,bit_errors,ber,ber_stderr,fer\n");
-    std::fflush(d_f);
-}
-
-mimo_csv_writer::~mimo_csv_writer()
-{
-    if (d_f)
-        std::fclose(d_f);
 }
 
 void mimo_csv_writer::row(const mimo_ber_options& o, const mimo_curve& c)
 {
-    if (!d_f || c.pts.empty())
+    if (!d_file.enabled() || c.pts.empty())
         return;
     const ber_point& p = c.pts.back();
     const double snr = p.ebn0 + c.snr_minus_ebn0;
     const double esn0 = snr - 10 * std::log10(double(c.cfg.nt));
     // "frames" are blocks (codewords): the column names plot_ber.py and the
     // other BER programs share.
-    std::fprintf(d_f, "%s,%s,%d,%g,%d,%s,%s,%s,%d,%d,%s,%d,%d,%d,%s,%.6f,%.3f,%.4f,%.4f,%.6e,%llu,%llu,%llu,%llu,"
-                      "%.6e,%.3e,%.6e\n",
-                 c.name.c_str(), core::mimo::algorithm_name(c.cfg.algorithm), c.cfg.k, double(c.cfg.clip),
-                 c.cfg.sorted_qr ? 1 : 0, c.detector.c_str(), c.decoder.c_str(), c.backend.c_str(), c.cfg.nt,
-                 c.cfg.nr, core::mimo::modulation_name(c.cfg.modulation), o.vectors_per_channel, o.K,
-                 o.turbo.iterations, arithmetic(o.turbo), c.rate, p.ebn0, esn0, snr, std::pow(10.0, -esn0 / 10),
-                 (unsigned long long)p.frames, (unsigned long long)p.frame_errors, (unsigned long long)p.bits,
-                 (unsigned long long)p.bit_errors, p.ber(), p.ber_stderr(), p.fer());
-    if (std::fflush(d_f) != 0)
-        throw std::runtime_error("--csv: cannot write \"" + d_path + "\": " + std::strerror(errno));
+    d_file.row("%s,%s,%d,%g,%d,%s,%s,%s,%d,%d,%s,%d,%d,%d,%s,%.6f,%.3f,%.4f,%.4f,%.6e,%llu,%llu,%llu,%llu,"
+               "%.6e,%.3e,%.6e",
+               c.name.c_str(), core::mimo::algorithm_name(c.cfg.algorithm), c.cfg.k, double(c.cfg.clip),
+               c.cfg.sorted_qr ? 1 : 0, c.detector.c_str(), c.decoder.c_str(), c.backend.c_str(), c.cfg.nt,
+               c.cfg.nr, core::mimo::modulation_name(c.cfg.modulation), o.vectors_per_channel, o.K,
+               o.turbo.iterations, arithmetic(o.turbo), c.rate, p.ebn0, esn0, snr, std::pow(10.0, -esn0 / 10),
+               (unsigned long long)p.frames, (unsigned long long)p.frame_errors, (unsigned long long)p.bits,
+               (unsigned long long)p.bit_errors, p.ber(), p.ber_stderr(), p.fer());
 }
 
-void mimo_csv_writer::close()
-{
-    if (!d_f)
-        return;
-    const bool bad = std::ferror(d_f) != 0;
-    const bool close_failed = std::fclose(d_f) != 0;
-    d_f = nullptr;
-    if (bad || close_failed)
-        throw std::runtime_error("--csv: writing \"" + d_path + "\" failed");
-}
+void mimo_csv_writer::close() { d_file.close(); }
 
 void print_curve(const mimo_ber_options& o, const mimo_curve& c)
 {

@@ -9,6 +9,7 @@
 #ifndef INCLUDED_GPURX_APPS_MIMO_BER_OUTPUT_H
 #define INCLUDED_GPURX_APPS_MIMO_BER_OUTPUT_H
 
+#include "app_output.h"
 #include "ber_point.h"
 #include "mimo_ber_options.h"
 
@@ -39,17 +40,13 @@ class mimo_csv_writer
 public:
     //! Throws std::runtime_error naming --csv and the path when it cannot be written.
     explicit mimo_csv_writer(const std::string& path);
-    ~mimo_csv_writer();
-    mimo_csv_writer(const mimo_csv_writer&) = delete;
-    mimo_csv_writer& operator=(const mimo_csv_writer&) = delete;
     //! The row of \p c's last point.
     void row(const mimo_ber_options& o, const mimo_curve& c);
     //! Throws naming the path when a write failed (a full disk, say).
     void close();
 
 private:
-    std::string d_path;
-    FILE* d_f = nullptr;
+    csv_file d_file;
 };
 
 //! A curve's markdown table and its crossing of the target BER.

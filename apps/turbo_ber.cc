@@ -145,13 +145,8 @@ std::vector<ber_point> run_curve(const curve_run& r, const apps::db_range& range
                 core::backend_name(r.where.kind), p.ebn0, (unsigned long long)p.frames,
                 (unsigned long long)p.frame_errors, (unsigned long long)p.bits,
                 (unsigned long long)p.bit_errors, p.ber(), p.ber_stderr(), p.fer());
-        if (p.bit_errors == 0 && !r.o.keep_going && i + 1 < xs.size()) {
-            std::fprintf(stderr,
-                         "  Eb/N0 %.2f dB: no errors in %llu bits (BER < %.1e at 95%%); the sweep stops "
-                         "here, points above %.2f dB are not run (--keep-going runs them)\n",
-                         p.ebn0, (unsigned long long)p.bits, 3.0 / double(p.bits), p.ebn0);
+        if (apps::sweep_stops_after(p, r.o.keep_going, i + 1 < xs.size()))
             break;
-        }
     }
     return pts;
 }
@@ -161,25 +156,7 @@ void print_curve(const curve_run& r, const std::vector<ber_point>& pts)
     std::printf("\n%s: K=%d, P=%d, %s, %s, %d iterations, %s backend\n\n", r.label.c_str(), r.o.K,
                 r.cfg.subblocks_for(r.o.K), core::turbo::algorithm_name(r.cfg.algorithm),
                 r.cfg.uses_fixed_point() ? "int16" : "float", r.cfg.iterations, core::backend_name(r.where.kind));
-    std::printf("| Eb/N0 (dB) | BER | BER std. error | FER | frame errors | bit errors | bits |\n");
-    std::printf("|---|---|---|---|---|---|---|\n");
-    for (const auto& p : pts)
-        std::printf("| %.2f | %.3e | %.1e | %.3e | %llu | %llu | %llu |\n", p.ebn0, p.ber(), p.ber_stderr(),
-                    p.fer(), (unsigned long long)p.frame_errors, (unsigned long long)p.bit_errors,
-                    (unsigned long long)p.bits);
-    for (double target : { 1e-3, 1e-5 }) {
-        const auto c = apps::find_crossing(pts, target);
-        if (!c.found()) {
-            std::printf("\nBER %.0e: not bracketed by two measured points with errors\n", target);
-            continue;
-        }
-        std::printf("\nBER %.0e at Eb/N0 %.3f dB: +-%.3f dB (95%%, statistical)", target, c.ebn0,
-                    1.96 * c.stat_sigma);
-        if (!std::isnan(c.interp_error))
-            std::printf(", +-%.3f dB (linear vs quadratic interpolation)", c.interp_error);
-        std::printf("\n");
-    }
-    std::fflush(stdout);
+    apps::print_ber_table(pts, "not bracketed by two measured points with errors");
 }
 
 core::turbo_config make_config(const apps::turbo_ber_options& o, const std::string& alg, int iterations, int P)

@@ -172,25 +172,7 @@ void print_table(const run_context& ctx, const std::vector<ber_point>& pts)
                 core::viterbi::termination_name(ctx.code.term()), apps::puncture_text(ctx.code).c_str(),
                 apps::input_name(ctx.o.input), ctx.o.frame_bits, core::backend_name(ctx.where.kind),
                 (ctx.where.kind == core::backend_kind::cuda ? ctx.choice.cuda : ctx.choice.cpu).c_str());
-    std::printf("| Eb/N0 (dB) | BER | BER std. error | FER | frame errors | bit errors | bits |\n");
-    std::printf("|---|---|---|---|---|---|---|\n");
-    for (const auto& p : pts)
-        std::printf("| %.2f | %.3e | %.1e | %.3e | %llu | %llu | %llu |\n", p.ebn0, p.ber(), p.ber_stderr(),
-                    p.fer(), (unsigned long long)p.frame_errors, (unsigned long long)p.bit_errors,
-                    (unsigned long long)p.bits);
-    for (double target : { 1e-3, 1e-5 }) {
-        const auto c = apps::find_crossing(pts, target);
-        if (!c.found()) {
-            std::printf("\nBER %.0e: not bracketed by the measured points\n", target);
-            continue;
-        }
-        std::printf("\nBER %.0e at Eb/N0 %.3f dB: +-%.3f dB (95%%, statistical)", target, c.ebn0,
-                    1.96 * c.stat_sigma);
-        if (!std::isnan(c.interp_error))
-            std::printf(", +-%.3f dB (linear vs quadratic interpolation)", c.interp_error);
-        std::printf("\n");
-    }
-    std::fflush(stdout);
+    apps::print_ber_table(pts, "not bracketed by the measured points");
 }
 
 } // namespace
@@ -220,21 +202,14 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "%s\n", ctx.choice.note.c_str());
         apps::csv_writer csv(o.csv); // throws naming the path when it cannot be written
         std::vector<ber_point> pts;
-        for (int i = 0;; i++) {
-            const double e = o.e0 + i * o.estep;
-            if (e > o.e1 + 1e-9)
-                break;
-            pts.push_back(run_point(ctx, e));
+        const auto xs = apps::db_range{ o.e0, o.e1, o.estep }.points();
+        for (size_t i = 0; i < xs.size(); i++) {
+            pts.push_back(run_point(ctx, xs[i]));
             csv.row(ctx.label, o, ctx.code, ctx.rate,
                     ctx.where.kind == core::backend_kind::cuda ? ctx.choice.cuda : ctx.choice.cpu,
                     core::backend_name(ctx.where.kind), pts.back());
-            if (pts.back().bit_errors == 0 && !o.keep_going && e + o.estep <= o.e1 + 1e-9) {
-                std::fprintf(stderr,
-                             "  Eb/N0 %.2f dB: no errors in %llu bits (BER < %.1e at 95%%); the sweep stops "
-                             "here, points above %.2f dB are not run (--keep-going runs them)\n",
-                             e, (unsigned long long)pts.back().bits, 3.0 / double(pts.back().bits), e);
+            if (apps::sweep_stops_after(pts.back(), o.keep_going, i + 1 < xs.size()))
                 break;
-            }
         }
         csv.close();
         print_table(ctx, pts);

@@ -13,89 +13,28 @@
 //
 // --impl NAME measures that CPU implementation alone, in Mbit/s, on
 // --threads N worker threads (default 1; 0: all cores) with --input
-// float|int8|hard frames (default int8, LLRs scaled by 4 as below) over
+// float|int8|hard frames (default int8, LLRs scaled by 4: viterbi_bench_frames.h) over
 // --frames N frames: the per-core figure to set beside a single-threaded
 // peer decoder (pin both with taskset -c).
 //
 //   bench_viterbi [--quick] [--frame-bits N] [--K k]
 //   bench_viterbi --impl cpu-simd [--threads 1] [--input int8] [--frames 50000] [--frame-bits N] [--K k]
+#include "bench/viterbi_bench_frames.h"
 #include "pipeline/batch_pipeline.h"
 #include "pipeline/cuda_probe.h"
-#include "viterbi/viterbi_encoder.h"
-#include "viterbi/viterbi_frame.h"
 #include "viterbi/viterbi_implementations.h"
 
 #include <algorithm>
-#include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <random>
 #include <string>
 #include <thread>
 #include <vector>
 
 using namespace gr::gpurx;
-using clk = std::chrono::steady_clock;
-
-namespace {
-
-// Gbit/s of information bits for `total` frames through a pipeline on `where`.
-// Frames as staged bytes: float32 LLRs, or int8 ones.
-struct staged_frames {
-    core::viterbi::input_kind input;
-    std::vector<std::vector<uint8_t>> bytes;
-};
-
-double pipeline_gbps(const core::viterbi_config& cfg,
-                     const core::backend_choice& where,
-                     const staged_frames& llrs,
-                     int frame_bits,
-                     size_t max_batch,
-                     size_t total,
-                     size_t cpu_threads)
-{
-    const auto choice = core::choose_viterbi_implementation(cfg);
-    core::pipeline_config pc;
-    pc.types = core::viterbi::frame_types_of();
-    pc.slots = 3;
-    pc.max_batch = max_batch;
-    pc.max_in_bytes = llrs.bytes[0].size();
-    pc.max_out_bytes = size_t(frame_bits);
-    pc.flush_timeout = std::chrono::microseconds(1000);
-    pc.cpu_threads = cpu_threads;
-    auto pipe = core::make_pipeline(core::viterbi_kernel_factories(cfg, choice), where, pc);
-    const core::viterbi::frame_params params{ frame_bits, llrs.input };
-    size_t in = 0, out = 0;
-    // Timing starts once the pipeline is full (every slot has run once).
-    const size_t warm = pc.slots * max_batch;
-    clk::time_point t0 = clk::now();
-    auto take = [&](bool block) {
-        while (pipe->front(block)) {
-            pipe->pop();
-            if (++out == warm)
-                t0 = clk::now();
-            block = false;
-        }
-    };
-    while (in < total + warm) {
-        if (!pipe->can_accept()) {
-            take(true);
-            continue;
-        }
-        const auto& x = llrs.bytes[in % llrs.bytes.size()];
-        pipe->submit(x.data(), x.size(), size_t(frame_bits), &params);
-        in++;
-        take(false);
-    }
-    pipe->drain();
-    take(false);
-    const double secs = std::chrono::duration<double>(clk::now() - t0).count();
-    return double(frame_bits) * double(out - warm) / secs / 1e9;
-}
-
-} // namespace
+using bench::pipeline_gbps;
+using bench::staged_frames;
 
 int main(int argc, char** argv)
 {
@@ -127,30 +66,9 @@ int main(int argc, char** argv)
     cfg.chunk = 64;
     const auto code = cfg.code();
     // 64 noisy frames, cycled: BPSK over AWGN at Eb/N0 = 4 dB, LLR = 2y/sigma^2.
-    std::mt19937 rng(7);
-    const double sigma2 = 1.0 / (2.0 * 0.5 * std::pow(10.0, 0.4));
-    std::normal_distribution<double> noise(0.0, std::sqrt(sigma2));
-    staged_frames llrs{ core::viterbi::INPUT_SOFT, {} }, llrs8{ core::viterbi::INPUT_INT8, {} },
-        hard{ core::viterbi::INPUT_HARD, {} };
-    for (int f = 0; f < 64; f++) {
-        std::vector<uint8_t> bits(frame_bits);
-        for (auto& b : bits)
-            b = uint8_t(rng() & 1);
-        const auto coded = core::viterbi_encode(code, bits.data(), frame_bits);
-        std::vector<float> l(coded.size());
-        std::vector<uint8_t> q(coded.size());
-        for (size_t i = 0; i < l.size(); i++) {
-            l[i] = float(2.0 * ((coded[i] ? 1.0 : -1.0) + noise(rng)) / sigma2);
-            q[i] = uint8_t(int8_t(std::max(-127.0f, std::min(127.0f, std::round(4.0f * l[i])))));
-        }
-        const auto* b = reinterpret_cast<const uint8_t*>(l.data());
-        llrs.bytes.emplace_back(b, b + l.size() * sizeof(float));
-        llrs8.bytes.push_back(std::move(q));
-        std::vector<uint8_t> h(coded.size());
-        for (size_t i = 0; i < h.size(); i++)
-            h[i] = l[i] > 0.0f;
-        hard.bytes.push_back(std::move(h));
-    }
+    const staged_frames llrs = bench::noisy_frames(cfg, frame_bits, core::viterbi::INPUT_SOFT, 64);
+    const staged_frames llrs8 = bench::noisy_frames(cfg, frame_bits, core::viterbi::INPUT_INT8, 64);
+    const staged_frames hard = bench::noisy_frames(cfg, frame_bits, core::viterbi::INPUT_HARD, 64);
     if (!impl.empty()) {
         const staged_frames& staged = input == "float" ? llrs : input == "hard" ? hard : llrs8;
         if (input != "float" && input != "int8" && input != "hard") {
