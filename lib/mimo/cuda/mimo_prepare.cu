@@ -29,46 +29,71 @@ struct prep_args {
     mimo_gpu_settings s;
 };
 
-// Exclusive prefix sum of the detectable frames' vector counts, one block.
-__global__ void __launch_bounds__(index_threads) mimo_index(prep_args a)
+// The vector index: the exclusive prefix sum of the detectable frames'
+// vector counts, in three steps that each take one pass (a single block
+// walking 20000 frames took ~40 us, as long as the QR of all of them):
+//   mimo_index_blocks  per block of index_threads frames, the scan within the
+//                      block into vector_start and the block's sum;
+//   mimo_index_carry   one block: the exclusive scan of the block sums, and
+//                      the total into vector_start[nframes];
+//   mimo_prepare_frames adds its block's carry to vector_start[f].
+
+//! Inclusive scan of x over the block (index_threads); *total: the block's sum.
+__device__ uint32_t block_inclusive_scan(uint32_t x, uint32_t* warp_sums, uint32_t* total)
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    for (int o = 1; o < 32; o <<= 1) {
+        const uint32_t t = __shfl_up_sync(0xffffffffu, x, o);
+        if (lane >= o)
+            x += t;
+    }
+    if (lane == 31)
+        warp_sums[warp] = x;
+    __syncthreads();
+    if (warp == 0) {
+        uint32_t w = warp_sums[lane];
+        for (int o = 1; o < 32; o <<= 1) {
+            const uint32_t t = __shfl_up_sync(0xffffffffu, w, o);
+            if (lane >= o)
+                w += t;
+        }
+        warp_sums[lane] = w; // inclusive over warps
+    }
+    __syncthreads();
+    const uint32_t r = (warp > 0 ? warp_sums[warp - 1] : 0u) + x;
+    *total = warp_sums[index_threads / 32 - 1];
+    __syncthreads(); // warp_sums is reused by the caller's next scan
+    return r;
+}
+
+__global__ void __launch_bounds__(index_threads) mimo_index_blocks(prep_args a)
 {
     __shared__ uint32_t warp_sums[index_threads / 32];
-    __shared__ uint32_t carry;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const uint32_t f = blockIdx.x * index_threads + threadIdx.x;
+    uint32_t n = 0;
+    if (f < a.b.nframes && frame_ok(a.b.params[f], a.b.frames[f], a.s.algorithm, a.s.k))
+        n = uint32_t(a.b.params[f].vectors);
+    uint32_t total;
+    const uint32_t incl = block_inclusive_scan(n, warp_sums, &total);
+    if (f < a.b.nframes)
+        a.b.vector_start[f] = incl - n;
     if (threadIdx.x == 0)
-        carry = 0;
-    __syncthreads();
-    for (uint32_t base = 0; base < a.b.nframes; base += index_threads) {
-        const uint32_t f = base + threadIdx.x;
-        uint32_t n = 0;
-        if (f < a.b.nframes && frame_ok(a.b.params[f], a.b.frames[f], a.s.algorithm, a.s.k))
-            n = uint32_t(a.b.params[f].vectors);
-        uint32_t x = n; // inclusive scan within the warp
-        for (int o = 1; o < 32; o <<= 1) {
-            const uint32_t t = __shfl_up_sync(0xffffffffu, x, o);
-            if (lane >= o)
-                x += t;
-        }
-        if (lane == 31)
-            warp_sums[warp] = x;
-        __syncthreads();
-        if (warp == 0) {
-            uint32_t w = warp_sums[lane];
-            for (int o = 1; o < 32; o <<= 1) {
-                const uint32_t t = __shfl_up_sync(0xffffffffu, w, o);
-                if (lane >= o)
-                    w += t;
-            }
-            warp_sums[lane] = w; // inclusive over warps
-        }
-        __syncthreads();
-        const uint32_t before = carry + (warp > 0 ? warp_sums[warp - 1] : 0u) + x - n;
-        if (f < a.b.nframes)
-            a.b.vector_start[f] = before;
-        __syncthreads();
-        if (threadIdx.x == index_threads - 1)
-            carry = before + n;
-        __syncthreads();
+        a.b.block_sums[blockIdx.x] = total;
+}
+
+__global__ void __launch_bounds__(index_threads) mimo_index_carry(prep_args a)
+{
+    __shared__ uint32_t warp_sums[index_threads / 32];
+    const uint32_t nblocks = (a.b.nframes + index_threads - 1) / index_threads;
+    uint32_t carry = 0;
+    for (uint32_t base = 0; base < nblocks; base += index_threads) {
+        const uint32_t i = base + threadIdx.x;
+        const uint32_t n = i < nblocks ? a.b.block_sums[i] : 0u;
+        uint32_t total;
+        const uint32_t incl = block_inclusive_scan(n, warp_sums, &total);
+        if (i < nblocks)
+            a.b.block_sums[i] = carry + incl - n; // now the block's carry
+        carry += total;
     }
     if (threadIdx.x == 0)
         a.b.vector_start[a.b.nframes] = carry;
@@ -350,6 +375,7 @@ __global__ void __launch_bounds__(prep_threads) mimo_prepare_frames(prep_args a)
     const uint32_t f = blockIdx.x * blockDim.x + threadIdx.x;
     if (f >= a.b.nframes)
         return;
+    a.b.vector_start[f] += a.b.block_sums[f / index_threads];
     frame_prep& fp = a.b.prep[f];
     fp.not_finite = 0;
     fp.valid = 0;
@@ -388,7 +414,9 @@ __global__ void __launch_bounds__(prep_threads) mimo_finish_frames(prep_args a)
 
 size_t mimo_cuda_scratch_bytes(size_t max_frames)
 {
-    return max_frames * sizeof(frame_prep) + (max_frames + 1) * sizeof(uint32_t);
+    // frame_prep each, vector_start (+1), the index's block sums
+    return max_frames * sizeof(frame_prep) + (max_frames + 1) * sizeof(uint32_t) +
+           (max_frames + index_threads - 1) / index_threads * sizeof(uint32_t);
 }
 
 void cuda_mimo_prepare(const batch_view& dev, size_t nframes, const mimo_gpu_settings& s,
@@ -398,7 +426,9 @@ void cuda_mimo_prepare(const batch_view& dev, size_t nframes, const mimo_gpu_set
         return;
     const prep_args a{ batch_of(dev, nframes), s };
     const cudaStream_t st = static_cast<cudaStream_t>(stream);
-    launch_checked(&mimo_index, "mimo_index", dim3(1), index_threads, 0, st, a);
+    const uint32_t nblocks = uint32_t((nframes + index_threads - 1) / index_threads);
+    launch_checked(&mimo_index_blocks, "mimo_index_blocks", dim3(nblocks), index_threads, 0, st, a);
+    launch_checked(&mimo_index_carry, "mimo_index_carry", dim3(1), index_threads, 0, st, a);
     launch_checked(&mimo_prepare_frames, "mimo_prepare_frames",
                    dim3(unsigned((nframes + prep_threads - 1) / prep_threads)), prep_threads, 0,
                    st, a);

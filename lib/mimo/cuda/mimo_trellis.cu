@@ -432,7 +432,9 @@ __device__ void lanes_detect(const qam_table<BITS>& tab, float4* aux, float2* em
     const bool extrinsic = s.extrinsic != 0;
     const float inv_n0 = 1.0f / n0;
     const float clip = MODE == ONE_PASS ? s.clip : infinity_f();
-    // Layer l's stream's LLRs from the group's Q paths.
+    // Layer l's stream's LLRs from the group's Q paths. (Per-bit warp
+    // reductions, __reduce_min_sync over the group, measured slower: 7.9
+    // against 9.3 Gbit/s at 4x4 16-QAM.)
     auto emit = [&](int l, float m, uint32_t h) {
         ems[lane] = make_float2(m, __int_as_float(sym(h, l)));
         __syncwarp(gmask);
@@ -465,19 +467,19 @@ __device__ void lanes_detect(const qam_table<BITS>& tab, float4* aux, float2* em
 #pragma unroll
         for (int l = 0; l < NT; l++)
             emit(l, m, h);
-        return;
-    }
+    } else {
 #pragma unroll
-    for (int t = 0; t < NT; t++) {
-        const int layer = last - t;
-        if (t > 0)
-            reduce_one(layer, m, h);
-        float lm = m;
-        uint32_t lh = h;
+        for (int t = 0; t < NT; t++) {
+            const int layer = last - t;
+            if (t > 0)
+                reduce_one(layer, m, h);
+            float lm = m;
+            uint32_t lh = h;
 #pragma unroll
-        for (int st = t + 1; st < NT; st++)
-            extend_one(last - st, lm, lh);
-        emit(layer, lm, lh);
+            for (int st = t + 1; st < NT; st++)
+                extend_one(last - st, lm, lh);
+            emit(layer, lm, lh);
+        }
     }
 }
 
