@@ -9,7 +9,6 @@
 #include "mimo/mimo_frame.h"
 
 #include <limits>
-#include <set>
 #include <stdexcept>
 
 namespace gr {
@@ -17,7 +16,8 @@ namespace gpurx {
 namespace core {
 
 void cuda_mimo_detect(const batch_view& dev, size_t nframes, size_t max_vectors,
-                      int bits_per_symbol, const mimo_gpu_settings& s, void* stream)
+                      int bits_per_symbol, const mimo_gpu_settings& s, void* stream,
+                      unsigned nt_mask)
 {
     if (max_vectors == 0)
         return;
@@ -29,7 +29,8 @@ void cuda_mimo_detect(const batch_view& dev, size_t nframes, size_t max_vectors,
     case mimo::algorithm::kbest:
         return cuda_mimo_detect_kbest(dev, nframes, max_vectors, bits_per_symbol, s, stream);
     default: // mtt, one-pass
-        return cuda_mimo_detect_trellis(dev, nframes, max_vectors, bits_per_symbol, s, stream);
+        return cuda_mimo_detect_trellis(dev, nframes, max_vectors, bits_per_symbol, s, nt_mask,
+                                        stream);
     }
 }
 
@@ -66,19 +67,22 @@ public:
         // modulation present.
         const auto* params = host.params_as<mimo::frame_params>();
         size_t vectors = 0;
-        std::set<int> modulations;
+        unsigned nt_mask[9] = {}; // per bits per symbol: the numbers of streams present
         for (size_t f = 0; f < host.nframes; f++)
             if (params[f].vectors > 0) {
                 vectors += size_t(params[f].vectors);
-                modulations.insert(params[f].bits_per_symbol);
+                const int bits = params[f].bits_per_symbol, nt = params[f].nt;
+                if (bits >= 0 && bits <= 8 && nt >= 1 && nt <= mimo::max_antennas)
+                    nt_mask[bits] |= 1u << nt;
             }
         if (vectors > size_t(std::numeric_limits<uint32_t>::max()))
             throw std::invalid_argument(d_name + ": a batch of " + std::to_string(vectors) +
                                         " vectors; at most 2^32 - 1 (lower max_batch)");
         cuda_mimo_prepare(dev, host.nframes, d_settings, stream);
-        for (int bits : modulations)
-            if (bits == 2 || bits == 4 || bits == 6 || bits == 8)
-                cuda_mimo_detect(dev, host.nframes, vectors, bits, d_settings, stream);
+        for (int bits : { 2, 4, 6, 8 })
+            if (nt_mask[bits])
+                cuda_mimo_detect(dev, host.nframes, vectors, bits, d_settings, stream,
+                                 nt_mask[bits]);
         cuda_mimo_finish(dev, host.nframes, stream);
     }
 

@@ -14,9 +14,10 @@ namespace gr {
 namespace gpurx {
 namespace core {
 
-//! mtt (literal or fast) and one-pass: mimo_trellis.cu
+//! mtt (literal or fast) and one-pass: mimo_trellis.cu; \p nt_mask as
+//! cuda_mimo_detect's.
 void cuda_mimo_detect_trellis(const batch_view& dev, size_t nframes, size_t max_vectors, int bits,
-                              const mimo_gpu_settings& s, void* stream);
+                              const mimo_gpu_settings& s, unsigned nt_mask, void* stream);
 //! ml and lmmse: mimo_ml_lmmse.cu
 void cuda_mimo_detect_ml(const batch_view& dev, size_t nframes, size_t max_vectors, int bits,
                          const mimo_gpu_settings& s, void* stream);

@@ -35,12 +35,22 @@ constexpr size_t kbest_table_bytes()
     return (sizeof(qam_table<BITS>) + 15) / 16 * 16;
 }
 
-template <int BITS>
-size_t kbest_smem(int k)
+// Vectors (warps) per block. One warp per block capped an SM at 32 resident
+// warps (the limit on blocks per SM), half of what it holds.
+constexpr int kbest_warps = 4;
+
+//! One warp's working memory (a multiple of 16 bytes).
+__host__ __device__ inline size_t kbest_warp_bytes(int k, int bits)
 {
     // parents' symbols (2 x K uint64), targets (K float2), parents' metrics
     // (2 x K float), children (K x Q float)
-    return kbest_table_bytes<BITS>() + size_t(k) * (16 + 8 + 8) + size_t(k) * (1 << BITS) * 4;
+    return (size_t(k) * (16 + 8 + 8) + size_t(k) * (size_t(1) << bits) * 4 + 15) / 16 * 16;
+}
+
+template <int BITS>
+size_t kbest_smem(int k)
+{
+    return kbest_table_bytes<BITS>() + kbest_warps * kbest_warp_bytes(k, BITS);
 }
 
 //! The least of this lane's children (index c = lane + 32 j), or (inf, INT_MAX).
@@ -56,21 +66,22 @@ __device__ inline void lane_least(const float* child, int nchild, int lane, floa
 }
 
 template <int BITS>
-__global__ void __launch_bounds__(32) mimo_kbest(kbest_args a)
+__global__ void __launch_bounds__(32 * kbest_warps) mimo_kbest(kbest_args a)
 {
     constexpr int Q = 1 << BITS;
     extern __shared__ __align__(16) unsigned char smem[];
     auto& tab = *reinterpret_cast<qam_table<BITS>*>(smem);
-    tab.build();
-    const int K = a.s.k, lane = threadIdx.x;
-    uint64_t* ph = reinterpret_cast<uint64_t*>(smem + kbest_table_bytes<BITS>());
+    tab.build(); // before any warp leaves: it synchronises the block
+    const int K = a.s.k, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    uint64_t* ph = reinterpret_cast<uint64_t*>(smem + kbest_table_bytes<BITS>() +
+                                               warp * kbest_warp_bytes(K, BITS));
     uint64_t* nh = ph + K;
     float2* target = reinterpret_cast<float2*>(nh + K);
     float* pm = reinterpret_cast<float*>(target + K);
     float* nm = pm + K;
     float* child = nm + K;
 
-    const uint32_t gv = blockIdx.x;
+    const uint32_t gv = blockIdx.x * uint32_t(kbest_warps) + warp;
     if (gv >= a.b.vector_start[a.b.nframes])
         return;
     const vector_ref v = find_vector(a.b, gv);
@@ -114,16 +125,14 @@ __global__ void __launch_bounds__(32) mimo_kbest(kbest_args a)
         int idx;
         lane_least(child, nchild, lane, m, idx);
         for (int r = 0; r < keep; r++) {
-            float wm = m;
-            int wi = idx;
-            for (int o = 16; o > 0; o >>= 1) {
-                const float om = __shfl_xor_sync(0xffffffffu, wm, o);
-                const int oi = __shfl_xor_sync(0xffffffffu, wi, o);
-                if (om < wm || (om == wm && oi < wi)) {
-                    wm = om;
-                    wi = oi;
-                }
-            }
+            // The warp's least (metric, child) in two reductions: metrics are
+            // >= +0 (sums of squares and |LLR| costs), and such floats order
+            // as their bit patterns; then the lowest child among the lanes
+            // holding that metric (ties: the lower index, as before).
+            const unsigned wmb = __reduce_min_sync(0xffffffffu, __float_as_uint(m));
+            const int wi = int(__reduce_min_sync(
+                0xffffffffu, __float_as_uint(m) == wmb ? unsigned(idx) : unsigned(INT_MAX)));
+            const float wm = __uint_as_float(wmb);
             if (lane == 0) {
                 nm[r] = wm;
                 nh[r] = ph[wi >> BITS] | (uint64_t(wi & (Q - 1)) << (8 * l));
@@ -162,7 +171,8 @@ __global__ void __launch_bounds__(32) mimo_kbest(kbest_args a)
 template <int BITS>
 void launch_kbest(const kbest_args& a, size_t max_vectors, cudaStream_t st)
 {
-    launch_checked(&mimo_kbest<BITS>, "mimo_kbest", dim3(unsigned(max_vectors)), 32,
+    launch_checked(&mimo_kbest<BITS>, "mimo_kbest",
+                   dim3(unsigned((max_vectors + kbest_warps - 1) / kbest_warps)), 32 * kbest_warps,
                    kbest_smem<BITS>(a.s.k), st, a);
 }
 

@@ -48,9 +48,12 @@ size_t mimo_cuda_scratch_bytes(size_t max_frames);
 void cuda_mimo_prepare(const batch_view& dev, size_t nframes, const mimo_gpu_settings& s,
                        void* stream);
 //! Step 2 for the frames of \p bits_per_symbol; \p max_vectors bounds the
-//! batch's vectors (the grid).
+//! batch's vectors (the grid). \p nt_mask: bit n set when some of those
+//! frames have n streams (kernels specialised per shape launch only for the
+//! shapes present; all bits set is always correct).
 void cuda_mimo_detect(const batch_view& dev, size_t nframes, size_t max_vectors,
-                      int bits_per_symbol, const mimo_gpu_settings& s, void* stream);
+                      int bits_per_symbol, const mimo_gpu_settings& s, void* stream,
+                      unsigned nt_mask = 0x1feu);
 //! Step 3.
 void cuda_mimo_finish(const batch_view& dev, size_t nframes, void* stream);
 
