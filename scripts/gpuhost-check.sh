@@ -43,7 +43,7 @@ gpurx-info | tee "$out/gpurx-info.txt"
 for step in "$@"; do
   case $step in
     tests)
-      (cd build && "$CTEST" --output-on-failure 2>&1) | tee "$out/ctest.log"
+      (cd build && "$CTEST" --output-on-failure ${CTEST_ARGS:-} 2>&1) | tee "$out/ctest.log"
       [ "${PIPESTATUS[0]}" = 0 ] || status=1
       grep -E "tests passed|did not run|Skipped|Failed" "$out/ctest.log" || true
       ;;

@@ -11,7 +11,11 @@ cd "$(dirname "$0")/.."
 stash=$(mktemp -d)
 GPURX_CARRY_BER=1 scripts/trim-build-for-gpuhost.sh "$stash" >/dev/null
 mkdir -p .devrun
-tar -cf - build | xz -T0 -3 > .devrun/build.tar.xz
+# GPURX_PACK_EXCLUDE: tar patterns left behind (e.g. 'build/bench/*' for a
+# test-only run, when the archive and the GNU Radio bundle would not fit).
+excl=()
+for p in ${GPURX_PACK_EXCLUDE:-}; do excl+=(--exclude="$p"); done
+tar -cf - "${excl[@]}" build | xz -T0 -3 > .devrun/build.tar.xz
 scripts/trim-build-for-gpuhost.sh "$stash" --restore
 rmdir "$stash" 2>/dev/null || true
 ls -la .devrun/build.tar.xz
