@@ -20,6 +20,8 @@
 #include "viterbi/tests/viterbi_test_util.h"
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <functional>
 #include <map>
 
@@ -184,11 +186,19 @@ std::vector<test::detected> run_mimo(const std::string& impl,
 
 void agree_mimo(const core::implementation_info& i)
 {
-    const auto frames = mimo_frames(i.name);
+    auto frames = mimo_frames(i.name);
     // CUDA: fp32 against its double-precision CPU twin, with the twin's
     // settings; cuda-kbest keeps at most 4096 children (K = 64 of 64-QAM).
     const bool gpu = i.backend == core::backend_kind::cuda;
     const int paths = gpu ? 64 : 4096;
+    // cuda-kbest rejects (as a bad frame) the frames whose K x Q children
+    // would not fit: 256-QAM at K = 64. They are not part of its agreement.
+    if (i.name == "cuda-kbest")
+        frames.erase(std::remove_if(frames.begin(), frames.end(),
+                                    [paths](const test::mimo_frame& f) {
+                                        return (size_t(paths) << f.params.bits_per_symbol) > 4096;
+                                    }),
+                     frames.end());
     const auto got = run_mimo(i.name, frames, paths);
     std::vector<test::detected> ref;
     if (!i.reference.empty())
