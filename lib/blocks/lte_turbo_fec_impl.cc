@@ -42,6 +42,21 @@ bool take_block_size(unsigned int frame_size, int& K, const gr::logger_ptr& logg
     return false;
 }
 
+// The decoder's set_frame_size() also takes K+4: some gr-fec versions'
+// tagged decoder (GNU Radio 3.10.5's) asks for round(packet x rate()) =
+// (3K+12) / 3 without taking the tail back off, as newer ones and the async
+// decoder do. No K+4 is itself a block size (every K is a multiple of 8), so
+// the two readings never collide.
+bool take_decoder_block_size(unsigned int frame_size, int& K, const gr::logger_ptr& logger)
+{
+    if (frame_size >= 4 && frame_size - 4 <= unsigned(core::lte_max_K) &&
+        core::lte_valid_K(int(frame_size - 4))) {
+        K = int(frame_size - 4);
+        return true;
+    }
+    return take_block_size(frame_size, K, logger, "lte_turbo_fec_decoder");
+}
+
 class lte_turbo_fec_decoder_impl final : public lte_turbo_fec_decoder
 {
 public:
@@ -60,7 +75,7 @@ public:
     int get_output_size() override { return d_K; }
     bool set_frame_size(unsigned int frame_size) override
     {
-        return take_block_size(frame_size, d_K, d_logger, "lte_turbo_fec_decoder");
+        return take_decoder_block_size(frame_size, d_K, d_logger);
     }
     float get_iterations() override { return d_iterations; }
 
