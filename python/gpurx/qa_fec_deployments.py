@@ -142,7 +142,7 @@ class qa_fec_deployments(gr_unittest.TestCase):
         self.assertEqual(fec.get_decoder_input_conversion(d), "none")
         self.assertEqual(fec.get_shift(d), 0.0)
         self.assertEqual(fec.get_history(d), 0)
-        self.assertEqual(d.llr_scale(), 4.0)
+        self.assertEqual(d.llr_scale(), 2.0)
         self.assertIn(d.backend(), ("cpu", "cuda"))
         self.assertTrue(d.set_frame_size(6144))
         self.assertEqual((d.get_input_size(), d.block_size()), (18444, 6144))

@@ -32,14 +32,20 @@ namespace gpurx {
  * Soft values: the decoder works on LLRs L = ln P(b=1)/P(b=0), positive
  * for bit 1 (GNU Radio's convention, also gr-fec's: its BER tools send bit
  * 1 as +1). Each input value y is decoded as the LLR llr_scale * y. For
- * BPSK y = +-1 + n with noise variance sigma^2 per real dimension, the
- * exact LLR is 2 y / sigma^2 = 4 y Es/N0: llr_scale = 2 / sigma^2 for
- * log-MAP. The max-log-MAP algorithms (the default) decode any positive
- * scale alike, except for their 16-bit fixed point: LLRs in steps of 1/8,
- * saturating at +-15.9. The default llr_scale = 4 (the exact LLR at
- * Es/N0 = 0 dB) gives +-1 inputs 32 steps each and saturates only beyond
- * |y| = 4; llr_scale = 1 would leave 8 steps per unit and cost accuracy.
- * Inputs that are already LLRs take llr_scale = 1.
+ * BPSK y = +-1 + n with noise variance sigma^2 per real dimension (Es = 1,
+ * sigma^2 = N0/2), the exact LLR is 2 y / sigma^2 = 4 y Es/N0. Inputs
+ * that are already LLRs take llr_scale = 1.
+ *
+ * The default, llr_scale = 2, is that exact LLR at Es/N0 = -3 dB
+ * (sigma^2 = 1), where a rate-1/3 turbo code starts to decode well. The
+ * max-log-MAP algorithms (the default) need no exact scale, only one that
+ * suits their 16-bit fixed point (LLRs in steps of 1/8, saturating at
+ * +-15.9): 2 gives a +-1 input 16 steps and saturates only beyond |y| = 8.
+ * Unscaled (1) keeps 8 steps; at K = 1024, Es/N0 = -5 and -4.5 dB, scales
+ * 1, 2, 4 and the exact one decoded alike, 0.5 (quantisation) and 8
+ * (saturation) worse. log-MAP (float) needs the exact scale: there 2 was
+ * near it, 4 made up to twice the bit errors; set 2 / sigma^2 when the
+ * noise is known.
  *
  * The decoder runs on gr-gpurx's batching pipeline (CPU or CUDA backend,
  * the same implementations as lte_turbo_decoder), but gr-fec hands it one
@@ -71,7 +77,7 @@ public:
                      int subblocks = 0,
                      float scaling = 0.75f,
                      const std::string& early_termination = "none",
-                     float llr_scale = 4.0f,
+                     float llr_scale = 2.0f,
                      const std::string& backend = "auto");
 
     //! The current block size K.

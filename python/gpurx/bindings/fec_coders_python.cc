@@ -50,9 +50,10 @@ void bind_fec_coders(py::module& m)
                  "async decoders, fec_bercurve_generator): 3K+12 float soft values in the layout\n"
                  "c[3k+i] = d(i)_k in, K unpacked bits out; rate() = 1/3; set_frame_size() takes\n"
                  "any LTE block size K.\n"
-                 "llr_scale defaults to 4 (the exact LLR at Es/N0 = 0 dB): max-log-MAP decodes any\n"
-                 "scale alike but in fixed point (steps of 1/8, saturating at +-15.9), where +-1\n"
-                 "inputs unscaled would keep only 8 steps. Inputs that are LLRs take llr_scale=1.\n") +
+                 "llr_scale defaults to 2, the exact LLR at Es/N0 = -3 dB (sigma^2 = 1), where the\n"
+                 "code starts to decode well: max-log-MAP decodes any scale near it alike, in\n"
+                 "fixed point (steps of 1/8, saturating at +-15.9: +-1 unscaled would keep only\n"
+                 "8 steps); log-MAP wants the exact 2 / sigma^2. LLR inputs take llr_scale=1.\n") +
              soft_doc)
                 .c_str(),
             py::multiple_inheritance())
@@ -64,7 +65,7 @@ void bind_fec_coders(py::module& m)
                         py::arg("subblocks") = 0,
                         py::arg("scaling") = 0.75f,
                         py::arg("early_termination") = "none",
-                        py::arg("llr_scale") = 4.0f,
+                        py::arg("llr_scale") = 2.0f,
                         py::arg("backend") = "auto",
                         "K: TS 36.212 block size; iterations 1..16; algorithm 'log-map', 'max-log-map'\n"
                         "or 'scaled-max-log-map'; subblocks P (0: auto); scaling (0, 1];\n"
