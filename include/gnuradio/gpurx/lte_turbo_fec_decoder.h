@@ -44,7 +44,7 @@ namespace gpurx {
  * Unscaled (1) keeps 8 steps; at K = 1024, Es/N0 = -5 and -4.5 dB, scales
  * 1, 2, 4 and the exact one decoded alike, 0.5 (quantisation) and 8
  * (saturation) worse. log-MAP (float) needs the exact scale: there 2 was
- * near it, 4 made up to twice the bit errors; set 2 / sigma^2 when the
+ * near it, 4 made about twice the bit errors; set 2 / sigma^2 when the
  * noise is known.
  *
  * The decoder runs on gr-gpurx's batching pipeline (CPU or CUDA backend,
