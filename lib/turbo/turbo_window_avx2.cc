@@ -62,6 +62,24 @@ struct avx2_ops {
 
 __attribute__((flatten)) void run_avx2(const job& j) { kernel::run<avx2_ops>(j); }
 
+void quantise_avx2(const float* in, size_t n, float scale, int16_t* out)
+{
+    // max_ps(v, lo) is lo when v is NaN (the second operand wins), as
+    // quantize_vectorisable; cvtps rounds half to even (MXCSR default), as
+    // its 1.5 * 2^23 trick does.
+    const __m256 s = _mm256_set1_ps(scale), lo = _mm256_set1_ps(-float(turbo_fx::LLR_MAX)),
+                 hi = _mm256_set1_ps(float(turbo_fx::LLR_MAX));
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const __m256 a = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(_mm256_loadu_ps(in + i), s), lo), hi);
+        const __m256 b = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(_mm256_loadu_ps(in + i + 8), s), lo), hi);
+        const __m256i p = _mm256_packs_epi32(_mm256_cvtps_epi32(a), _mm256_cvtps_epi32(b));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_permute4x64_epi64(p, 0xD8));
+    }
+    for (; i < n; i++)
+        out[i] = int16_t(turbo_fx::quantize_vectorisable(in[i], scale));
+}
+
 void scale_avx2(const int16_t* le, size_t n, int sq, int16_t* out)
 {
     alignas(64) int16_t row[LANES];

@@ -64,6 +64,7 @@ simd_isa default_simd_isa()
 // Never called: simd_isa_supported() admits only generic off x86.
 void run_avx2(const job& j) { run_generic(j); }
 void scale_avx2(const int16_t* le, size_t n, int sq, int16_t* out) { scale_generic(le, n, sq, out); }
+void quantise_avx2(const float* in, size_t n, float scale, int16_t* out) { quantise_generic(in, n, scale, out); }
 #endif
 
 } // namespace turbo_win
@@ -93,10 +94,8 @@ void turbo_window_decoder::decode(const float* const* llr, int n, int K, uint8_t
                                   float* const* soft, turbo_decode_result* res)
 {
     const float scale = d_cfg.fixed_scale;
-    run([&](int c, int16_t* q, size_t len) {
-            for (size_t i = 0; i < len; i++)
-                q[i] = int16_t(turbo_fx::quantize_vectorisable(llr[c][i], scale));
-        },
+    const auto quantise = d_isa == simd_isa::avx2 ? quantise_avx2 : quantise_generic;
+    run([&](int c, int16_t* q, size_t len) { quantise(llr[c], len, scale, q); },
         n, K, 1.0f / scale, hard, soft, res);
 }
 
@@ -104,8 +103,9 @@ void turbo_window_decoder::decode_int8(const int8_t* const* llr, int n, int K, f
                                        uint8_t* const* hard, float* const* soft, turbo_decode_result* res)
 {
     run([&](int c, int16_t* q, size_t len) {
+            const int8_t* in = llr[c];
             for (size_t i = 0; i < len; i++)
-                q[i] = int16_t(turbo_fx::quantize(llr[c][i]));
+                q[i] = in[i] < -turbo_fx::LLR_MAX ? int16_t(-turbo_fx::LLR_MAX) : int16_t(in[i]);
         },
         n, K, int8_scale, hard, soft, res);
 }

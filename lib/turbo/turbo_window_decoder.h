@@ -70,6 +70,10 @@ struct job {
 // The decode loop, one per build (turbo_window_kernel.h).
 void run_generic(const job& j);
 void run_avx2(const job& j);
+// Each build's quantiser of float LLRs: turbo_fx::quantize_vectorisable per
+// value (float input is a quarter of the decode time when done one by one).
+void quantise_generic(const float* in, size_t n, float scale, int16_t* out);
+void quantise_avx2(const float* in, size_t n, float scale, int16_t* out);
 // Tests: each build's extrinsic scaling of n values (n a multiple of LANES).
 void scale_generic(const int16_t* le, size_t n, int sq, int16_t* out);
 void scale_avx2(const int16_t* le, size_t n, int sq, int16_t* out);

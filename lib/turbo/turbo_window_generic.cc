@@ -54,6 +54,29 @@ struct generic_ops : turbo_fx::simd_ops {
 
 __attribute__((flatten)) void run_generic(const job& j) { kernel::run<generic_ops>(j); }
 
+void quantise_generic(const float* in, size_t n, float scale, int16_t* out)
+{
+    // GCC vectors: the selects are branch-free (the plain loop is not
+    // vectorised and mispredicts on noisy LLRs).
+    typedef float f8 __attribute__((vector_size(32)));
+    typedef int32_t i8 __attribute__((vector_size(32)));
+    const f8 lo = f8{} - float(turbo_fx::LLR_MAX), hi = f8{} + float(turbo_fx::LLR_MAX);
+    const f8 round_even = f8{} + 12582912.0f;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        f8 v;
+        std::memcpy(&v, in + i, sizeof v);
+        v = v * scale;
+        v = v >= lo ? v : lo; // NaN and -Inf: -LLR_MAX
+        v = v <= hi ? v : hi;
+        const i8 r = __builtin_convertvector((v + round_even) - round_even, i8);
+        for (int k = 0; k < 8; k++)
+            out[i + k] = int16_t(r[k]);
+    }
+    for (; i < n; i++)
+        out[i] = int16_t(turbo_fx::quantize_vectorisable(in[i], scale));
+}
+
 void scale_generic(const int16_t* le, size_t n, int sq, int16_t* out)
 {
     alignas(64) int16_t row[LANES];
