@@ -61,10 +61,8 @@ simd_isa default_simd_isa()
 }
 
 #if !GPURX_TURBO_X86
-// Never called: simd_isa_supported() admits only generic off x86.
-void run_avx2(const job& j) { run_generic(j); }
-void scale_avx2(const int16_t* le, size_t n, int sq, int16_t* out) { scale_generic(le, n, sq, out); }
-void quantise_avx2(const float* in, size_t n, float scale, int16_t* out) { quantise_generic(in, n, scale, out); }
+// Never chosen: simd_isa_supported() admits only generic off x86.
+const build_fns& avx2_build() { return generic_build(); }
 #endif
 
 } // namespace turbo_win
@@ -94,34 +92,48 @@ void turbo_window_decoder::decode(const float* const* llr, int n, int K, uint8_t
                                   float* const* soft, turbo_decode_result* res)
 {
     const float scale = d_cfg.fixed_scale;
-    const auto quantise = d_isa == simd_isa::avx2 ? quantise_avx2 : quantise_generic;
-    run([&](int c, int16_t* q, size_t len) { quantise(llr[c], len, scale, q); },
+    const auto quantise_split = build_of(d_isa).quantise_split;
+    run([&](int c, int16_t* sys, int16_t* p0, int16_t* p1, int16_t* tail) {
+            quantise_split(llr[c], K, scale, sys, p0, p1, tail);
+        },
         n, K, 1.0f / scale, hard, soft, res);
 }
+
+namespace {
+// Integer LLRs (already in steps) split into the three streams and the tail.
+template <typename T, class Q>
+void split(const T* in, int K, int16_t* sys, int16_t* p0, int16_t* p1, int16_t* tail, Q q)
+{
+    for (int k = 0; k < K; k++) {
+        sys[k] = q(in[3 * k]);
+        p0[k] = q(in[3 * k + 1]);
+        p1[k] = q(in[3 * k + 2]);
+    }
+    for (int i = 0; i < 12; i++)
+        tail[i] = q(in[3 * K + i]);
+}
+} // namespace
 
 void turbo_window_decoder::decode_int8(const int8_t* const* llr, int n, int K, float int8_scale,
                                        uint8_t* const* hard, float* const* soft, turbo_decode_result* res)
 {
-    run([&](int c, int16_t* q, size_t len) {
-            const int8_t* in = llr[c];
-            for (size_t i = 0; i < len; i++)
-                q[i] = in[i] < -turbo_fx::LLR_MAX ? int16_t(-turbo_fx::LLR_MAX) : int16_t(in[i]);
+    run([&](int c, int16_t* sys, int16_t* p0, int16_t* p1, int16_t* tail) {
+            split(llr[c], K, sys, p0, p1, tail, [](int8_t v) { return int16_t(turbo_fx::quantize(v)); });
         },
         n, K, int8_scale, hard, soft, res);
 }
 
-void turbo_window_decoder::decode_quantised(const int* const* q_in, int n, int K, float soft_unit,
+void turbo_window_decoder::decode_quantised(const int* const* q, int n, int K, float soft_unit,
                                             uint8_t* const* hard, float* const* soft, turbo_decode_result* res)
 {
-    run([&](int c, int16_t* q, size_t len) {
-            for (size_t i = 0; i < len; i++)
-                q[i] = int16_t(q_in[c][i]);
+    run([&](int c, int16_t* sys, int16_t* p0, int16_t* p1, int16_t* tail) {
+            split(q[c], K, sys, p0, p1, tail, [](int v) { return int16_t(v); });
         },
         n, K, soft_unit, hard, soft, res);
 }
 
-template <class Load>
-void turbo_window_decoder::run(const Load& load, int n, int K, float soft_unit, uint8_t* const* hard,
+template <class Split>
+void turbo_window_decoder::run(const Split& split_codeword, int n, int K, float soft_unit, uint8_t* const* hard,
                                float* const* soft, turbo_decode_result* res)
 {
     const plan& p = plan_for(K);
@@ -148,36 +160,35 @@ void turbo_window_decoder::run(const Load& load, int n, int K, float soft_unit, 
     jb.app = m + 6 * rows;
     jb.alpha = m + 7 * rows;
 
-    // Lanes of codewords not given decode zeros (results dropped).
-    if (n < p.C) {
-        std::fill(jb.ls[0], jb.ls[0] + rows, int16_t(0));
-        std::fill(jb.lp[0], jb.lp[0] + 2 * rows, int16_t(0));
-        std::fill(jb.tail[0], jb.tail[0] + 2 * edge, int16_t(0));
-    }
-    const size_t len = 3 * size_t(K) + 12;
-    d_q.resize(len);
+    // Each codeword's three streams, then into lanes: lane c*P + w takes
+    // window w of codeword c. Lanes of codewords not given repeat codeword 0
+    // (their results are dropped).
+    const build_fns& fns = build_of(d_isa);
+    const size_t stride = (3 * size_t(K) + 12 + 31) & ~size_t(31);
+    d_stage.resize(stride * n);
+    const int16_t* src[3][LANES];
     for (int c = 0; c < n; c++) {
-        load(c, d_q.data(), len);
-        const int16_t* q = d_q.data();
-        for (int w = 0; w < P; w++) {
-            const int lane = c * P + w;
-            const int16_t* src = q + 3 * size_t(w) * W;
-            for (int r = 0; r < W; r++) {
-                jb.ls[0][r * row + lane] = src[3 * r];
-                jb.lp[0][r * row + lane] = src[3 * r + 1];
-                jb.lp[1][r * row + lane] = src[3 * r + 2];
-            }
-        }
+        int16_t* st = d_stage.data() + stride * c;
+        split_codeword(c, st, st + K, st + 2 * K, st + 3 * K);
         for (int d = 0; d < 2; d++) {
-            int tq[6], tb[8];
+            int tb[8], tq[6];
             for (int i = 0; i < 6; i++)
-                tq[i] = q[3 * size_t(K) + 6 * d + i];
+                tq[i] = st[3 * K + 6 * d + i];
             turbo_fx::tail_beta<turbo_fx::int_ops>(tq, tb);
             for (int s = 0; s < 8; s++)
-                for (int w = 0; w < P; w++)
-                    jb.tail[d][s * row + c * P + w] = int16_t(tb[s]);
+                for (int cc = c; cc < (c + 1 < n ? c + 1 : p.C); cc++)
+                    for (int w = 0; w < P; w++)
+                        jb.tail[d][s * row + cc * P + w] = int16_t(tb[s]);
         }
     }
+    for (int t = 0; t < LANES; t++) {
+        const int c = t / P < n ? t / P : 0, w = t % P;
+        for (int i = 0; i < 3; i++)
+            src[i][t] = d_stage.data() + stride * c + size_t(i) * K + size_t(w) * W;
+    }
+    fns.to_lanes(src[0], W, jb.ls[0]);
+    fns.to_lanes(src[1], W, jb.lp[0]);
+    fns.to_lanes(src[2], W, jb.lp[1]);
     // Decoder 1's systematic LLRs: natural rows into interleaved ones.
     for (int r = 0; r < W; r++) {
         int16_t* dst = jb.ls[1] + p.int_row[r] * row;
@@ -204,10 +215,7 @@ void turbo_window_decoder::run(const Load& load, int n, int K, float soft_unit, 
     }
     jb.end_iteration = &turbo_window_decoder::end_iteration;
     jb.ctx = &g;
-    if (d_isa == simd_isa::avx2)
-        run_avx2(jb);
-    else
-        run_generic(jb);
+    fns.run(jb);
 }
 
 bool turbo_window_decoder::end_iteration(void* ctx, int it)
@@ -216,23 +224,27 @@ bool turbo_window_decoder::end_iteration(void* ctx, int it)
     const plan& p = *g.jb->pl;
     const turbo_config& cfg = g.self->d_cfg;
     const int W = p.W, P = p.P;
+    // Decisions of every lane at once; lanes of codewords already stopped
+    // (or not given) go to scratch, so a stopped codeword keeps its output.
+    uint8_t* dst[LANES];
+    g.self->d_scratch.resize(size_t(W) * LANES);
+    for (int t = 0; t < LANES; t++) {
+        const int c = t / P, w = t % P;
+        dst[t] = c < g.n && !g.done[c] ? g.hard[c] + size_t(w) * W : g.self->d_scratch.data() + size_t(t) * W;
+    }
+    build_of(g.self->d_isa).hard_from_lanes(g.jb->app, W, dst);
     bool all = true;
     for (int c = 0; c < g.n; c++) {
         if (g.done[c])
             continue;
         uint8_t* hard = g.hard[c];
-        float* soft = g.soft[c];
-        for (int w = 0; w < P; w++) {
-            const int16_t* app = g.jb->app + c * P + w;
-            uint8_t* h = hard + size_t(w) * W;
-            for (int r = 0; r < W; r++)
-                h[r] = app[r * LANES] > 0 ? 1 : 0;
-            if (soft) {
+        if (float* soft = g.soft[c])
+            for (int w = 0; w < P; w++) {
+                const int16_t* app = g.jb->app + c * P + w;
                 float* s = soft + size_t(w) * W;
                 for (int r = 0; r < W; r++)
                     s[r] = float(app[r * LANES]) * g.unit;
             }
-        }
         turbo_decode_result& res = g.res[c];
         res.iterations = it;
         if (cfg.stop == turbo::early_stop::crc24a || cfg.stop == turbo::early_stop::crc24b) {

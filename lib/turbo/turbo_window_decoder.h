@@ -67,16 +67,26 @@ struct job {
     void* ctx;
 };
 
-// The decode loop, one per build (turbo_window_kernel.h).
-void run_generic(const job& j);
-void run_avx2(const job& j);
-// Each build's quantiser of float LLRs: turbo_fx::quantize_vectorisable per
-// value (float input is a quarter of the decode time when done one by one).
-void quantise_generic(const float* in, size_t n, float scale, int16_t* out);
-void quantise_avx2(const float* in, size_t n, float scale, int16_t* out);
-// Tests: each build's extrinsic scaling of n values (n a multiple of LANES).
-void scale_generic(const int16_t* le, size_t n, int sq, int16_t* out);
-void scale_avx2(const int16_t* le, size_t n, int sq, int16_t* out);
+//! One build's functions (turbo_window_generic.cc, turbo_window_avx2.cc):
+//! the decode loop (turbo_window_kernel.h) and the moves in and out of the
+//! lane layout, which are a tenth of the time when done value by value.
+struct build_fns {
+    void (*run)(const job& j);
+    //! One codeword's 3K+12 float LLRs (d0 d1 d2 interleaved), each
+    //! turbo_fx::quantize_vectorisable'd, split into its three streams of K
+    //! and the 12 termination values.
+    void (*quantise_split)(const float* in, int K, float scale, int16_t* sys, int16_t* p0, int16_t* p1,
+                           int16_t* tail);
+    //! Into the lane layout: dst[r * LANES + t] = src[t][r], r < W.
+    void (*to_lanes)(const int16_t* const* src, int W, int16_t* dst);
+    //! Out of it, as decisions: dst[t][r] = app[r * LANES + t] > 0, r < W.
+    void (*hard_from_lanes)(const int16_t* app, int W, uint8_t* const* dst);
+    //! turbo_fx::scale_extrinsic of n values, n a multiple of LANES (tests).
+    void (*scale)(const int16_t* le, size_t n, int sq, int16_t* out);
+};
+const build_fns& generic_build();
+const build_fns& avx2_build(); //!< the generic build off x86
+inline const build_fns& build_of(simd_isa isa) { return isa == simd_isa::avx2 ? avx2_build() : generic_build(); }
 
 } // namespace turbo_win
 
@@ -105,16 +115,17 @@ public:
 
 private:
     struct group; // the codewords of one call, for the decisions
-    template <class Load>
-    void run(const Load& load, int n, int K, float soft_unit, uint8_t* const* hard, float* const* soft,
+    template <class Split>
+    void run(const Split& split, int n, int K, float soft_unit, uint8_t* const* hard, float* const* soft,
              turbo_decode_result* res);
     static bool end_iteration(void* ctx, int it);
 
     turbo_config d_cfg;
     turbo_win::simd_isa d_isa;
-    turbo_decoder_cpu::avector<int16_t> d_mem; // every buffer of job, one block
-    std::vector<int16_t> d_q;                  // one codeword, quantised
+    turbo_decoder_cpu::avector<int16_t> d_mem;   // every buffer of job, one block
+    turbo_decoder_cpu::avector<int16_t> d_stage; // codewords quantised, streams split
     std::vector<std::vector<uint8_t>> d_prev;  // hard-decision stop: last decisions
+    std::vector<uint8_t> d_scratch;            // decisions of lanes not reported
 };
 
 } // namespace core

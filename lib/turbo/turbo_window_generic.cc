@@ -10,7 +10,6 @@
 
 #include "turbo/turbo_window_kernel.h"
 
-#include <algorithm>
 #include <cstring>
 
 namespace gr {
@@ -52,12 +51,14 @@ struct generic_ops : turbo_fx::simd_ops {
 
 } // namespace
 
-__attribute__((flatten)) void run_generic(const job& j) { kernel::run<generic_ops>(j); }
+namespace {
 
-void quantise_generic(const float* in, size_t n, float scale, int16_t* out)
+__attribute__((flatten)) void run(const job& j) { kernel::run<generic_ops>(j); }
+
+// Quantises n floats: GCC vectors, so the selects are branch-free (the
+// plain loop is not vectorised and mispredicts on noisy LLRs).
+void quantise(const float* in, size_t n, float scale, int16_t* out)
 {
-    // GCC vectors: the selects are branch-free (the plain loop is not
-    // vectorised and mispredicts on noisy LLRs).
     typedef float f8 __attribute__((vector_size(32)));
     typedef int32_t i8 __attribute__((vector_size(32)));
     const f8 lo = f8{} - float(turbo_fx::LLR_MAX), hi = f8{} + float(turbo_fx::LLR_MAX);
@@ -77,15 +78,47 @@ void quantise_generic(const float* in, size_t n, float scale, int16_t* out)
         out[i] = int16_t(turbo_fx::quantize_vectorisable(in[i], scale));
 }
 
-void scale_generic(const int16_t* le, size_t n, int sq, int16_t* out)
+void quantise_split(const float* in, int K, float scale, int16_t* sys, int16_t* p0, int16_t* p1, int16_t* tail)
 {
-    alignas(64) int16_t row[LANES];
-    const auto k = generic_ops::make_scaler(sq);
-    for (size_t i = 0; i < n; i += LANES) {
-        std::copy(le + i, le + i + LANES, row);
-        generic_ops::store(row, generic_ops::scale(generic_ops::load(row), k));
-        std::copy(row, row + LANES, out + i);
+    int16_t q[3 * 16];
+    for (int k = 0; k < K; k += 16) {
+        const int m = K - k < 16 ? K - k : 16;
+        quantise(in + 3 * size_t(k), 3 * size_t(m), scale, q);
+        for (int i = 0; i < m; i++) {
+            sys[k + i] = q[3 * i];
+            p0[k + i] = q[3 * i + 1];
+            p1[k + i] = q[3 * i + 2];
+        }
     }
+    quantise(in + 3 * size_t(K), 12, scale, tail);
+}
+
+void to_lanes(const int16_t* const* src, int W, int16_t* dst)
+{
+    for (int r = 0; r < W; r++)
+        for (int t = 0; t < LANES; t++)
+            dst[r * LANES + t] = src[t][r];
+}
+
+void hard_from_lanes(const int16_t* app, int W, uint8_t* const* dst)
+{
+    for (int t = 0; t < LANES; t++)
+        for (int r = 0; r < W; r++)
+            dst[t][r] = app[r * LANES + t] > 0 ? 1 : 0;
+}
+
+void scale(const int16_t* le, size_t n, int sq, int16_t* out)
+{
+    for (size_t i = 0; i < n; i += LANES)
+        generic_ops::store(out + i, generic_ops::scale(generic_ops::load(le + i), sq));
+}
+
+} // namespace
+
+const build_fns& generic_build()
+{
+    static const build_fns f{ run, quantise_split, to_lanes, hard_from_lanes, scale };
+    return f;
 }
 
 } // namespace turbo_win

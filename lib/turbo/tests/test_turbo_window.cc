@@ -173,11 +173,96 @@ TEST(TurboWindow, ScalingMatchesSharedForEveryInput)
     long mismatches = 0;
     for (auto isa : builds())
         for (int sq = 1; sq <= core::turbo_fx::SCALE_ONE; sq++) {
-            (isa == tw::simd_isa::avx2 ? tw::scale_avx2 : tw::scale_generic)(le.data(), le.size(), sq, out.data());
+            tw::build_of(isa).scale(le.data(), le.size(), sq, out.data());
             for (int i = 0; i < 65536; i++)
                 mismatches += out[i] != core::turbo_fx::scale_extrinsic(le[i], sq);
         }
     EXPECT_EQ(mismatches, 0);
+}
+
+// Each build's input and output moves: float LLRs quantised as the shared
+// quantiser does (ties, saturation, +-Inf, NaN) and split into streams;
+// into and out of the lane layout, for window lengths with and without a
+// remainder of 16 rows.
+TEST(TurboWindow, BuildsMoveDataAsShared)
+{
+    std::mt19937 rng(67);
+    std::uniform_real_distribution<float> u(-20.0f, 20.0f);
+    const float specials[] = { 0.0625f, -0.0625f, 0.1875f, 15.9375f, -15.9375f, 1e30f, -1e30f,
+                               std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                               std::numeric_limits<float>::quiet_NaN() };
+    for (int K : { 40, 1024, 6144, 1008 }) {
+        std::vector<float> in(3 * K + 12);
+        for (size_t i = 0; i < in.size(); i++)
+            in[i] = i % 7 == 0 ? specials[(i / 7) % 10] : u(rng);
+        for (auto isa : builds()) {
+            std::vector<int16_t> s(3 * K + 12);
+            tw::build_of(isa).quantise_split(in.data(), K, 8.0f, s.data(), s.data() + K, s.data() + 2 * K,
+                                             s.data() + 3 * K);
+            for (int k = 0; k < K; k++)
+                for (int i = 0; i < 3; i++)
+                    ASSERT_EQ(s[i * K + k], core::turbo_fx::quantize(in[3 * k + i], 8.0f)) << "k=" << k;
+            for (int i = 0; i < 12; i++)
+                ASSERT_EQ(s[3 * K + i], core::turbo_fx::quantize(in[3 * K + i], 8.0f));
+        }
+    }
+    std::uniform_int_distribution<int> v(-32768, 32767);
+    for (int W : { 3, 16, 40, 63, 384 }) {
+        std::vector<std::vector<int16_t>> cols(tw::LANES, std::vector<int16_t>(W));
+        std::vector<const int16_t*> src;
+        for (auto& c : cols) {
+            for (auto& x : c)
+                x = int16_t(v(rng));
+            src.push_back(c.data());
+        }
+        for (auto isa : builds()) {
+            core::turbo_decoder_cpu::avector<int16_t> lanes(size_t(W) * tw::LANES);
+            tw::build_of(isa).to_lanes(src.data(), W, lanes.data());
+            std::vector<std::vector<uint8_t>> hard(tw::LANES, std::vector<uint8_t>(W, 7));
+            std::vector<uint8_t*> dst;
+            for (auto& h : hard)
+                dst.push_back(h.data());
+            tw::build_of(isa).hard_from_lanes(lanes.data(), W, dst.data());
+            for (int t = 0; t < tw::LANES; t++)
+                for (int r = 0; r < W; r++) {
+                    ASSERT_EQ(lanes[size_t(r) * tw::LANES + t], cols[t][r]) << tw::simd_isa_name(isa);
+                    ASSERT_EQ(hard[t][r], cols[t][r] > 0 ? 1 : 0) << tw::simd_isa_name(isa);
+                }
+        }
+    }
+}
+
+// Float and int8 input decode as their quantised values do, in every build.
+TEST(TurboWindow, FloatAndInt8InputAreQuantisedAsShared)
+{
+    std::mt19937 rng(97);
+    for (int K : { 1024, 6144 }) {
+        const auto cw = crc_codeword(K, 0.8f, rng);
+        auto llr = cw.llr;
+        llr[5] = std::numeric_limits<float>::quiet_NaN();
+        llr[7] = std::numeric_limits<float>::infinity();
+        std::vector<int8_t> i8(llr.size());
+        for (size_t i = 0; i < i8.size(); i++)
+            i8[i] = int8_t(std::max(-128.0f, std::min(127.0f, std::nearbyint(cw.llr[i] * 4))));
+        std::vector<int> q8(i8.size());
+        for (size_t i = 0; i < q8.size(); i++)
+            q8[i] = core::turbo_fx::quantize(i8[i]);
+        const auto cfg = window_cfg();
+        const auto ref = decode_reference(cfg, K, { quantised(llr) });
+        const auto ref8 = decode_reference(cfg, K, { q8 });
+        for (auto isa : builds()) {
+            core::turbo_window_decoder dec(cfg, isa);
+            outputs o{ { std::vector<uint8_t>(K) }, { std::vector<float>(K) }, { {} } };
+            const float* f = llr.data();
+            uint8_t* h = o.hard[0].data();
+            float* s = o.soft[0].data();
+            dec.decode(&f, 1, K, &h, &s, o.res.data());
+            expect_same(o, ref, std::string("float ") + tw::simd_isa_name(isa));
+            const int8_t* p8 = i8.data();
+            dec.decode_int8(&p8, 1, K, 0.125f, &h, &s, o.res.data());
+            expect_same(o, ref8, std::string("int8 ") + tw::simd_isa_name(isa));
+        }
+    }
 }
 
 // Every build, every codeword: the reference schedule bit for bit (hard and
