@@ -33,12 +33,30 @@ namespace kernel {
 
 constexpr int L = LANES;
 
+// One half-iteration's pointers, copied out of the job: vector stores (a
+// may_alias type) could otherwise be the job's own fields to the compiler,
+// which would reload them after every store.
+struct half_ptrs {
+    const int16_t* lu;       // this decoder's input
+    const int16_t* lp;
+    const int16_t* ls;
+    int16_t* next;           // the other decoder's input
+    int16_t* alpha;
+    int16_t* app;
+    const uint16_t* to_row;  // row of the other layout each row goes to
+    const uint8_t* idx;      // its lane gathers (generic) ...
+    const uint8_t* ctl;      // ... and vpshufb controls
+    const uint16_t* nat_row; // decisions: rows into natural order
+    const uint8_t* nat_idx;
+    const uint8_t* nat_ctl;
+};
+
 template <class S, bool NORM>
-inline void forward_step(const job& jb, int d, int j, typename S::V a[8])
+inline void forward_step(const half_ptrs& h, int j, typename S::V a[8])
 {
     using V = typename S::V;
-    const V Lu = S::load(jb.lu[d] + L * j), Lp = S::load(jb.lp[d] + L * j);
-    int16_t* row = jb.alpha + size_t(8 * L) * j;
+    const V Lu = S::load(h.lu + L * j), Lp = S::load(h.lp + L * j);
+    int16_t* row = h.alpha + size_t(8 * L) * j;
     V t[8];
     for (int s = 0; s < 8; s++)
         S::store(row + L * s, a[s]);
@@ -47,31 +65,36 @@ inline void forward_step(const job& jb, int d, int j, typename S::V a[8])
         a[s] = t[s];
 }
 
-template <class S, bool NORM>
-inline void backward_step(const job& jb, int d, bool decide, int j, typename S::V b[8],
-                          const typename S::scaler& sc)
+template <class S, bool NORM, bool DECIDE>
+inline void backward_step(const half_ptrs& h, int j, typename S::V b[8], const typename S::scaler& sc)
 {
     using V = typename S::V;
-    const plan& p = *jb.pl;
-    const V Lu = S::load(jb.lu[d] + L * j), Lp = S::load(jb.lp[d] + L * j);
-    const int16_t* row = jb.alpha + size_t(8 * L) * j;
+    const V Lu = S::load(h.lu + L * j), Lp = S::load(h.lp + L * j);
+    const int16_t* row = h.alpha + size_t(8 * L) * j;
     V a[8], t[8];
     for (int s = 0; s < 8; s++)
         a[s] = S::load(row + L * s);
     const V le = turbo_fx::extrinsic<S>(a, b, Lp);
-    if (d == 1 && decide) // a-posteriori LLR, into natural order
-        S::store(jb.app + L * p.nat_row[j],
-                 S::permute(S::add(Lu, le), &p.to_nat[size_t(L) * j], &p.to_nat_ctl[size_t(64) * j]));
+    if (DECIDE) // a-posteriori LLR, into natural order
+        S::store(h.app + L * h.nat_row[j],
+                 S::permute(S::add(Lu, le), h.nat_idx + size_t(L) * j, h.nat_ctl + size_t(64) * j));
     turbo_fx::beta_step<S>(b, Lu, Lp, t, NORM);
     for (int s = 0; s < 8; s++)
         b[s] = t[s];
-    const V next = S::add(S::load(jb.ls[d] + L * j), S::scale(le, sc));
-    if (d == 0)
-        S::store(jb.lu[1] + L * p.int_row[j],
-                 S::permute(next, &p.to_int[size_t(L) * j], &p.to_int_ctl[size_t(64) * j]));
-    else
-        S::store(jb.lu[0] + L * p.nat_row[j],
-                 S::permute(next, &p.to_nat[size_t(L) * j], &p.to_nat_ctl[size_t(64) * j]));
+    const V next = S::add(S::load(h.ls + L * j), S::scale(le, sc));
+    S::store(h.next + L * h.to_row[j], S::permute(next, h.idx + size_t(L) * j, h.ctl + size_t(64) * j));
+}
+
+template <class S, bool DECIDE>
+inline void backward_pass(const half_ptrs& h, int W, typename S::V m[8], const typename S::scaler& sc)
+{
+    int j = W - 1;
+    if (!(j & 1))
+        backward_step<S, false, DECIDE>(h, j--, m, sc);
+    for (; j > 0; j -= 2) {
+        backward_step<S, true, DECIDE>(h, j, m, sc);
+        backward_step<S, false, DECIDE>(h, j - 1, m, sc);
+    }
 }
 
 // Window edges for the next iteration: the alpha a window ended with starts
@@ -93,31 +116,35 @@ template <class S>
 void half_iteration(const job& jb, int d, bool decide)
 {
     using V = typename S::V;
-    const int W = jb.pl->W;
+    const plan& p = *jb.pl;
+    const int W = p.W;
+    // Decoder 0 writes its output into interleaved rows, decoder 1 into
+    // natural ones.
+    const half_ptrs h{ jb.lu[d], jb.lp[d], jb.ls[d], jb.lu[1 - d], jb.alpha, jb.app,
+                       d ? p.nat_row.data() : p.int_row.data(), d ? p.to_nat.data() : p.to_int.data(),
+                       d ? p.to_nat_ctl.data() : p.to_int_ctl.data(), p.nat_row.data(), p.to_nat.data(),
+                       p.to_nat_ctl.data() };
     alignas(64) int16_t edge_a[8 * L], edge_b[8 * L];
     V m[8];
     for (int s = 0; s < 8; s++)
         m[s] = S::load(jb.ainit[d] + L * s);
     int j = 0;
     for (; j + 1 < W; j += 2) {
-        forward_step<S, false>(jb, d, j, m);
-        forward_step<S, true>(jb, d, j + 1, m);
+        forward_step<S, false>(h, j, m);
+        forward_step<S, true>(h, j + 1, m);
     }
     if (j < W)
-        forward_step<S, false>(jb, d, j, m);
+        forward_step<S, false>(h, j, m);
     for (int s = 0; s < 8; s++)
         S::store(edge_a + L * s, m[s]);
 
     const typename S::scaler sc = S::make_scaler(jb.sq);
     for (int s = 0; s < 8; s++)
         m[s] = S::load(jb.binit[d] + L * s);
-    j = W - 1;
-    if (!(j & 1))
-        backward_step<S, false>(jb, d, decide, j--, m, sc);
-    for (; j > 0; j -= 2) {
-        backward_step<S, true>(jb, d, decide, j, m, sc);
-        backward_step<S, false>(jb, d, decide, j - 1, m, sc);
-    }
+    if (d == 1 && decide)
+        backward_pass<S, true>(h, W, m, sc);
+    else
+        backward_pass<S, false>(h, W, m, sc);
     for (int s = 0; s < 8; s++)
         S::store(edge_b + L * s, m[s]);
     shift_edges(jb, d, edge_a, edge_b);
