@@ -49,7 +49,7 @@ std::vector<implementation<turbo_config>> turbo_implementations(float int8_scale
     // chooses its own windows (turbo_window_decoder.h); it is bit for bit
     // cpu-fixed16-simd with those windows and guard 0 (test_turbo_window).
     all.push_back(cpu_entry("cpu-window16-simd",
-                            std::string("16-bit fixed point, one codeword per SIMD vector in 16 windows "
+                            std::string("16-bit fixed point, a codeword's windows in SIMD lanes (16 windows for K >= 2048) "
                                         "(edges from the previous iteration), QPP as lane shuffles; "
                                         "the CPU default (this CPU: ") +
                                 turbo_win::simd_isa_name(turbo_win::default_simd_isa()) + ")",

@@ -3,11 +3,14 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-// cpu-window16-simd: the CPU backend's fast LTE turbo decoder. ONE codeword
-// per SIMD vector, its trellis cut into 16 windows, one per int16 lane
-// (turbo_window_plan.h), so a codeword's whole working set (about 200 KiB
-// at K = 6144) stays in the core's L2, and the QPP interleaver is a row
-// permutation plus an in-register lane shuffle.
+// cpu-window16-simd: the CPU backend's fast LTE turbo decoder. A codeword's
+// trellis is cut into windows, one per int16 lane of a 16-lane vector
+// (turbo_window_plan.h): 16 windows of K/16 steps for K >= 2048, so ONE
+// codeword fills the vector and its whole working set (about 200 KiB at
+// K = 6144) stays in the core's L2; smaller K get fewer, longer windows
+// (at least 128 steps) and share the vector with other codewords of their
+// K. The QPP interleaver is a row permutation plus an in-register lane
+// shuffle.
 //
 // The arithmetic is turbo_fixed.h's 16-bit scaled max-log-MAP, step for step;
 // the schedule is turbo_decoder_cpu's with P = turbo_win::windows_for(K)

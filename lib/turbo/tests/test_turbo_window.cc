@@ -131,7 +131,7 @@ test::codeword crc_codeword(int K, float sigma, std::mt19937& rng)
     return cw;
 }
 
-// Block sizes with every window count (1, 2, 4, 8, 16) and odd windows.
+// Block sizes with every window count (1, 2, 4, 8, 16 windows per codeword).
 const std::vector<int> some_K = { 40, 48, 64, 120, 248, 256, 504, 512, 528, 1008, 1024, 2048, 4160, 6144 };
 
 } // namespace
@@ -158,9 +158,10 @@ TEST(TurboWindow, PlanIsTheQppInterleaver)
         }
     }
     EXPECT_EQ(tw::windows_for(6144), 16);
-    EXPECT_EQ(tw::windows_for(1024), 16);
+    EXPECT_EQ(tw::windows_for(2048), 16);
+    EXPECT_EQ(tw::windows_for(1024), 8);
     EXPECT_EQ(tw::windows_for(40), 1);
-    EXPECT_EQ(tw::windows_for(504), 8);
+    EXPECT_EQ(tw::windows_for(504), 2);
 }
 
 // Each build's extrinsic scaling is turbo_fx::scale_extrinsic for every int16
