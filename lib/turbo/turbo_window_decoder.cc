@@ -117,8 +117,18 @@ void split(const T* in, int K, int16_t* sys, int16_t* p0, int16_t* p1, int16_t* 
 void turbo_window_decoder::decode_int8(const int8_t* const* llr, int n, int K, float int8_scale,
                                        uint8_t* const* hard, float* const* soft, turbo_decode_result* res)
 {
+    // Through the float path at scale 1: every int8 value is exact in float
+    // and quantize_vectorisable(v, 1) = max(v, -LLR_MAX) = quantize(int8 v);
+    // the conversion vectorises, the split of int8 one by one would not.
+    const auto quantise_split = build_of(d_isa).quantise_split;
+    const size_t len = 3 * size_t(K) + 12;
+    d_float.resize(len);
     run([&](int c, int16_t* sys, int16_t* p0, int16_t* p1, int16_t* tail) {
-            split(llr[c], K, sys, p0, p1, tail, [](int8_t v) { return int16_t(turbo_fx::quantize(v)); });
+            const int8_t* in = llr[c];
+            float* f = d_float.data();
+            for (size_t i = 0; i < len; i++)
+                f[i] = float(in[i]);
+            quantise_split(f, K, 1.0f, sys, p0, p1, tail);
         },
         n, K, int8_scale, hard, soft, res);
 }

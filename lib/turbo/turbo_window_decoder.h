@@ -129,6 +129,7 @@ private:
     turbo_decoder_cpu::avector<int16_t> d_stage; // codewords quantised, streams split
     std::vector<std::vector<uint8_t>> d_prev;  // hard-decision stop: last decisions
     std::vector<uint8_t> d_scratch;            // decisions of lanes not reported
+    std::vector<float> d_float;                // int8 input as float
 };
 
 } // namespace core
