@@ -7,8 +7,10 @@
 // (two codewords per thread, packed 16x2 with Hopper's DPX add-max) and of its
 // CPU twin, written once for both over an "ops" type:
 //   - int_ops (here): plain int, for the CPU decoder;
-//   - s16x2 ops (lib/cuda/turbo_decode_fixed.cu): two int16 lanes per 32-bit
-//     register, add.s16x2 / max.s16x2 / VIADDMNMX.
+//   - s16x2 ops (lib/turbo/cuda/turbo_decode_fixed.cu): two int16 lanes per
+//     32-bit register, add.s16x2 / max.s16x2 / VIADDMNMX (Hopper's DPX);
+//   - s16x2_portable_ops (here): the same two lanes in plain integer
+//     arithmetic, for GPUs without DPX (sm_75 .. sm_89, sm_100, sm_120).
 // Integer add and max are exact, so the two agree bit for bit as long as no
 // 16-bit lane overflows. The bounds below guarantee that:
 //   channel LLRs |Ls|, |Lp| <= LLR_MAX = 127, a-priori |La| <= EXT_MAX = 511,
@@ -97,6 +99,40 @@ struct int_ops {
     static GPURX_HD V splat(int x) { return x; }
 };
 
+//! Two int16 lanes in one 32-bit word (low lane: codeword A), in plain
+//! integer arithmetic: the GPU kernel's portable path, for GPUs without
+//! Hopper's DPX add-max (lib/turbo/cuda/turbo_decode_fixed.cu selects it at
+//! run time below compute capability 9.0, or with GPURX_CUDA_PORTABLE=1).
+//! Each lane wraps modulo 2^16 like add.s16x2 / VIADDMNMX.S16x2; within the
+//! bounds above nothing wraps, so each lane is int_ops bit for bit. Compiled
+//! by g++ too, so the CPU tests check it against int_ops.
+struct s16x2_portable_ops {
+    using V = uint32_t;
+    static GPURX_HD int lo(V v) { return int(int16_t(uint16_t(v & 0xFFFFu))); }
+    static GPURX_HD int hi(V v) { return int(int16_t(uint16_t(v >> 16))); }
+    static GPURX_HD V pack(int l, int h) { return (uint32_t(l) & 0xFFFFu) | (uint32_t(h) << 16); }
+    //! lane-wise a + b: the low sum's carry is masked off before the high add
+    static GPURX_HD V add(V a, V b)
+    {
+        return ((a + b) & 0xFFFFu) | (((a & 0xFFFF0000u) + (b & 0xFFFF0000u)));
+    }
+    static GPURX_HD V sub(V a, V b)
+    {
+        return ((a - b) & 0xFFFFu) | (((a & 0xFFFF0000u) - (b & 0xFFFF0000u)));
+    }
+    //! lane-wise signed max
+    static GPURX_HD V max(V a, V b)
+    {
+        const int l = lo(a) > lo(b) ? lo(a) : lo(b);
+        const int h = hi(a) > hi(b) ? hi(a) : hi(b);
+        return pack(l, h);
+    }
+    //! max(a + b, c) per lane: an add and a max where DPX does one instruction
+    static GPURX_HD V addmax(V a, V b, V c) { return max(add(a, b), c); }
+    static GPURX_HD V zero() { return 0u; }
+    static GPURX_HD V splat(int x) { return pack(x, x); }
+};
+
 #ifndef __CUDACC__
 //! quantize() in a form the compiler vectorises (no libm calls): the same
 //! value for every input, NaN and Inf included. Rounding half to even by
@@ -122,6 +158,24 @@ inline void quantize_llrs(const int8_t* in, size_t n, int* out)
     for (size_t i = 0; i < n; i++)
         out[i] = quantize(in[i]);
 }
+
+//! One lane of s16x2_portable_ops as plain int ops (tests): each value
+//! travels in lane Lane of a word whose other lane holds its negation, every
+//! operation is the packed one, and the result is read back from lane Lane.
+//! decode_fixed<s16x2_lane_ops<L>> therefore runs the GPU's portable
+//! arithmetic, and must equal decode_fixed<int_ops> bit for bit.
+template <int Lane>
+struct s16x2_lane_ops {
+    using V = int;
+    using P = s16x2_portable_ops;
+    static P::V in(V v) { return Lane ? P::pack(-v, v) : P::pack(v, -v); }
+    static V out(P::V w) { return Lane ? P::hi(w) : P::lo(w); }
+    static V add(V a, V b) { return out(P::add(in(a), in(b))); }
+    static V sub(V a, V b) { return out(P::sub(in(a), in(b))); }
+    static V addmax(V a, V b, V c) { return out(P::addmax(in(a), in(b), in(c))); }
+    static V zero() { return out(P::zero()); }
+    static V splat(int x) { return out(P::splat(x)); }
+};
 
 //! int_ops that count every intermediate value outside the int16 range
 //! (tests: the bounds above must hold on any input).
