@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -429,13 +430,19 @@ TEST(TurboDecoder, FixedPointStaysInInt16)
     EXPECT_EQ(checked, 48);
     std::printf("largest intermediate magnitude: %d (bound 23746)\n", core::turbo_fx::checked_int_ops::max_abs);
     EXPECT_LE(core::turbo_fx::checked_int_ops::max_abs, 23746);
+    // and the values each add-max compares are within 2^15 - 1 of each
+    // other (counted as violations above): what s16x2_portable_ops needs
+    std::printf("largest add-max distance: %d (portable path needs <= 32767)\n",
+                core::turbo_fx::checked_int_ops::max_dist);
+    EXPECT_LE(core::turbo_fx::checked_int_ops::max_dist, 32767);
 }
 
 // The GPU's portable packed arithmetic (turbo_fx::s16x2_portable_ops, run
 // on GPUs without DPX) is lane for lane the DPX instructions it replaces:
-// add.s16x2 / sub.s16x2 wrapping modulo 2^16, and max(a + b, c) per signed
-// lane (__viaddmax_s16x2), on random words (every bit pattern, overflow
-// included) and on the int16 edges.
+// add.s16x2 / sub.s16x2 wrapping modulo 2^16 on any words (random and
+// int16 edges), and max(a + b, c) per signed lane (__viaddmax_s16x2)
+// wherever the two compared values differ by less than 2^15 (what
+// turbo_fixed.h's bounds guarantee and FixedPointStaysInInt16 checks).
 TEST(TurboDecoder, PortablePackedOpsMatchDpxSemantics)
 {
     using P = core::turbo_fx::s16x2_portable_ops;
@@ -457,18 +464,50 @@ TEST(TurboDecoder, PortablePackedOpsMatchDpxSemantics)
     const uint32_t edges[] = { 0u, 1u, 0xFFFFu, 0x7FFFu, 0x8000u, 0x7FFF8000u, 0x80007FFFu,
                                0xFFFF0000u, 0xFFFFFFFFu, 0x80008000u, 0x7FFF7FFFu, 0x00010001u };
     long n = 0;
-    auto check = [&](uint32_t a, uint32_t b, uint32_t c) {
+    for (uint32_t a : edges)
+        for (uint32_t b : edges) {
+            ASSERT_EQ(P::add(a, b), ref_add(a, b, 1)) << std::hex << a << " " << b;
+            ASSERT_EQ(P::sub(a, b), ref_add(a, b, -1)) << std::hex << a << " " << b;
+        }
+    for (int i = 0; i < 2000000; i++) {
+        const uint32_t a = rng(), b = rng();
         ASSERT_EQ(P::add(a, b), ref_add(a, b, 1)) << std::hex << a << " " << b;
         ASSERT_EQ(P::sub(a, b), ref_add(a, b, -1)) << std::hex << a << " " << b;
+    }
+    // addmax: per lane, a + b and c within 2^15 - 1 of each other.
+    std::uniform_int_distribution<int> half(-16384, 16383), any(-32768, 32767);
+    auto pk = [](int l, int h) { return (uint32_t(l) & 0xFFFFu) | (uint32_t(h) << 16); };
+    auto near_lane = [&](int& a, int& b, int& c) {
+        for (;;) {
+            a = any(rng), b = any(rng), c = any(rng);
+            const int s = int(int16_t(uint16_t(a + b)));
+            if (std::abs(s - c) <= 32767)
+                return;
+        }
+    };
+    for (int i = 0; i < 2000000; i++) {
+        int a0, b0, c0, a1, b1, c1;
+        if (i % 2) {
+            near_lane(a0, b0, c0);
+            near_lane(a1, b1, c1);
+        } else {
+            a0 = half(rng), b0 = 0, c0 = half(rng), a1 = half(rng), b1 = 0, c1 = half(rng);
+        }
+        const uint32_t a = pk(a0, a1), b = pk(b0, b1), c = pk(c0, c1);
         ASSERT_EQ(P::addmax(a, b, c), ref_addmax(a, b, c)) << std::hex << a << " " << b << " " << c;
         n++;
-    };
-    for (uint32_t a : edges)
-        for (uint32_t b : edges)
-            for (uint32_t c : edges)
-                check(a, b, c);
-    for (int i = 0; i < 2000000; i++)
-        check(rng(), rng(), rng());
+    }
+    // The extremes of the allowed distance, in both lanes and orders.
+    for (int base : { -32768, -16384, -1, 0, 1 }) {
+        const int top = base + 32767;
+        if (top > 32767)
+            continue;
+        for (auto [x, y] : { std::pair<int, int>{ base, top }, std::pair<int, int>{ top, base } }) {
+            const uint32_t a = pk(x, y), c = pk(y, x);
+            ASSERT_EQ(P::addmax(a, 0u, c), ref_addmax(a, 0u, c)) << base;
+            n++;
+        }
+    }
     for (int x : { -32768, -2048, -1, 0, 1, 127, 32767 }) {
         EXPECT_EQ(P::lo(P::splat(x)), x);
         EXPECT_EQ(P::hi(P::splat(x)), x);
