@@ -41,11 +41,11 @@ namespace {
 
 constexpr int threads_per_block = 128;
 
-// Whether this device compilation has max.u16x2 in hardware (Hopper, sm_90).
-// The packed kernels come in two variants: DPX (one VIMNMX.U16x2 per
-// butterfly), launched on compute capability 9.x only and empty elsewhere,
-// and portable (viterbi_packed::max_u16x2_from_diff), for every other GPU
-// and for GPURX_CUDA_PORTABLE=1; the two give the same metrics bit for bit.
+// Whether this device compilation has max.u16x2 in hardware (Hopper, sm_90):
+// there the packed max is one VIMNMX.U16x2 per butterfly; every other target
+// compiles the portable viterbi_packed::max_u16x2_from_diff, equal to it bit
+// for bit (a compile-time choice: a run-time variant would double the
+// compile time of this file, the longest of the library).
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1000
 #define GPURX_VIT_DPX_ARCH 1
 #else
@@ -240,7 +240,7 @@ __device__ __forceinline__ void store_words(uint32_t* dt, const uint32_t (&d)[W]
 
 // The packed trellis of one frame: P[i] holds the metrics of states i (low
 // half) and i + H (high half).
-template <class T, bool DPX>
+template <class T>
 struct packed_trellis {
     static constexpr int K = T::K, N = T::N, S = T::S, H = T::H, W = T::W;
     // State 0 starts (K-1) B + 1 above the others, so that within the first
@@ -306,10 +306,11 @@ struct packed_trellis {
             // a1 - a0 + 0x7fff per half lies in [0, 0xfffe]: no borrow crosses;
             // its bit 15 is set exactly when a1 > a0 (a tie keeps p0).
             const uint32_t diff = viterbi_packed::diff_u16x2(a0, a1);
-            if constexpr (DPX)
-                Pn[j] = __vmaxu2(a0, a1);
-            else
-                Pn[j] = viterbi_packed::max_u16x2_from_diff(a0, a1, diff);
+#if GPURX_VIT_DPX_ARCH
+            Pn[j] = __vmaxu2(a0, a1);
+#else
+            Pn[j] = viterbi_packed::max_u16x2_from_diff(a0, a1, diff);
+#endif
             const int b = j % 16;
             d[j / 16] |= (diff >> (15 - b)) & ((1u << b) | (1u << (16 + b)));
         }
@@ -345,7 +346,7 @@ struct packed_trellis {
 
 // Forward pass with packed 16-bit metrics (int8 or hard input); returns
 // the end state's metric on the reference's scale and sets \p end.
-template <class T, bool Punctured, bool DPX, bool Store = true>
+template <class T, bool Punctured, bool Store = true>
 __device__ float forward_packed(const viterbi_gpu_code& c,
                                 const uint8_t* in,
                                 int input,
@@ -358,7 +359,7 @@ __device__ float forward_packed(const viterbi_gpu_code& c,
                                 int& end)
 {
     constexpr int N = T::N;
-    packed_trellis<T, DPX> tr;
+    packed_trellis<T> tr;
     tr.start(start);
     int t = 0;
     if (!Punctured)
@@ -541,15 +542,9 @@ __device__ void traceback(const uint32_t* dec, size_t dec_stride, int steps, int
 // Soft: the float LLR frames of the batch; else all the others (int8,
 // hard, and frames of an unknown input kind, which it rejects). A batch
 // with both kinds takes both launches.
-template <class C, bool Punctured, bool Soft, bool DPX>
+template <class C, bool Punctured, bool Soft>
 __global__ void __launch_bounds__(threads_per_block) viterbi_thread(thread_args a)
 {
-#if !GPURX_VIT_DPX_ARCH
-    if constexpr (DPX) {
-        __trap(); // launched on compute capability 9.x only
-        return;
-    }
-#endif
     using T = trellis<C>;
     const int f = blockIdx.x * threads_per_block + threadIdx.x;
     if (f >= a.nframes)
@@ -588,7 +583,7 @@ __global__ void __launch_bounds__(threads_per_block) viterbi_thread(thread_args 
     if constexpr (Soft)
         metric = forward_float<T, Punctured>(c, in, steps, dec, stride, start, best_end, start, end);
     else
-        metric = forward_packed<T, Punctured, DPX>(c, in, p.input, steps, dec, stride, start, best_end, start, end);
+        metric = forward_packed<T, Punctured>(c, in, p.input, steps, dec, stride, start, best_end, start, end);
     traceback<T>(dec, stride, steps, p.frame_bits, end, bits);
     a.results[f] = { reported_metric(c, p, metric), end, viterbi::FRAME_DECODED };
 }
@@ -597,15 +592,9 @@ __global__ void __launch_bounds__(threads_per_block) viterbi_thread(thread_args 
 // runs the frame from that state, storing nothing, for the metric of the
 // best path back to it; viterbi_thread then decodes each frame from its
 // best start state. S times the forward work of a terminated frame.
-template <class C, bool Punctured, bool Soft, bool DPX>
+template <class C, bool Punctured, bool Soft>
 __global__ void __launch_bounds__(threads_per_block) viterbi_thread_tb_metrics(thread_args a)
 {
-#if !GPURX_VIT_DPX_ARCH
-    if constexpr (DPX) {
-        __trap();
-        return;
-    }
-#endif
     using T = trellis<C>;
     const size_t g = size_t(blockIdx.x) * threads_per_block + threadIdx.x;
     const int f = int(g / T::S), s0 = int(g % T::S);
@@ -625,19 +614,18 @@ __global__ void __launch_bounds__(threads_per_block) viterbi_thread_tb_metrics(t
         a.tb_metrics[g] = forward_float<T, Punctured, false>(c, in, steps, nullptr, 0, s0, false, s0, end);
     else
         a.tb_metrics[g] =
-            forward_packed<T, Punctured, DPX, false>(c, in, p.input, steps, nullptr, 0, s0, false, s0, end);
+            forward_packed<T, Punctured, false>(c, in, p.input, steps, nullptr, 0, s0, false, s0, end);
 }
 
-// Soft (float) frames use no packed max: one variant, DPX = false.
-template <class C, bool Punctured, bool Soft, bool DPX = false>
+template <class C, bool Punctured, bool Soft>
 void launch_one(const thread_args& a, int blocks, cudaStream_t st)
 {
     if (a.code.termination == 2) {
         const size_t threads = size_t(a.nframes) * trellis<C>::S;
-        launch_checked(&viterbi_thread_tb_metrics<C, Punctured, Soft, DPX>, "viterbi_thread_tb_metrics",
+        launch_checked(&viterbi_thread_tb_metrics<C, Punctured, Soft>, "viterbi_thread_tb_metrics",
                        int((threads + threads_per_block - 1) / threads_per_block), threads_per_block, 0, st, a);
     }
-    launch_checked(&viterbi_thread<C, Punctured, Soft, DPX>, "viterbi_thread", blocks, threads_per_block, 0, st, a);
+    launch_checked(&viterbi_thread<C, Punctured, Soft>, "viterbi_thread", blocks, threads_per_block, 0, st, a);
 }
 
 template <class C>
@@ -663,11 +651,10 @@ void launch_for(const batch_view& dev, const viterbi_gpu_code& code, int max_ste
             launch_one<C, false, true>(a, blocks, st);
     }
     if (has_other) {
-        const bool dpx = cuda_dpx_enabled();
         if (punctured)
-            dpx ? launch_one<C, true, false, true>(a, blocks, st) : launch_one<C, true, false, false>(a, blocks, st);
+            launch_one<C, true, false>(a, blocks, st);
         else
-            dpx ? launch_one<C, false, false, true>(a, blocks, st) : launch_one<C, false, false, false>(a, blocks, st);
+            launch_one<C, false, false>(a, blocks, st);
     }
 }
 

@@ -166,16 +166,9 @@ TEST(ViterbiCuda, WarpEqualsReferenceBitForBit)
 // integer metrics for int8 and hard input) equals the full-frame CPU
 // reference bit for bit, on every compiled code and termination (exact
 // tail-biting: the same start state, the lowest on ties),
-// float, int8 and hard input in one batch, punctured and not. With
-// \p portable, GPURX_CUDA_PORTABLE=1 forces the packed max of GPUs without
-// max.u16x2 (viterbi_packed::max_u16x2_from_diff) on a Hopper GPU too.
-static void thread_equals_reference(bool portable)
+// float, int8 and hard input in one batch, punctured and not.
+static void thread_equals_reference()
 {
-    if (portable)
-        ::setenv("GPURX_CUDA_PORTABLE", "1", 1);
-    struct unset_env {
-        ~unset_env() { ::unsetenv("GPURX_CUDA_PORTABLE"); }
-    } restore;
     std::mt19937 rng(515);
     size_t configs = 0;
     for (const auto& code : test::viterbi_codes())
@@ -219,8 +212,7 @@ static void thread_equals_reference(bool portable)
     EXPECT_EQ(configs, 12u); // 3 compiled codes x 3 terminations, + K=7 punctured x 3
 }
 
-TEST(ViterbiCuda, ThreadEqualsReferenceBitForBit) { thread_equals_reference(false); }
-TEST(ViterbiCuda, ThreadPortablePathEqualsReferenceBitForBit) { thread_equals_reference(true); }
+TEST(ViterbiCuda, ThreadEqualsReferenceBitForBit) { thread_equals_reference(); }
 
 // cuda-thread rejects a malformed frame and one longer than max_frame_bits
 // (its decisions would not fit), and decodes the neighbours.
