@@ -96,7 +96,7 @@ TEST(Backend, DevicesParse)
 // What a build's architecture list runs on: machine code for sm_XY on X.Z
 // with Z >= Y, PTX on any capability at least its own, "a" code on its own
 // capability only; the default list covers Turing to Blackwell.
-TEST(CudaArch, SupportsFollowsCompatibilityRules)
+TEST(ArchList, SupportsFollowsCompatibilityRules)
 {
     using core::cuda_arch_supports;
     const std::string dflt = "75-real;80-real;86-real;90-real;100-real;120-real;120-virtual";
