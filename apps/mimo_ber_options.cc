@@ -23,14 +23,17 @@ decoder, over i.i.d. Rayleigh channels, on the CPU or CUDA backend (the same
 batching pipelines as the GNU Radio blocks; no flowgraph).
 
 Link, per block:
-  K random bits -> LTE turbo encoder (36.212, rate K/(3K+12) ~ 1/3) -> the
-  3K+12 coded bits in codeword order, nt*log2(Q) per vector (antenna 0's
+  K random bits -> LTE turbo encoder (36.212, rate K/(3K+12) ~ 1/3) -> LTE
+  rate matching (36.212 5.1.4.1: sub-block interleavers and bit collection,
+  all 3K+12 bits, rv 0; the channel interleaver of an LTE transmitter) -> the
+  coded bits, nt*log2(Q) per vector (antenna 0's
   bits first, 36.211 QAM, unit average energy Es = 1 per stream); the last
   vector is padded with random bits -> y = H s + n, H nr x nt with CN(0,1)
   entries, a new H every --vectors-per-channel vectors, n ~ CN(0, N0 I) ->
   detector (a-posteriori max-log LLRs, L = ln P(1)/P(0), knowing H and N0)
-  -> the first 3K+12 LLRs as they are -> turbo decoder -> K bits.
-  No channel interleaver: consecutive coded bits share a vector and a channel.
+  -> the first 3K+12 LLRs, rate matching undone -> turbo decoder -> K bits.
+  With --no-rate-matching the codeword goes out in the encoder's order:
+  consecutive trellis steps then share a vector and a channel.
 
 SNR and Eb/N0 (both in the CSV and the tables):
   SNR   = nt Es / N0, the received signal-to-noise ratio per receive antenna
@@ -52,6 +55,7 @@ MIMO detector:
   --clip C               kbest, one-pass: |LLR| bound (16)
   --sorted-qr            detect in the order of a sorted QR
   --vectors-per-channel N  received vectors per channel realisation (12)
+  --no-rate-matching     no channel interleaver (see Link above)
 
 Turbo decoder (the scaled max-log-MAP of the blocks):
   --K K                  information bits per block, a 36.212 size (6144)
@@ -152,6 +156,7 @@ mimo_ber_options parse_mimo_ber_options(int argc, char** argv, bool& help)
             if (!(o.mimo.clip > 0))
                 throw usage_error("--clip must be positive, got " + std::to_string(o.mimo.clip));
         } else if (a == "--sorted-qr") o.mimo.sorted_qr = true;
+        else if (a == "--no-rate-matching") o.rate_matching = false;
         else if (a == "--vectors-per-channel") o.vectors_per_channel = int(to_int(a, val(), 1, 1 << 20));
         else if (a == "--K") {
             o.K = int(to_int(a, val(), 40, 6144));

@@ -28,6 +28,9 @@ struct mimo_ber_options {
     core::turbo_config turbo; //!< iterations, P, arithmetic; rest as the blocks' defaults
     int K = 6144;             //!< information bits per block (36.212 Table 5.1.3-3)
     int vectors_per_channel = 12; //!< N: received vectors per channel realisation
+    //! LTE rate matching (36.212 §5.1.4.1, all 3K+12 bits, rv 0) as the channel
+    //! interleaver; false sends the codeword in the encoder's order.
+    bool rate_matching = true;
     std::string backend = "auto";
     std::string devices = "0";
     size_t threads = 0; //!< CPU workers and signal generators, 0 = one per hardware thread

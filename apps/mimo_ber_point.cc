@@ -94,7 +94,9 @@ ber_point run_mimo_ber_point(const mimo_ber_context& ctx, int point, double ebn0
     std::vector<std::vector<uint8_t>> in(chunk, std::vector<uint8_t>(g.codeword_in_bytes()));
     std::vector<mimo_block_source> sources;
     for (unsigned t = 0; t < nthreads; t++)
-        sources.emplace_back(g, ctx.detector.modulation);
+        sources.emplace_back(g, ctx.detector.modulation, o.rate_matching);
+    const core::lte_rate_match rate_match(g.K);
+    std::vector<float> dematched(size_t(g.coded_bits));
 
     ber_point p;
     p.ebn0 = ebn0;
@@ -113,14 +115,19 @@ ber_point run_mimo_ber_point(const mimo_ber_context& ctx, int point, double ebn0
             block = false;
         }
     };
-    // The codeword's LLRs as they are: detector and decoder both take
-    // L = ln P(1)/P(0) in natural units, the decoder's fixed point quantises
-    // them at turbo_config::fixed_scale steps per unit (saturating at 127
-    // steps); the padding's LLRs after the codeword are not passed on.
+    // The codeword's LLRs, rate matching undone, values as they are: detector
+    // and decoder both take L = ln P(1)/P(0) in natural units, the decoder's
+    // fixed point quantises them at turbo_config::fixed_scale steps per unit
+    // (saturating at 127 steps); the padding's LLRs are not passed on.
     auto submit_decoder = [&](uint64_t block) {
         while (!decode->can_accept())
             collect_decoded(true);
-        decode->submit(llr[block % ring].data(), size_t(g.coded_bits) * sizeof(float), size_t(g.K), &tparams);
+        const float* codeword_llr = llr[block % ring].data();
+        if (o.rate_matching) {
+            rate_match.dematch(codeword_llr, dematched.data());
+            codeword_llr = dematched.data();
+        }
+        decode->submit(codeword_llr, size_t(g.coded_bits) * sizeof(float), size_t(g.K), &tparams);
         collect_decoded(false);
     };
     auto collect_detected = [&](bool block) {

@@ -77,10 +77,13 @@ size_t mimo_link_geometry::codeword_in_bytes() const
     return frame_in_offset(frames - 1) + core::mimo::frame_in_bytes(frame_params(frames - 1, 1.0f));
 }
 
-mimo_block_source::mimo_block_source(const mimo_link_geometry& g, core::mimo::modulation m)
+mimo_block_source::mimo_block_source(const mimo_link_geometry& g, core::mimo::modulation m, bool rate_matching)
     : d_g(g),
       d_points(core::mimo::constellation_of(m).points),
       d_encoder(g.K),
+      d_rate_matching(rate_matching),
+      d_rate_match(g.K),
+      d_codeword(size_t(g.coded_bits)),
       d_coded(size_t(g.vectors) * g.bits_per_vector),
       d_sent(size_t(g.nt))
 {
@@ -92,7 +95,12 @@ void mimo_block_source::make(uint64_t seed, float n0, uint8_t* bits, uint8_t* in
     const auto& g = d_g;
     for (int k = 0; k < g.K; k++)
         bits[k] = uint8_t(rng.bits() >> 31);
-    d_encoder.encode(bits, d_coded.data());
+    if (d_rate_matching) {
+        d_encoder.encode(bits, d_codeword.data());
+        d_rate_match.match(d_codeword.data(), d_coded.data());
+    } else {
+        d_encoder.encode(bits, d_coded.data());
+    }
     for (size_t i = size_t(g.coded_bits); i < d_coded.size(); i++)
         d_coded[i] = uint8_t(rng.bits() >> 31);
 

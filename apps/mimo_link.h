@@ -6,10 +6,11 @@
 // The transmitter and channel of gpurx-mimo-ber: one LTE turbo codeword as
 // the MIMO detector's frames (mimo/mimo_frame.h).
 //
-// The n = 3K+12 coded bits, in the encoder's codeword order, fill V =
+// The n = 3K+12 coded bits, in the order LTE rate matching sends them
+// (lte_rate_match.h; or in the encoder's codeword order without it), fill V =
 // ceil(n / B) vectors of B = nt * bits_per_symbol bits (antenna 0's symbol
 // first, each symbol's bits b(0), b(1), ...: the order of the detector's
-// LLRs, so its output read in order is the codeword's LLRs, with the padding
+// LLRs, so its output read in order is the sent bits' LLRs, with the padding
 // of the last vector after them). A frame is one channel H and the N vectors
 // received through it (the last frame may hold fewer), so a codeword is
 // ceil(V / N) frames, laid out back to back.
@@ -22,6 +23,7 @@
 
 #include "mimo/mimo_config.h"
 #include "mimo/mimo_frame.h"
+#include "turbo/lte_rate_match.h"
 #include "turbo/lte_turbo_encoder.h"
 
 #include <complex>
@@ -61,7 +63,8 @@ struct mimo_link_geometry {
 class mimo_block_source
 {
 public:
-    mimo_block_source(const mimo_link_geometry& g, core::mimo::modulation m);
+    //! \param rate_matching send the codeword through LTE rate matching
+    mimo_block_source(const mimo_link_geometry& g, core::mimo::modulation m, bool rate_matching);
 
     /*!
      * One block: K random bits into \p bits, its frames' input (H, then the
@@ -74,6 +77,9 @@ private:
     const mimo_link_geometry d_g;
     const std::vector<std::complex<double>>& d_points;
     core::lte_turbo_encoder d_encoder;
+    const bool d_rate_matching;
+    core::lte_rate_match d_rate_match;
+    std::vector<uint8_t> d_codeword;         //!< 3K+12 bits in the encoder's order
     std::vector<uint8_t> d_coded;            //!< V * B bits: the codeword, then padding
     std::vector<std::complex<float>> d_sent; //!< one vector's symbols
 };

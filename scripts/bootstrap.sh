@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# gr-gpurx set-up on a fresh Debian 12 / Ubuntu 22.04 / 24.04 machine.
+# gr-gpurx set-up on a fresh Debian 12 machine (the only system tried:
+# docs/fresh-debian12.md).
 #
 #   scripts/bootstrap.sh demo   install what is missing, build, run the demo
 #                               (gpurx-info, then an LTE turbo link in a flowgraph)

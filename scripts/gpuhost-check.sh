@@ -7,6 +7,7 @@
 #   command: bash scripts/gpuhost-check.sh [tests] [sanitize] [bench-turbo]
 #            [bench-pipeline] [bench-flowgraph] [example] [ber] [bench-old-new]
 #            [bench-devices] [bench-viterbi-peers] [viterbi-ber] [mimo-ber]
+#            [latency]
 # bench-viterbi-peers also needs the peers' binaries carried in .peers/
 # (copied from ../shared/peers: libfec_viterbi_bench, grfec_cc_bench.py).
 # Writes logs to $OUT (or ./.devout). Nothing is compiled there: binaries
@@ -155,6 +156,17 @@ for step in "$@"; do
         timeout "${MBER_TIMEOUT:-300}" build/apps/gpurx-mimo-ber --backend cuda $args \
             --min-block-errors "$fe" --max-blocks "$mb" --quiet \
             --csv "$out/mimo-ber-$name.csv" | tee "$out/mimo-ber-$name.md"
+        [ "${PIPESTATUS[0]}" = 0 ] || status=1
+      done
+      ;;
+    latency)
+      # docs/latency.md's GPU table: TTIs of 1 ms posted to the PDU decoder.
+      for args in "--K 6144 --per-tti 1 --settings 1:3:0 4:3:200 16:3:1000" \
+                  "--K 6144 --per-tti 13 --settings 1:3:0 16:3:0 16:3:200 64:3:1000" \
+                  "--K 1024 --per-tti 4 --settings 1:3:0 4:3:0 4:3:200 64:3:1000" \
+                  "--K 40 --per-tti 1 --tti-us 5000 --ttis 100 --settings 1:3:0"; do
+        echo "== latency_turbo.py --backend cuda $args"
+        /usr/bin/python3 bench/latency_turbo.py --backend cuda $args 2>&1 | tee -a "$out/latency.md"
         [ "${PIPESTATUS[0]}" = 0 ] || status=1
       done
       ;;

@@ -89,6 +89,66 @@ kernel_factories factories_of(const std::vector<implementation<Config>>& all,
 }
 
 //! The listing of a family's registry, with what "auto" picks by default.
+/*!
+ * The choice of a family whose implementations are ranked: the first entry
+ * of \p cpu_order and of \p cuda_order that can run \p cfg (an entry the
+ * build lacks is passed over). When no CUDA entry can, the note says why,
+ * entry by entry, and the block decodes on the CPU. \p requested names one
+ * implementation ("auto": none); it is taken when it can run \p cfg, else
+ * the note says why and the ranked choice stays. Throws
+ * std::invalid_argument listing the names when \p requested is unknown.
+ */
+template <typename Config>
+implementation_choice choose_ranked(const std::vector<implementation<Config>>& all,
+                                    const Config& cfg,
+                                    const std::vector<std::string>& cpu_order,
+                                    const std::vector<std::string>& cuda_order,
+                                    const std::string& requested)
+{
+    implementation_choice c;
+    for (const auto& name : cpu_order)
+        if (const auto* e = find_implementation(all, name))
+            if (e->unsupported(cfg).empty()) {
+                c.cpu = name;
+                break;
+            }
+    std::string why_not;
+    for (const auto& name : cuda_order)
+        if (const auto* gpu = find_implementation(all, name)) {
+            const std::string why = gpu->unsupported(cfg);
+            if (why.empty()) {
+                c.cuda = name;
+                break;
+            }
+            why_not += std::string(why_not.empty() ? "" : "; ") + name + ": " + why;
+        }
+    if (c.cuda.empty() && !why_not.empty())
+        c.note = "no CUDA implementation can run this configuration (" + why_not + "); it decodes on the CPU";
+    if (requested == "auto")
+        return c;
+    const auto* e = find_implementation(all, requested);
+    if (!e) {
+        std::string names;
+        for (const auto& x : all)
+            names += (names.empty() ? "" : ", ") + x.info.name;
+        throw std::invalid_argument("implementation must be \"auto\" or one of " + names + ", got \"" +
+                                    requested + "\"");
+    }
+    const std::string why = e->unsupported(cfg);
+    if (e->info.backend == backend_kind::cpu) {
+        if (why.empty())
+            c.cpu = requested;
+        else
+            c.note = requested + " cannot run this configuration (" + why + "); using " + c.cpu;
+    } else if (why.empty()) {
+        c.cuda = requested;
+    } else {
+        c.note = requested + " cannot run this configuration (" + why + ")" +
+                 (c.cuda.empty() ? "; it decodes on the CPU" : "; using " + c.cuda);
+    }
+    return c;
+}
+
 template <typename Config>
 family_listing listing_of(const std::string& family,
                           const std::vector<implementation<Config>>& implementations,

@@ -64,56 +64,14 @@ std::vector<implementation<viterbi_config>> viterbi_implementations()
 
 implementation_choice choose_viterbi_implementation(const viterbi_config& cfg)
 {
-    const auto all = viterbi_implementations();
-    implementation_choice c;
-    // cpu-simd runs every configuration (unsupported() says so; should that
-    // change, the reference takes what it cannot).
-    c.cpu = "cpu-simd";
-    if (const auto* simd = find_implementation(all, "cpu-simd"))
-        if (!simd->unsupported(cfg).empty())
-            c.cpu = "cpu-reference";
-    // On CUDA: the thread-per-frame decoder (standard codes, every
-    // termination), else the warp-per-frame one (any code, terminated or
-    // truncated), else the tiled one (tail-biting) when its memory allows;
-    // when none can run the configuration, the block runs on the CPU and
-    // logs why.
-    std::string why_not;
-    for (const char* name : { "cuda-thread", "cuda-warp", "cuda-tiled" })
-        if (const auto* gpu = find_implementation(all, name)) {
-            const std::string why = gpu->unsupported(cfg);
-            if (why.empty()) {
-                c.cuda = name;
-                break;
-            }
-            why_not += std::string(why_not.empty() ? "" : "; ") + name + ": " + why;
-        }
-    if (c.cuda.empty() && !why_not.empty())
-        c.note = "no CUDA implementation can run this configuration (" + why_not + "); it decodes on the CPU";
-    if (cfg.implementation != "auto") {
-        const auto* e = find_implementation(all, cfg.implementation);
-        if (!e) {
-            std::string names;
-            for (const auto& x : all)
-                names += (names.empty() ? "" : ", ") + x.info.name;
-            throw std::invalid_argument("implementation must be \"auto\" or one of " + names + ", got \"" +
-                                        cfg.implementation + "\"");
-        }
-        if (e->info.backend == backend_kind::cpu) {
-            const std::string why = e->unsupported(cfg);
-            if (why.empty())
-                c.cpu = cfg.implementation;
-            else
-                c.note = cfg.implementation + " cannot run this configuration (" + why + "); using " + c.cpu;
-        } else {
-            const std::string why = e->unsupported(cfg);
-            if (why.empty())
-                c.cuda = cfg.implementation;
-            else
-                c.note = cfg.implementation + " cannot run this configuration (" + why + ")" +
-                         (c.cuda.empty() ? "; it decodes on the CPU" : "; using " + c.cuda);
-        }
-    }
-    return c;
+    // On the CPU: cpu-simd (it runs every configuration; should that change,
+    // the reference takes what it cannot). On CUDA: the thread-per-frame
+    // decoder (standard codes, every termination), else the warp-per-frame
+    // one (any code, terminated or truncated), else the tiled one
+    // (tail-biting) when its memory allows; when none can run the
+    // configuration, the block runs on the CPU and logs why.
+    return choose_ranked(viterbi_implementations(), cfg, { "cpu-simd", "cpu-reference" },
+                         { "cuda-thread", "cuda-warp", "cuda-tiled" }, cfg.implementation);
 }
 
 kernel_factories viterbi_kernel_factories(const viterbi_config& cfg, const implementation_choice& choice)

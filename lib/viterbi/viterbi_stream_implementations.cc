@@ -36,42 +36,10 @@ std::vector<implementation<viterbi_stream_config>> viterbi_stream_implementation
 
 implementation_choice choose_viterbi_stream_implementation(const viterbi_stream_config& cfg)
 {
-    const auto all = viterbi_stream_implementations();
-    implementation_choice c;
-    c.cpu = "cpu-stream";
-    std::string why_not;
-    for (const char* name : { "cuda-stream-regs", "cuda-stream-warp" })
-        if (const auto* gpu = find_implementation(all, name)) {
-            const std::string why = gpu->unsupported(cfg);
-            if (why.empty()) {
-                c.cuda = name;
-                break;
-            }
-            why_not += std::string(why_not.empty() ? "" : "; ") + name + ": " + why;
-        }
-    if (c.cuda.empty() && !why_not.empty())
-        c.note = "no CUDA implementation can run this configuration (" + why_not + "); it decodes on the CPU";
-    if (cfg.implementation != "auto") {
-        const auto* e = find_implementation(all, cfg.implementation);
-        if (!e) {
-            std::string names;
-            for (const auto& x : all)
-                names += (names.empty() ? "" : ", ") + x.info.name;
-            throw std::invalid_argument("implementation must be \"auto\" or one of " + names + ", got \"" +
-                                        cfg.implementation + "\"");
-        }
-        if (e->info.backend == backend_kind::cpu) {
-            c.cpu = cfg.implementation;
-        } else {
-            const std::string why = e->unsupported(cfg);
-            if (why.empty())
-                c.cuda = cfg.implementation;
-            else
-                c.note = cfg.implementation + " cannot run this configuration (" + why + ")" +
-                         (c.cuda.empty() ? "; it decodes on the CPU" : "; using " + c.cuda);
-        }
-    }
-    return c;
+    // On CUDA: the register kernel (the compiled codes), else the warp
+    // kernel (any code).
+    return choose_ranked(viterbi_stream_implementations(), cfg, { "cpu-stream" },
+                         { "cuda-stream-regs", "cuda-stream-warp" }, cfg.implementation);
 }
 
 kernel_factories viterbi_stream_kernel_factories(const viterbi_stream_config& cfg,

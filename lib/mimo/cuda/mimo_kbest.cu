@@ -65,7 +65,36 @@ __device__ inline void lane_least(const float* child, int nchild, int lane, floa
         }
 }
 
-template <int BITS>
+//! (m, i) < (n, j) lexicographically: the metric, then the lower child.
+__device__ inline bool key_less(float m, int i, float n, int j) { return m < n || (m == n && i < j); }
+
+//! Sorts J (metric, child) pairs held in registers ascending (bitonic network,
+//! fully unrolled so the arrays stay in registers).
+template <int J>
+__device__ inline void sort_pairs(float (&m)[J], int (&id)[J])
+{
+#pragma unroll
+    for (int size = 2; size <= J; size *= 2)
+#pragma unroll
+        for (int stride = size / 2; stride > 0; stride /= 2)
+#pragma unroll
+            for (int i = 0; i < J; i++) {
+                const int q = i ^ stride;
+                if (q > i) {
+                    const bool up = (i & size) == 0;
+                    const bool swap = up ? key_less(m[q], id[q], m[i], id[i]) : key_less(m[i], id[i], m[q], id[q]);
+                    if (swap) {
+                        const float tm = m[i]; m[i] = m[q]; m[q] = tm;
+                        const int ti = id[i]; id[i] = id[q]; id[q] = ti;
+                    }
+                }
+            }
+}
+
+// J > 0: each lane keeps its children (c = lane + 32 j, j < J) in registers,
+// sorted once per level, so the tournament's winner pops its head instead of
+// rescanning; J == 0: children in shared memory (K * Q above 32 * 8).
+template <int BITS, int J>
 __global__ void __launch_bounds__(32 * kbest_warps) mimo_kbest(kbest_args a)
 {
     constexpr int Q = 1 << BITS;
@@ -114,13 +143,53 @@ __global__ void __launch_bounds__(32 * kbest_warps) mimo_kbest(kbest_args a)
         __syncwarp();
         const int nchild = kept * Q;
         const float* la = io.la ? io.la + fp.order[l] * BITS : nullptr;
+        const int keep = min(nchild, K);
+        if constexpr (J > 0) {
+            float cm[J];
+            int ci[J];
+#pragma unroll
+            for (int j = 0; j < J; j++) {
+                const int c = lane + 32 * j;
+                cm[j] = infinity_f();
+                ci[j] = INT_MAX;
+                if (c < nchild) {
+                    const int k = c >> BITS, q = c & (Q - 1);
+                    cm[j] = pm[k] + norm2(csub(target[k], cmul(rll, tab.point[q]))) +
+                            (la ? n0 * prior_cost<BITS>(la, q) : 0.0f);
+                    ci[j] = c;
+                }
+            }
+            sort_pairs<J>(cm, ci);
+            for (int r = 0; r < keep; r++) {
+                const unsigned wmb = __reduce_min_sync(0xffffffffu, __float_as_uint(cm[0]));
+                const int wi = int(__reduce_min_sync(
+                    0xffffffffu, __float_as_uint(cm[0]) == wmb ? unsigned(ci[0]) : unsigned(INT_MAX)));
+                if (lane == 0) {
+                    nm[r] = __uint_as_float(wmb);
+                    nh[r] = ph[wi >> BITS] | (uint64_t(wi & (Q - 1)) << (8 * l));
+                }
+                if (lane == (wi & 31)) {
+#pragma unroll
+                    for (int j = 0; j + 1 < J; j++) {
+                        cm[j] = cm[j + 1];
+                        ci[j] = ci[j + 1];
+                    }
+                    cm[J - 1] = infinity_f();
+                    ci[J - 1] = INT_MAX;
+                }
+            }
+            __syncwarp();
+            float* tm = pm; pm = nm; nm = tm;
+            uint64_t* th = ph; ph = nh; nh = th;
+            kept = keep;
+            continue;
+        }
         for (int c = lane; c < nchild; c += 32) {
             const int k = c >> BITS, q = c & (Q - 1);
             child[c] = pm[k] + norm2(csub(target[k], cmul(rll, tab.point[q]))) +
                        (la ? n0 * prior_cost<BITS>(la, q) : 0.0f);
         }
         __syncwarp();
-        const int keep = min(nchild, K);
         float m;
         int idx;
         lane_least(child, nchild, lane, m, idx);
@@ -171,7 +240,12 @@ __global__ void __launch_bounds__(32 * kbest_warps) mimo_kbest(kbest_args a)
 template <int BITS>
 void launch_kbest(const kbest_args& a, size_t max_vectors, cudaStream_t st)
 {
-    launch_checked(&mimo_kbest<BITS>, "mimo_kbest",
+    const size_t children = size_t(a.s.k) << BITS;
+    // Registers for up to 8 children per lane; beyond, shared memory.
+    auto* kernel = children <= 32 * 4 ? &mimo_kbest<BITS, 4>
+                   : children <= 32 * 8 ? &mimo_kbest<BITS, 8>
+                                        : &mimo_kbest<BITS, 0>;
+    launch_checked(kernel, "mimo_kbest",
                    dim3(unsigned((max_vectors + kbest_warps - 1) / kbest_warps)), 32 * kbest_warps,
                    kbest_smem<BITS>(a.s.k), st, a);
 }
