@@ -18,6 +18,7 @@
 #include "turbo/lte_turbo_encoder.h"
 #include "turbo/turbo_frame.h"
 #include "turbo/turbo_implementations.h"
+#include "turbo/turbo_window_plan.h"
 
 #include <algorithm>
 #include <chrono>
@@ -40,6 +41,18 @@ struct curve_run {
     core::backend_choice where;
     std::string label;
 };
+
+// The windows a curve really runs with: cpu-window16-simd chooses its own
+// (guard 0), every other implementation takes cfg.subblocks and cfg.guard.
+bool runs_window16(core::turbo_config cfg, const core::backend_choice& where)
+{
+    const auto choice = core::choose_turbo_implementation(cfg);
+    return where.kind == core::backend_kind::cpu && choice.cpu == "cpu-window16-simd";
+}
+int windows_of(const core::turbo_config& cfg, int K, const core::backend_choice& where)
+{
+    return runs_window16(cfg, where) ? core::turbo_win::windows_for(K) : cfg.subblocks_for(K);
+}
 
 // One Eb/N0 point: noisy codewords made on every core while the pipeline
 // decodes the previous chunk; errors counted in submission order.
@@ -140,7 +153,7 @@ std::vector<ber_point> run_curve(const curve_run& r, const apps::db_range& range
         pts.push_back(run_point(r, xs[i]));
         const ber_point& p = pts.back();
         csv.row("%s,%d,%d,%s,%s,%d,%s,%.3f,%llu,%llu,%llu,%llu,%.6e,%.3e,%.6e", r.label.c_str(), r.o.K,
-                r.cfg.subblocks_for(r.o.K), core::turbo::algorithm_name(r.cfg.algorithm),
+                windows_of(r.cfg, r.o.K, r.where), core::turbo::algorithm_name(r.cfg.algorithm),
                 r.cfg.uses_fixed_point() ? "int16" : "float", r.cfg.iterations,
                 core::backend_name(r.where.kind), p.ebn0, (unsigned long long)p.frames,
                 (unsigned long long)p.frame_errors, (unsigned long long)p.bits,
@@ -154,7 +167,7 @@ std::vector<ber_point> run_curve(const curve_run& r, const apps::db_range& range
 void print_curve(const curve_run& r, const std::vector<ber_point>& pts)
 {
     std::printf("\n%s: K=%d, P=%d, %s, %s, %d iterations, %s backend\n\n", r.label.c_str(), r.o.K,
-                r.cfg.subblocks_for(r.o.K), core::turbo::algorithm_name(r.cfg.algorithm),
+                windows_of(r.cfg, r.o.K, r.where), core::turbo::algorithm_name(r.cfg.algorithm),
                 r.cfg.uses_fixed_point() ? "int16" : "float", r.cfg.iterations, core::backend_name(r.where.kind));
     apps::print_ber_table(pts, "not bracketed by two measured points with errors");
 }
@@ -162,6 +175,7 @@ void print_curve(const curve_run& r, const std::vector<ber_point>& pts)
 core::turbo_config make_config(const apps::turbo_ber_options& o, const std::string& alg, int iterations, int P)
 {
     core::turbo_config cfg;
+    cfg.implementation = o.implementation;
     cfg.algorithm = core::turbo::parse_algorithm(alg);
     cfg.iterations = iterations;
     cfg.subblocks = P;
@@ -170,12 +184,15 @@ core::turbo_config make_config(const apps::turbo_ber_options& o, const std::stri
     return cfg;
 }
 
-std::string default_label(const core::turbo_config& cfg, int K)
+std::string default_label(core::turbo_config cfg, int K, const core::backend_choice& where)
 {
-    const int P = cfg.subblocks_for(K);
-    char b[96];
-    std::snprintf(b, sizeof b, "%s/%s/%d it/P=%d/g=%d", core::turbo::algorithm_name(cfg.algorithm),
-                  cfg.uses_fixed_point() ? "int16" : "float", cfg.iterations, P, P > 1 ? cfg.guard : 0);
+    const bool w16 = runs_window16(cfg, where);
+    (void)core::choose_turbo_implementation(cfg); // a named implementation fixes the arithmetic
+    const int P = windows_of(cfg, K, where);
+    char b[128];
+    std::snprintf(b, sizeof b, "%s/%s/%d it/P=%d/g=%d%s", core::turbo::algorithm_name(cfg.algorithm),
+                  cfg.uses_fixed_point() ? "int16" : "float", cfg.iterations, P, P > 1 && !w16 ? cfg.guard : 0,
+                  w16 ? "/cpu-window16-simd" : "");
     return b;
 }
 
@@ -200,7 +217,7 @@ void run_table(const apps::turbo_ber_options& o, const core::backend_choice& whe
         double at_p1 = NAN;
         for (int P : Ps) {
             const auto cfg = make_config(o, c.alg, c.iters, P);
-            const curve_run r{ o, cfg, where, default_label(cfg, o.K) };
+            const curve_run r{ o, cfg, where, default_label(cfg, o.K, where) };
             apps::db_range range{ std::round((c.ref - 0.2) * 10) / 10, c.ref + 0.35, o.ebn0.step };
             const auto pts = run_curve(r, range, csv);
             const auto x = apps::find_crossing(pts, 1e-5);
@@ -252,7 +269,7 @@ int main(int argc, char** argv)
             run_table(o, where, csv);
         } else {
             const auto cfg = make_config(o, o.algorithm, o.iterations, o.P);
-            const curve_run r{ o, cfg, where, o.label.empty() ? default_label(cfg, o.K) : o.label };
+            const curve_run r{ o, cfg, where, o.label.empty() ? default_label(cfg, o.K, where) : o.label };
             print_curve(r, run_curve(r, o.ebn0, csv));
         }
         csv.close();

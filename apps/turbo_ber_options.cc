@@ -34,6 +34,12 @@ Decoder:
   --guard N              steps each window starts inside its neighbours (16)
   --arithmetic A         fixed (16-bit, as the blocks; default) | float: the
                          max-log-MAP variants; log-MAP is always float
+  --implementation NAME  auto (default) or a registry name (gpurx-info lists
+                         them), e.g. cpu-fixed16-simd, cpu-window16-simd;
+                         naming one fixes the arithmetic. cpu-window16-simd
+                         (the CPU's auto choice in fixed point) picks its own
+                         windows (16 per codeword, guard 0): --P and --guard
+                         do not apply to it
   --backend B            auto | cuda | cpu (default auto)
   --devices D            GPUs: 0, 0,1 or all (default 0)
 
@@ -106,6 +112,7 @@ turbo_ber_options parse_turbo_ber_options(int argc, char** argv, bool& help)
             }
         } else if (a == "--iterations") o.iterations = int(to_int(a, val(), 1, 16));
         else if (a == "--guard") o.guard = int(to_int(a, val(), 0, 64));
+        else if (a == "--implementation") o.implementation = val();
         else if (a == "--arithmetic") {
             const std::string v = val();
             if (v != "fixed" && v != "float")

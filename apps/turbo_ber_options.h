@@ -26,6 +26,7 @@ struct turbo_ber_options {
     int iterations = 6, guard = 16;
     std::string algorithm = "scaled-max-log-map";
     bool fixed_point = true; //!< 16-bit fixed point for the max-log-MAP variants, as in the blocks
+    std::string implementation = "auto"; //!< registry name, as the blocks' implementation parameter
     db_range ebn0{ 0.2, 1.2, 0.1 };
     uint64_t min_frame_errors = 100, max_frames = 20000;
     bool keep_going = false; //!< run every point even after one without errors

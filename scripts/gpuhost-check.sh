@@ -7,7 +7,7 @@
 #   command: bash scripts/gpuhost-check.sh [tests] [sanitize] [bench-turbo]
 #            [bench-pipeline] [bench-flowgraph] [example] [ber] [bench-old-new]
 #            [bench-devices] [bench-viterbi-peers] [viterbi-ber] [mimo-ber]
-#            [latency]
+#            [latency] [bench-cpu-turbo] [hybrid]
 # bench-viterbi-peers also needs the peers' binaries carried in .peers/
 # (copied from ../shared/peers: libfec_viterbi_bench, grfec_cc_bench.py).
 # Writes logs to $OUT (or ./.devout). Nothing is compiled there: binaries
@@ -169,6 +169,39 @@ for step in "$@"; do
         /usr/bin/python3 bench/latency_turbo.py --backend cuda $args 2>&1 | tee -a "$out/latency.md"
         [ "${PIPESTATUS[0]}" = 0 ] || status=1
       done
+      ;;
+    bench-cpu-turbo)
+      # docs/benchmarks.md, CPU turbo decoder against srsRAN 4G (carried in
+      # .peers/, never shipped): K=6144 and 1024, 6 iterations, 1.0 dB, one
+      # round alternating the two per thread count; 1 and 2 threads pinned.
+      [ -x .peers/srsran_turbo_bench ] || { echo ".peers/srsran_turbo_bench not carried"; status=1; }
+      for K in 6144 1024; do
+        for T in 1 2 16; do
+          pin=""; [ $T = 1 ] && pin="taskset -c 2"; [ $T = 2 ] && pin="taskset -c 2,3"
+          for r in 1 2; do
+            echo "== K=$K threads=$T round $r: srsRAN"
+            $pin .peers/srsran_turbo_bench $T 4 $K 6 1.0 2>&1 | tail -n 2 | tee -a "$out/bench_cpu_turbo.txt"
+            echo "== K=$K threads=$T round $r: gr-gpurx"
+            $pin build/bench/bench_turbo_cpu --threads $T --seconds 4 --K $K 2>&1 | tail -n 2 | tee -a "$out/bench_cpu_turbo.txt"
+          done
+        done
+      done
+      ;;
+    hybrid)
+      # Would CPU workers beside the GPU add throughput? The GPU pipeline end
+      # to end alone, then with the CPU decoder on 12 of the 16 cores at the
+      # same time (4 left for the pipeline's staging threads).
+      echo "== GPU alone" | tee -a "$out/hybrid.txt"
+      build/bench/bench_turbo --e2e 8 2>&1 | tee -a "$out/hybrid.txt"
+      echo "== GPU with bench_turbo_cpu --threads 12 beside it" | tee -a "$out/hybrid.txt"
+      build/bench/bench_turbo_cpu --threads 12 --seconds 15 --K 6144 > "$out/hybrid_cpu.txt" 2>&1 &
+      cpu_pid=$!
+      sleep 2
+      build/bench/bench_turbo --e2e 8 2>&1 | tee -a "$out/hybrid.txt"
+      wait $cpu_pid
+      tail -n 3 "$out/hybrid_cpu.txt" | tee -a "$out/hybrid.txt"
+      echo "== CPU alone, 12 threads" | tee -a "$out/hybrid.txt"
+      build/bench/bench_turbo_cpu --threads 12 --seconds 5 --K 6144 2>&1 | tail -n 3 | tee -a "$out/hybrid.txt"
       ;;
     *) echo "unknown step $step"; status=1 ;;
   esac

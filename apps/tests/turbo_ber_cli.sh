@@ -46,10 +46,15 @@ grep -q "not bracketed" "$d/out" || fail "a crossing was reported without a brac
 # shellcheck disable=SC2086
 expect 0 '| 1.00 |' $common --K 40 --ebn0 0.6:1.0:0.2 --keep-going --csv "$d/all.csv"
 [ "$(wc -l < "$d/all.csv")" = 4 ] || { cat "$d/all.csv"; fail "all.csv: expected header + 3 rows"; }
-# P = 0 by default: windows of at most 48 steps, as the blocks choose (K=1024: P=22).
+# P = 0 by default: windows of at most 48 steps, as the blocks choose (K=1024:
+# P=22), for the implementations that take P (named here: on the CPU "auto"
+# is cpu-window16-simd, which picks its own windows, checked next).
 # shellcheck disable=SC2086
-expect 0 'P=22' $common --K 1024 --ebn0 1:1:1 --csv "$d/p.csv"
+expect 0 'P=22' $common --K 1024 --ebn0 1:1:1 --implementation cpu-fixed16-simd --csv "$d/p.csv"
 cut -d, -f3 "$d/p.csv" | tail -1 | grep -qx 22 || { cat "$d/p.csv"; fail "p.csv: P column is not 22"; }
+# shellcheck disable=SC2086
+expect 0 'P=8/g=0/cpu-window16-simd' $common --K 1024 --ebn0 1:1:1 --csv "$d/w.csv"
+cut -d, -f3 "$d/w.csv" | tail -1 | grep -qx 8 || { cat "$d/w.csv"; fail "w.csv: P column is not 8"; }
 
 # The plot script: its default output sits beside the CSV, never over an input.
 if "$python" -c "import matplotlib" 2>/dev/null; then

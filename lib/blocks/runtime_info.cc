@@ -9,6 +9,7 @@
 #include "pipeline/cuda_probe.h"
 #include "pipeline/cuda_arch.h"
 #include "turbo/turbo_decoder_cpu.h"
+#include "turbo/turbo_window_decoder.h"
 #include "turbo/turbo_fixed.h"
 #include <gnuradio/gpurx/runtime_info.h>
 
@@ -70,7 +71,9 @@ std::string runtime_report()
         }
     }
     o << "  CPU backend: turbo decoder fixed point in SIMD lanes of "
-      << core::turbo_fx::SIMD_LANES << " codewords, " << core::turbo_decoder_cpu::simd_isa() << " build\n";
+      << core::turbo_fx::SIMD_LANES << " codewords, " << core::turbo_decoder_cpu::simd_isa() << " build; "
+      << "windowed (cpu-window16-simd): " << core::turbo_win::simd_isa_name(core::turbo_win::default_simd_isa())
+      << " build\n";
     const auto choice = core::select_backend("auto", "0");
     o << "  backend=\"auto\" chooses: " << core::backend_name(choice.kind) << " (" << choice.reason
       << ")\n";

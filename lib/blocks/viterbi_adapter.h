@@ -55,6 +55,8 @@ public:
 
     //! The frame of \p frame_bits information bits, in input items.
     size_t items_for(int frame_bits) const { return d_code.coded_bits(frame_bits); }
+    //! The shortest frame the code takes (K-1 bits tail-biting, else 1).
+    int min_frame_bits() const { return d_code.min_frame_bits(); }
 
 private:
     core::viterbi_config d_cfg;

@@ -53,14 +53,18 @@ std::vector<test::decoded> run_turbo(const std::string& impl, core::turbo::algor
     c.guard = 0;      // the block layout's only guard
     c.iterations = 5;
     c.implementation = impl;
-    c.fixed_point = impl.find("fixed16") != std::string::npos;
+    c.fixed_point = impl.find("fixed16") != std::string::npos || impl == "cpu-window16-simd";
     const auto where = impl.rfind("cuda", 0) == 0 ? test::cuda_backend() : test::cpu_backend();
     return test::decode_all(turbo_codewords(), c, where, 7);
 }
 
 void agree_turbo(const core::implementation_info& i)
 {
-    const bool fixed = i.name.find("fixed16") != std::string::npos;
+    const bool fixed = i.name.find("fixed16") != std::string::npos || i.name == "cpu-window16-simd";
+    // cpu-window16-simd chooses its own windows: it is its reference's
+    // schedule bit for bit only at those (test_turbo_window), so here it
+    // agrees to a tolerance, as log-MAP does across devices.
+    const bool own_windows = i.name == "cpu-window16-simd";
     const auto cws = turbo_codewords();
     for (auto a : { core::turbo::MAX_LOG_MAP, core::turbo::SCALED_MAX_LOG_MAP, core::turbo::LOG_MAP }) {
         if (fixed && a == core::turbo::LOG_MAP)
@@ -79,7 +83,11 @@ void agree_turbo(const core::implementation_info& i)
                 EXPECT_EQ(got[f].result.iterations, ref[f].result.iterations) << "frame " << f;
             }
         }
-        if (i.bit_exact || a != core::turbo::LOG_MAP) {
+        if (own_windows) {
+            std::printf("%s: %zu of %zu decisions differ from %s\n", i.name.c_str(), differ, bits,
+                        i.reference.c_str());
+            EXPECT_LE(double(differ) / bits, 0.002) << i.name << " against " << i.reference;
+        } else if (i.bit_exact || a != core::turbo::LOG_MAP) {
             EXPECT_EQ(differ, 0u) << i.name << " against " << i.reference;
         } else { // log-MAP's exp/log round differently on the GPU
             EXPECT_LE(double(differ) / bits, 0.002) << i.name << " against " << i.reference;

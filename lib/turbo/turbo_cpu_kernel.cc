@@ -31,23 +31,37 @@ frame_params frame_params_for(int K, input_kind input)
 }
 } // namespace turbo
 
-turbo_cpu_kernel::turbo_cpu_kernel(const turbo_config& cfg, float int8_scale)
-    : d_cfg(cfg), d_int8_scale(int8_scale)
+turbo_cpu_kernel::turbo_cpu_kernel(const turbo_config& cfg, kind k, float int8_scale)
+    : d_cfg(cfg), d_kind(k), d_int8_scale(int8_scale)
 {
     d_cfg.validate();
+    if (k != kind::float_one && !d_cfg.uses_fixed_point())
+        throw std::invalid_argument("turbo_cpu_kernel: the fixed-point kinds need a fixed-point configuration");
+    // The name says which build runs (the blocks log it once).
+    switch (k) {
+    case kind::float_one:
+        d_name = "cpu-float";
+        break;
+    case kind::fixed_lanes:
+        d_name = std::string("cpu-fixed16-simd [") + turbo_decoder_cpu::simd_isa() + "]";
+        break;
+    default:
+        d_name = std::string("cpu-window16-simd [") +
+                 turbo_win::simd_isa_name(turbo_win::default_simd_isa()) + "]";
+    }
 }
 
-const char* turbo_cpu_kernel::name() const
-{
-    return d_cfg.uses_fixed_point() ? "cpu-fixed16-simd" : "cpu-float";
-}
+const char* turbo_cpu_kernel::name() const { return d_name.c_str(); }
 
 size_t turbo_cpu_kernel::scratch_bytes(size_t) const { return 0; }
 
 turbo_cpu_kernel::worker_state& turbo_cpu_kernel::state(size_t worker)
 {
     auto& w = d_workers[worker];
-    if (!w.decoder) {
+    if (d_kind == kind::window) {
+        if (!w.window)
+            w.window = std::make_unique<turbo_window_decoder>(d_cfg);
+    } else if (!w.decoder) {
         w.decoder = std::make_unique<turbo_decoder_cpu>(d_cfg);
         w.quant.resize(turbo_fx::SIMD_LANES);
     }
@@ -99,18 +113,52 @@ void turbo_cpu_kernel::decode_lanes(const batch_view& b, size_t first, size_t n,
         results[first + l] = { res[l].iterations, res[l].check };
 }
 
+void turbo_cpu_kernel::decode_window(const batch_view& b, size_t first, size_t n, worker_state& w)
+{
+    const auto* params = b.params_as<turbo::frame_params>();
+    const int K = params[first].K;
+    const void* in[turbo_win::LANES];
+    uint8_t* hard[turbo_win::LANES];
+    float* soft[turbo_win::LANES];
+    turbo_decode_result res[turbo_win::LANES];
+    for (size_t l = 0; l < n; l++) {
+        const frame_desc& fd = b.frames[first + l];
+        in[l] = b.in + fd.in_offset;
+        hard[l] = b.out + fd.out_offset;
+        soft[l] = d_cfg.soft_output ? reinterpret_cast<float*>(hard[l] + turbo_soft_offset(K)) : nullptr;
+    }
+    if (params[first].input == turbo::INPUT_INT8)
+        w.window->decode_int8(reinterpret_cast<const int8_t* const*>(in), int(n), K, d_int8_scale, hard, soft, res);
+    else
+        w.window->decode(reinterpret_cast<const float* const*>(in), int(n), K, hard, soft, res);
+    auto* results = b.results_as<turbo::frame_result>();
+    for (size_t l = 0; l < n; l++)
+        results[first + l] = { res[l].iterations, res[l].check };
+}
+
 void turbo_cpu_kernel::run(const batch_view& b, worker_pool& pool)
 {
     // Work items: single frames in float; in fixed point, runs of frames with
-    // one K and input type, SIMD_LANES at most, decoded as the lanes of one
-    // vector. The pool's workers take items in turn, each with its decoder.
-    const bool lanes = d_cfg.uses_fixed_point();
-    const size_t max_run = lanes ? size_t(turbo_fx::SIMD_LANES) : 1;
+    // one K and input type, as many as one vector takes (SIMD_LANES
+    // codewords for cpu-fixed16-simd, 16 / windows for cpu-window16-simd),
+    // decoded together. The pool's workers take items in turn, each with its
+    // decoder.
     const auto* params = b.params_as<turbo::frame_params>();
+    auto max_run = [&](int K) -> size_t {
+        switch (d_kind) {
+        case kind::fixed_lanes:
+            return turbo_fx::SIMD_LANES;
+        case kind::window:
+            return size_t(turbo_window_decoder::codewords_per_call(K));
+        default:
+            return 1;
+        }
+    };
     d_runs.clear();
     for (size_t f = 0; f < b.nframes;) {
         size_t e = f + 1;
-        while (e < b.nframes && e - f < max_run && params[e].K == params[f].K &&
+        const size_t most = max_run(params[f].K);
+        while (e < b.nframes && e - f < most && params[e].K == params[f].K &&
                params[e].input == params[f].input)
             e++;
         d_runs.emplace_back(f, e - f);
@@ -120,8 +168,10 @@ void turbo_cpu_kernel::run(const batch_view& b, worker_pool& pool)
         d_workers.resize(pool.size());
     pool.parallel_for(d_runs.size(), [&](size_t r, size_t worker) {
         worker_state& w = state(worker);
-        if (lanes)
+        if (d_kind == kind::fixed_lanes)
             decode_lanes(b, d_runs[r].first, d_runs[r].second, w);
+        else if (d_kind == kind::window)
+            decode_window(b, d_runs[r].first, d_runs[r].second, w);
         else
             decode_one(b, d_runs[r].first, w);
     });

@@ -11,6 +11,8 @@
 //                     max-log-MAP): the family's reference
 //   cpu-fixed16-simd  16-bit fixed point, 16 codewords per SIMD vector (AVX2
 //                     where the CPU has it, else SSE2 / generic vectors)
+//   cpu-window16-simd 16-bit fixed point, one codeword per SIMD vector in 16
+//                     windows (turbo_window_decoder.h): the fast one
 #ifndef INCLUDED_GPURX_TURBO_TURBO_CPU_KERNEL_H
 #define INCLUDED_GPURX_TURBO_TURBO_CPU_KERNEL_H
 
@@ -18,8 +20,10 @@
 #include "turbo/turbo_config.h"
 #include "turbo/turbo_decoder_cpu.h"
 #include "turbo/turbo_frame.h"
+#include "turbo/turbo_window_decoder.h"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace gr {
@@ -29,11 +33,20 @@ namespace core {
 class turbo_cpu_kernel final : public cpu_kernel
 {
 public:
+    enum class kind { float_one, fixed_lanes, window };
     /*!
-     * \param cfg the decoder; cfg.uses_fixed_point() selects cpu-fixed16-simd
+     * \param cfg the decoder
+     * \param k cpu-float (float_one), cpu-fixed16-simd (fixed_lanes) or
+     *   cpu-window16-simd (window); the fixed-point ones need
+     *   cfg.uses_fixed_point()
      * \param int8_scale LLR = int8 value x int8_scale, for int8 input
      */
-    explicit turbo_cpu_kernel(const turbo_config& cfg, float int8_scale = 1.0f);
+    turbo_cpu_kernel(const turbo_config& cfg, kind k, float int8_scale = 1.0f);
+    //! The kind cfg selects among the first two (the CUDA twins).
+    static kind twin_of(const turbo_config& cfg)
+    {
+        return cfg.uses_fixed_point() ? kind::fixed_lanes : kind::float_one;
+    }
     const char* name() const override;
     size_t scratch_bytes(size_t max_frames) const override;
     void run(const batch_view& batch, worker_pool& pool) override;
@@ -43,6 +56,7 @@ private:
     // One worker's decoder and quantisation buffers, made on first use.
     struct worker_state {
         std::unique_ptr<turbo_decoder_cpu> decoder;
+        std::unique_ptr<turbo_window_decoder> window;
         std::vector<std::vector<int>> quant; // [lane] quantised LLRs
     };
     worker_state& state(size_t worker);
@@ -50,8 +64,13 @@ private:
     // Fixed point: frames [first, first + n) of one K and input type, as
     // SIMD lanes.
     void decode_lanes(const batch_view& b, size_t first, size_t n, worker_state& w);
+    // cpu-window16-simd: frames [first, first + n) of one K and input type,
+    // as many as one vector takes.
+    void decode_window(const batch_view& b, size_t first, size_t n, worker_state& w);
 
     turbo_config d_cfg;
+    kind d_kind;
+    std::string d_name;
     float d_int8_scale;
     std::vector<worker_state> d_workers;
     std::vector<std::pair<size_t, size_t>> d_runs; // work items of the current batch

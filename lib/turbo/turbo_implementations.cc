@@ -17,7 +17,7 @@ namespace core {
 
 namespace {
 
-implementation<turbo_config> cpu_entry(const char* name, const char* description, const char* reference, bool fixed)
+implementation<turbo_config> cpu_entry(const char* name, const std::string& description, const char* reference, bool fixed)
 {
     implementation<turbo_config> e;
     e.info = { name, backend_kind::cpu, description, reference, true };
@@ -28,7 +28,10 @@ implementation<turbo_config> cpu_entry(const char* name, const char* description
     return e;
 }
 
-bool is_fixed(const std::string& name) { return name.find("fixed16") != std::string::npos; }
+bool is_fixed(const std::string& name)
+{
+    return name.find("fixed16") != std::string::npos || name == "cpu-window16-simd";
+}
 
 } // namespace
 
@@ -42,10 +45,24 @@ std::vector<implementation<turbo_config>> turbo_implementations(float int8_scale
                             "16-bit fixed point, 16 codewords per SIMD vector (AVX2, else SSE2); "
                             "the fixed-point reference, bit for bit the CUDA twin's arithmetic",
                             "", true));
-    for (auto& e : all)
-        e.make_cpu = [int8_scale](const turbo_config& c) -> std::unique_ptr<cpu_kernel> {
-            return std::make_unique<turbo_cpu_kernel>(c, int8_scale);
+    // Not bit-exact with the reference under the same configuration: it
+    // chooses its own windows (turbo_window_decoder.h); it is bit for bit
+    // cpu-fixed16-simd with those windows and guard 0 (test_turbo_window).
+    all.push_back(cpu_entry("cpu-window16-simd",
+                            std::string("16-bit fixed point, a codeword's windows in SIMD lanes (16 windows for K >= 2048) "
+                                        "(edges from the previous iteration), QPP as lane shuffles; "
+                                        "the CPU default (this CPU: ") +
+                                turbo_win::simd_isa_name(turbo_win::default_simd_isa()) + ")",
+                            "cpu-fixed16-simd", true));
+    all.back().info.bit_exact = false;
+    for (auto& e : all) {
+        const auto k = e.info.name == "cpu-window16-simd" ? turbo_cpu_kernel::kind::window
+                       : e.info.name == "cpu-fixed16-simd" ? turbo_cpu_kernel::kind::fixed_lanes
+                                                           : turbo_cpu_kernel::kind::float_one;
+        e.make_cpu = [int8_scale, k](const turbo_config& c) -> std::unique_ptr<cpu_kernel> {
+            return std::make_unique<turbo_cpu_kernel>(c, k, int8_scale);
         };
+    }
 #ifdef GPURX_HAVE_CUDA
     for (auto& e : turbo_cuda_implementations(int8_scale))
         all.push_back(std::move(e));
@@ -76,16 +93,22 @@ implementation_choice choose_turbo_implementation(turbo_config& cfg)
         }
     }
     const bool fixed = cfg.uses_fixed_point();
-    c.cpu = fixed ? "cpu-fixed16-simd" : "cpu-float";
+    // The CPU default for fixed point is the windowed decoder (about twice
+    // cpu-fixed16-simd's speed, BER within 0.05 dB: docs/cpu-turbo.md); the
+    // GPU twin of a named CUDA implementation stays cpu-fixed16-simd.
+    c.cpu = fixed ? "cpu-window16-simd" : "cpu-float";
     if (find_implementation(all, "cuda-float-window"))
         c.cuda = fixed ? "cuda-fixed16-dpx" : "cuda-float-window";
     // A named implementation that can run: it replaces the automatic choice
     // on its own backend; the other backend runs its twin of equal arithmetic.
     if (want != "auto" && c.note.empty()) {
-        if (want.rfind("cpu-", 0) == 0)
+        if (want.rfind("cpu-", 0) == 0) {
             c.cpu = want;
-        else
+        } else {
             c.cuda = want;
+            if (fixed)
+                c.cpu = "cpu-fixed16-simd";
+        }
     }
     return c;
 }

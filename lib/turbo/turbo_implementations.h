@@ -7,8 +7,10 @@
 // for a configuration. The CUDA entries exist only in builds with CUDA.
 //
 // "auto" picks, per backend, the fastest implementation of the configured
-// arithmetic: cpu-fixed16-simd / cuda-fixed16-dpx for the max-log-MAP
-// variants in fixed point, cpu-float / cuda-float-window otherwise. A named
+// arithmetic: cpu-window16-simd / cuda-fixed16-dpx for the max-log-MAP
+// variants in fixed point, cpu-float / cuda-float-window otherwise. Naming a
+// CUDA fixed-point implementation gives the CPU its bit-exact twin,
+// cpu-fixed16-simd (cpu-window16-simd chooses its own windows). A named
 // implementation that cannot run the configuration falls back to the auto
 // choice, and says so in implementation_choice::note (the block logs it).
 #ifndef INCLUDED_GPURX_TURBO_TURBO_IMPLEMENTATIONS_H

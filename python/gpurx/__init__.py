@@ -14,6 +14,10 @@ Blocks (each takes options=pipeline_options(...): batching, backend, GPUs):
   qam_mapper, qam_demapper, mimo_channel
   batch_copy (measures and tests the pipeline)
 
+gr-fec coder objects (for fec.extended_decoder, tagged/async decoders,
+fec.bercurve_generator; one frame per call, for interoperability):
+  lte_turbo_fec_decoder.make, lte_turbo_fec_encoder.make, viterbi_fec_decoder.make
+
 Helpers: pipeline_options, lte_turbo_block_sizes() (the valid K),
 runtime_report() (what gpurx-info prints), cuda_available(), auto_backend(),
 backend_reason(), version(), cuda_architectures().

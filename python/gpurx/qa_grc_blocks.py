@@ -76,8 +76,10 @@ class qa_grc_text(unittest.TestCase):
         self.yamls = {k: yaml.safe_load(v) for k, v in self.texts.items()}
 
     def pipeline_files(self):
+        # The blocks that batch (max_batch). The gr-fec object definitions
+        # decode one frame per call and take only a backend.
         files = [k for k, y in self.yamls.items()
-                 if any(p.get("id") in PIPELINE_PARAMS for p in y.get("parameters") or [])]
+                 if any(p.get("id") == "max_batch" for p in y.get("parameters") or [])]
         self.assertTrue(files, "no block has pipeline options")
         return files
 
@@ -199,6 +201,40 @@ class qa_grc_blocks(unittest.TestCase):
                 self.assertIn('options=gpurx.pipeline_options(max_batch=64, slots=3, '
                               'flush_us=1000, backend="auto", devices="0", cpu_threads=0)',
                               make, key)
+
+        # The gr-fec object definitions: the Python GRC writes for each
+        # Parallelism makes one object, a list, or a list of lists of them,
+        # each a gr-fec coder object (what the FEC blocks take).
+        from gnuradio import fec, gpurx
+        defs = {"gpurx_variable_lte_turbo_decoder_def": fec.generic_decoder,
+                "gpurx_variable_lte_turbo_encoder_def": fec.generic_encoder,
+                "gpurx_variable_viterbi_decoder_def": fec.generic_decoder}
+        for key, base in defs.items():
+            for ndim in ("0", "1", "2"):
+                b = fg.new_block(key)
+                b.params["id"].set_value("v_%s_%s" % (key, ndim))
+                b.params["ndim"].set_value(ndim)
+                b.params["dim1"].set_value("2")
+                b.params["dim2"].set_value("3")
+                if "K" in b.params and "frame_bits" not in b.params:
+                    b.params["K"].set_value("1024")
+                if "backend" in b.params:
+                    b.params["backend"].set_value('"cpu"')
+                b.rewrite()
+                b.validate()
+                self.assertEqual(b.get_error_messages(), [], "%s ndim=%s" % (key, ndim))
+                code = b.templates.render("var_make")
+                ns = {"gpurx": gpurx, "self": type("fg", (), {})()}
+                exec(code, ns)
+                made = ns["v_%s_%s" % (key, ndim)]
+                flat = {"0": lambda m: [m], "1": lambda m: m,
+                        "2": lambda m: [o for row in m for o in row]}[ndim](made)
+                self.assertEqual(len(flat), {"0": 1, "1": 2, "2": 6}[ndim], key)
+                if ndim == "2":
+                    self.assertEqual([len(r) for r in made], [3, 3], key)
+                for o in flat:
+                    self.assertIsInstance(o, base, key)
+                self.assertEqual(len({id(o) for o in flat}), len(flat), key + ": shared objects")
 
         # GRC refuses a K that is not an LTE block size before anything runs.
         for key in ("gpurx_lte_turbo_encoder", "gpurx_lte_turbo_decoder"):

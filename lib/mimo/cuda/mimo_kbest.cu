@@ -24,6 +24,21 @@ using namespace mimo_gpu;
 
 namespace {
 
+// The warp's minimum of an unsigned value: one redux.sync on sm_80 and
+// newer, a butterfly of shuffles on Turing (sm_75), which has no redux.
+// Both give the same value.
+__device__ __forceinline__ unsigned warp_min_u32(unsigned v)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    return __reduce_min_sync(0xffffffffu, v);
+#else
+#pragma unroll
+    for (int d = 16; d > 0; d >>= 1)
+        v = min(v, __shfl_xor_sync(0xffffffffu, v, d));
+    return v;
+#endif
+}
+
 struct kbest_args {
     batch b;
     mimo_gpu_settings s;
@@ -161,9 +176,9 @@ __global__ void __launch_bounds__(32 * kbest_warps) mimo_kbest(kbest_args a)
             }
             sort_pairs<J>(cm, ci);
             for (int r = 0; r < keep; r++) {
-                const unsigned wmb = __reduce_min_sync(0xffffffffu, __float_as_uint(cm[0]));
-                const int wi = int(__reduce_min_sync(
-                    0xffffffffu, __float_as_uint(cm[0]) == wmb ? unsigned(ci[0]) : unsigned(INT_MAX)));
+                const unsigned wmb = warp_min_u32(__float_as_uint(cm[0]));
+                const int wi = int(warp_min_u32(
+                    __float_as_uint(cm[0]) == wmb ? unsigned(ci[0]) : unsigned(INT_MAX)));
                 if (lane == 0) {
                     nm[r] = __uint_as_float(wmb);
                     nh[r] = ph[wi >> BITS] | (uint64_t(wi & (Q - 1)) << (8 * l));
@@ -198,9 +213,9 @@ __global__ void __launch_bounds__(32 * kbest_warps) mimo_kbest(kbest_args a)
             // >= +0 (sums of squares and |LLR| costs), and such floats order
             // as their bit patterns; then the lowest child among the lanes
             // holding that metric (ties: the lower index, as before).
-            const unsigned wmb = __reduce_min_sync(0xffffffffu, __float_as_uint(m));
-            const int wi = int(__reduce_min_sync(
-                0xffffffffu, __float_as_uint(m) == wmb ? unsigned(idx) : unsigned(INT_MAX)));
+            const unsigned wmb = warp_min_u32(__float_as_uint(m));
+            const int wi = int(warp_min_u32(
+                __float_as_uint(m) == wmb ? unsigned(idx) : unsigned(INT_MAX)));
             const float wm = __uint_as_float(wmb);
             if (lane == 0) {
                 nm[r] = wm;

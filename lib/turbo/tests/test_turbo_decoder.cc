@@ -9,8 +9,8 @@
 //
 // `kernel` below: 1-3 are the float CUDA implementations (cuda-float-block,
 // -window, -state; on the CPU any of them means cpu-float), 4 the fixed-point
-// one (cuda-fixed16-dpx / cpu-fixed16-simd, the default for max-log-MAP;
-// log-MAP stays float).
+// one (cuda-fixed16-dpx / cpu-fixed16-simd, named: "auto" gives the CPU
+// cpu-window16-simd; log-MAP stays float).
 #include "common/lte_crc.h"
 #include "turbo/lte_turbo_encoder.h"
 #include "turbo/turbo_decoder_cpu.h"
@@ -55,6 +55,11 @@ core::turbo_config cfg_of(core::turbo::algorithm a, int P, int iters = 4, int ke
 #else
     (void)names; // the CUDA names are not registered: the CPU twin is cpu-float
 #endif
+    // Fixed point: the CUDA kernel's CPU twin, by name (the CPU's automatic
+    // choice is cpu-window16-simd, with windows of its own: test_turbo_window);
+    // the CUDA side's automatic choice stays cuda-fixed16-dpx.
+    if (kernel == 4)
+        c.implementation = "cpu-fixed16-simd";
     return c;
 }
 

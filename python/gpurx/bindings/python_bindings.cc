@@ -23,6 +23,7 @@ void bind_mimo_detector(py::module& m);
 void bind_mimo_channel(py::module& m);
 void bind_qam(py::module& m);
 void bind_viterbi_stream_decoder(py::module& m);
+void bind_fec_coders(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() returns NULL on newer Pythons, hence the wrapper.
@@ -37,6 +38,9 @@ PYBIND11_MODULE(gpurx_python, m)
     init_numpy();
     // Base block classes must be registered before ours.
     py::module::import("gnuradio.gr");
+    // And gr-fec's generic_decoder / generic_encoder, the bases of the
+    // gr-fec coder objects.
+    py::module::import("gnuradio.fec");
 
     // BINDING_FUNCTION_CALLS(
     bind_pipeline_options(m);
@@ -52,5 +56,6 @@ PYBIND11_MODULE(gpurx_python, m)
     bind_mimo_channel(m);
     bind_qam(m);
     bind_viterbi_stream_decoder(m);
+    bind_fec_coders(m);
     // ) END BINDING_FUNCTION_CALLS
 }

@@ -1,0 +1,94 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#ifndef INCLUDED_GPURX_LTE_TURBO_FEC_DECODER_H
+#define INCLUDED_GPURX_LTE_TURBO_FEC_DECODER_H
+
+#include <gnuradio/fec/generic_decoder.h>
+#include <gnuradio/gpurx/api.h>
+#include <memory>
+#include <string>
+
+namespace gr {
+namespace gpurx {
+
+/*!
+ * \brief The LTE turbo decoder as a gr-fec decoder object
+ * (gr::fec::generic_decoder), for fec.extended_decoder,
+ * fec.extended_tagged_decoder, fec.async_decoder, fec.decoder,
+ * fec.tagged_decoder and fec_bercurve_generator.
+ * \ingroup gpurx
+ *
+ * A frame is one codeword: 3K+12 float soft values in the layout of
+ * lte_turbo_decoder (c[3k+i] = d(i)_k, TS 36.212 5.1.3.2) in, K unpacked
+ * bits out. rate() is 1/3 (the 12 tail values are left out of it, as
+ * gr-fec's cc_decoder leaves out its tail), so the tagged and async
+ * deployments find K from a packet of 3K+12 values; set_frame_size() takes
+ * any K of TS 36.212 Table 5.1.3-3 and refuses (returns false, keeping K)
+ * any other size.
+ *
+ * Soft values: the decoder works on LLRs L = ln P(b=1)/P(b=0), positive
+ * for bit 1 (GNU Radio's convention, also gr-fec's: its BER tools send bit
+ * 1 as +1). Each input value y is decoded as the LLR llr_scale * y. For
+ * BPSK y = +-1 + n with noise variance sigma^2 per real dimension (Es = 1,
+ * sigma^2 = N0/2), the exact LLR is 2 y / sigma^2 = 4 y Es/N0. Inputs
+ * that are already LLRs take llr_scale = 1.
+ *
+ * The default, llr_scale = 2, is that exact LLR at Es/N0 = -3 dB
+ * (sigma^2 = 1), where a rate-1/3 turbo code starts to decode well. The
+ * max-log-MAP algorithms (the default) need no exact scale, only one that
+ * suits their 16-bit fixed point (LLRs in steps of 1/8, saturating at
+ * +-15.9): 2 gives a +-1 input 16 steps and saturates only beyond |y| = 8.
+ * Unscaled (1) keeps 8 steps; at K = 1024, Es/N0 = -5 and -4.5 dB, scales
+ * 1, 2, 4 and the exact one decoded alike, 0.5 (quantisation) and 8
+ * (saturation) worse. log-MAP (float) needs the exact scale: there 2 was
+ * near it, 4 made about twice the bit errors; set 2 / sigma^2 when the
+ * noise is known.
+ *
+ * The decoder runs on gr-gpurx's batching pipeline (CPU or CUDA backend,
+ * the same implementations as lte_turbo_decoder), but gr-fec hands it one
+ * frame per generic_work() call and needs the result before the call
+ * returns, so every frame is a batch of one. These objects are for gr-fec
+ * interoperability; lte_turbo_decoder (stream, tagged, PDU) batches frames
+ * and is the throughput path. A frame holding NaN or Inf is not decoded:
+ * its output is zeros and a warning is logged.
+ */
+class GPURX_API lte_turbo_fec_decoder : virtual public gr::fec::generic_decoder
+{
+public:
+    typedef std::shared_ptr<lte_turbo_fec_decoder> sptr;
+    /*!
+     * \param K block size (TS 36.212 Table 5.1.3-3: 40..6144)
+     * \param iterations full turbo iterations, 1..16
+     * \param algorithm "log-map", "max-log-map" or "scaled-max-log-map"
+     * \param subblocks P, parallel windows per codeword, 1..256, or 0: automatic
+     * \param scaling extrinsic scale of scaled-max-log-map, (0, 1]
+     * \param early_termination "none", "crc24a", "crc24b" or "hard-decision"
+     * \param llr_scale each input value y is decoded as the LLR llr_scale * y, > 0
+     * \param backend "auto", "cuda" or "cpu" (see pipeline_options)
+     *
+     * Bad parameters throw std::invalid_argument naming the parameter.
+     */
+    static sptr make(int K,
+                     int iterations = 6,
+                     const std::string& algorithm = "scaled-max-log-map",
+                     int subblocks = 0,
+                     float scaling = 0.75f,
+                     const std::string& early_termination = "none",
+                     float llr_scale = 2.0f,
+                     const std::string& backend = "auto");
+
+    //! The current block size K.
+    virtual int block_size() const = 0;
+    //! The input multiplier.
+    virtual float llr_scale() const = 0;
+    //! "cuda" or "cpu": the backend this object decodes on.
+    virtual std::string backend() const = 0;
+};
+
+} // namespace gpurx
+} // namespace gr
+
+#endif

@@ -1,0 +1,90 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "blocks/fec_frame_runner.h"
+
+#include <cmath>
+#include <cstring>
+#include <sstream>
+#include <stdexcept>
+
+namespace gr {
+namespace gpurx {
+
+void check_llr_scale(float llr_scale)
+{
+    if (!(std::isfinite(llr_scale) && llr_scale > 0.0f))
+    {
+        std::ostringstream m;
+        m << "llr_scale must be finite and > 0, got " << llr_scale;
+        throw std::invalid_argument(m.str());
+    }
+}
+
+namespace {
+// A batch of one, launched at once (flush_us = 0), one slot: nothing is ever
+// waiting for a partner frame. One CPU worker per object: gr-fec's threaded
+// deployments already run one object per thread.
+pipeline_options one_frame_options(const std::string& backend)
+{
+    return pipeline_options(1, 1, 0, backend, "0", 1);
+}
+} // namespace
+
+fec_frame_runner::fec_frame_runner(const frame_adapter& adapter,
+                                   const std::string& backend,
+                                   gr::logger_ptr logger)
+    : d_adapter(adapter), d_holder(adapter, one_frame_options(backend), std::move(logger))
+{
+}
+
+void fec_frame_runner::reject(const std::string& why, uint8_t* out, size_t out_bytes)
+{
+    std::memset(out, 0, out_bytes);
+    d_holder.logger()->warn("frame not decoded (zeros out): {}", why);
+}
+
+bool fec_frame_runner::run(const float* in,
+                           size_t n,
+                           float scale,
+                           uint8_t* out,
+                           size_t out_bytes,
+                           const on_frame& done)
+{
+    std::string why;
+    frame_shape shape;
+    if (!d_adapter.shape(n, shape, why)) {
+        reject(why, out, out_bytes);
+        return false;
+    }
+    if (shape.out_bytes != out_bytes)
+        throw std::logic_error("fec_frame_runner: frame of " + std::to_string(shape.out_bytes) +
+                               " output bytes, caller expects " + std::to_string(out_bytes));
+    d_scaled.resize(n);
+    for (size_t i = 0; i < n; i++)
+        d_scaled[i] = in[i] * scale;
+
+    d_holder.start(); // the first frame makes the pipeline
+    auto& pipe = *d_holder.pipe();
+    uint8_t* dst = pipe.begin_frame(n * d_adapter.in_item_bytes(), shape.out_bytes, shape.params.data());
+    if (!d_adapter.stage(shape, reinterpret_cast<const uint8_t*>(d_scaled.data()), 0, n, dst, why)) {
+        pipe.abort_frame();
+        reject(why, out, out_bytes);
+        return false;
+    }
+    pipe.commit_frame();
+    pipe.flush();
+    const core::completed_frame* f = pipe.front(true);
+    if (!f)
+        throw std::logic_error("fec_frame_runner: the pipeline returned no frame after flush()");
+    std::memcpy(out, f->data, out_bytes);
+    if (done)
+        done(*f);
+    pipe.pop();
+    return true;
+}
+
+} // namespace gpurx
+} // namespace gr

@@ -1,0 +1,105 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// gpurx.viterbi_fec_decoder: the Viterbi family as a gr-fec decoder object,
+// on the same adapter (implementations, checks) as viterbi_decoder, one
+// frame per call.
+#include "blocks/fec_frame_runner.h"
+#include "blocks/viterbi_adapter.h"
+#include <gnuradio/gpurx/viterbi_fec_decoder.h>
+
+namespace gr {
+namespace gpurx {
+
+namespace {
+
+class viterbi_fec_decoder_impl final : public viterbi_fec_decoder
+{
+public:
+    viterbi_fec_decoder_impl(int frame_bits,
+                             const core::viterbi_config& cfg,
+                             float llr_scale,
+                             const std::string& backend)
+        : generic_decoder("viterbi_fec_decoder"),
+          d_max_frame_bits(frame_bits),
+          d_frame_bits(frame_bits),
+          d_n(int(cfg.polynomials.size())),
+          d_scale(llr_scale),
+          d_adapter(cfg, core::viterbi::INPUT_SOFT, frame_bits),
+          d_runner(d_adapter, backend, d_logger)
+    {
+    }
+
+    // 1/n, the tail left out as gr-fec's cc_decoder does: its tagged and
+    // async deployments then find a terminated frame's length from a packet
+    // (round(coded / n) - (K - 1)).
+    double rate() override { return 1.0 / d_n; }
+    int get_input_size() override { return int(d_adapter.items_for(d_frame_bits)); }
+    int get_output_size() override { return d_frame_bits; }
+    bool set_frame_size(unsigned int frame_size) override
+    {
+        // As gr-fec's cc_decoder: the constructed size is the largest (it
+        // bounds the pipeline's staging); larger requests are clamped.
+        if (frame_size > unsigned(d_max_frame_bits)) {
+            d_logger->info("viterbi_fec_decoder: frame size {} is larger than frame_bits={} given "
+                           "at construction; using {}",
+                           frame_size, d_max_frame_bits, d_max_frame_bits);
+            d_frame_bits = d_max_frame_bits;
+            return false;
+        }
+        if (int(frame_size) < min_frame_bits()) {
+            d_logger->info("viterbi_fec_decoder: frame size {} is shorter than this code takes "
+                           "({} bits); keeping {}",
+                           frame_size, min_frame_bits(), d_frame_bits);
+            return false;
+        }
+        d_frame_bits = int(frame_size);
+        return true;
+    }
+
+    void generic_work(void* in, void* out) override
+    {
+        d_runner.run(static_cast<const float*>(in),
+                     d_adapter.items_for(d_frame_bits),
+                     d_scale,
+                     static_cast<uint8_t*>(out),
+                     size_t(d_frame_bits));
+    }
+
+    int frame_bits() const override { return d_frame_bits; }
+    float llr_scale() const override { return d_scale; }
+    std::string backend() const override { return d_runner.backend_name(); }
+
+private:
+    int min_frame_bits() const { return d_adapter.min_frame_bits(); }
+
+    const int d_max_frame_bits;
+    int d_frame_bits;
+    const int d_n;
+    const float d_scale;
+    const viterbi_adapter d_adapter; // before d_runner, which holds a reference to it
+    fec_frame_runner d_runner;
+};
+
+} // namespace
+
+viterbi_fec_decoder::sptr viterbi_fec_decoder::make(int frame_bits,
+                                                    int K,
+                                                    const std::vector<int>& polys,
+                                                    const std::string& termination,
+                                                    bool gr_fec_order,
+                                                    int chunk,
+                                                    float llr_scale,
+                                                    const std::string& backend)
+{
+    // No puncture parameter: gr-fec punctures around the decoder (puncpat).
+    const auto cfg = make_viterbi_config(K, polys, termination, chunk, {}, gr_fec_order);
+    cfg.code().check_frame_bits(frame_bits); // throws, naming frame_bits
+    check_llr_scale(llr_scale);
+    return std::make_shared<viterbi_fec_decoder_impl>(frame_bits, cfg, llr_scale, backend);
+}
+
+} // namespace gpurx
+} // namespace gr
