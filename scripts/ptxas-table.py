@@ -26,6 +26,10 @@ def parse(text, file_name, rows):
             continue
         m = re.search(r"Compiling entry function '([^']+)' for '(sm_\d+[af]?)'", line)
         if m:
+            # A parallel build interleaves files: a kernel in an anonymous
+            # namespace names its file in its mangled name; trust that first.
+            fm = re.search(r"_GLOBAL__N__[0-9a-f]+_\d+_(\w+?)_cu_[0-9a-f]+", m.group(1))
+            file_name = fm.group(1) + ".cu" if fm else file_name
             cur = (file_name, m.group(1), m.group(2))
             rows.setdefault((file_name, m.group(1)), {}).setdefault(m.group(2), {})
             continue
