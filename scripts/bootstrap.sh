@@ -30,8 +30,12 @@ fi
 
 echo "== configuring and building (build/)"
 mkdir -p build
+# CUDA_ARCHITECTURES (environment) overrides the default architecture list,
+# e.g. CUDA_ARCHITECTURES=90-real for a shorter build (docs/cuda-architectures.md).
+arch_arg=()
+[ -n "${CUDA_ARCHITECTURES:-}" ] && arch_arg=(-DCMAKE_CUDA_ARCHITECTURES="$CUDA_ARCHITECTURES")
 if ! cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$PWD/build/install" \
-      -DPYTHON_EXECUTABLE=/usr/bin/python3 >build/configure.log 2>&1; then
+      -DPYTHON_EXECUTABLE=/usr/bin/python3 "${arch_arg[@]}" >build/configure.log 2>&1; then
     cat build/configure.log
     exit 1
 fi

@@ -61,7 +61,10 @@ pipeline_holder::pipeline_holder(const frame_adapter& adapter,
     // At construction, not in start(): GNU Radio cannot report an exception
     // thrown from start() (tb.start() would never return).
     core::check_pipeline_memory(d_cfg, d_backend);
-    d_logger->info("{}", d_backend.reason);
+    if (d_backend.warn)
+        d_logger->warn("{}", d_backend.reason);
+    else
+        d_logger->info("{}", d_backend.reason);
     const std::string note = adapter.implementation_note();
     if (!note.empty())
         d_logger->warn("{}", note);

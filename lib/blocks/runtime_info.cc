@@ -7,6 +7,7 @@
 #include "gpurx_build_info.h" // generated: version, CUDA architectures
 #include "pipeline/backend.h"
 #include "pipeline/cuda_probe.h"
+#include "pipeline/cuda_arch.h"
 #include "turbo/turbo_decoder_cpu.h"
 #include "turbo/turbo_window_decoder.h"
 #include "turbo/turbo_fixed.h"
@@ -63,6 +64,11 @@ std::string runtime_report()
           << "." << d.cc_minor << ", " << (d.total_mem >> 20) << " MiB, "
           << d.multiprocessors << " SMs, " << (d.usable ? "usable" : "NOT usable: " + d.problem)
           << "\n";
+        if (p.compiled_in) {
+            const auto s = core::cuda_arch_supports(cuda_architectures(), d.cc_major, d.cc_minor);
+            o << "        this build on sm_" << d.cc_major << d.cc_minor << ": "
+              << (s.runs ? "runs (" + s.how + ")" : "cannot run: " + s.how) << "\n";
+        }
     }
     o << "  CPU backend: turbo decoder fixed point in SIMD lanes of "
       << core::turbo_fx::SIMD_LANES << " codewords, " << core::turbo_decoder_cpu::simd_isa() << " build; "

@@ -9,6 +9,7 @@
 // architecture, and any other case where launches would silently do nothing.
 #include "pipeline/cuda_probe.h"
 #include "cuda/cuda_check.h"
+#include "pipeline/cuda_arch.h"
 
 #include <cuda_runtime.h>
 #include <string>
@@ -29,8 +30,9 @@ std::string err_text(cudaError_t e)
     return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
 }
 
-// Runs the probe kernel on the current device; "" on success.
-std::string run_probe()
+// Runs the probe kernel on the current device (compute capability
+// major.minor); "" on success.
+std::string run_probe(int major, int minor)
 {
     constexpr int n = 64;
     const unsigned seed = 0x9e3779b9u;
@@ -45,8 +47,8 @@ std::string run_probe()
         e = cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost);
     cudaFree(d);
     if (e == cudaErrorNoKernelImageForDevice)
-        return "this build has no kernel image for the device (" + err_text(e) +
-               "); rebuild with its architecture in CMAKE_CUDA_ARCHITECTURES";
+        return cuda_arch_supports(cuda_build_architectures(), major, minor).how + " (" +
+               err_text(e) + ")";
     if (e != cudaSuccess)
         return "probe kernel failed: " + err_text(e);
     for (int i = 0; i < n; i++)
@@ -101,7 +103,7 @@ cuda_probe_result do_probe()
         d.total_mem = prop.totalGlobalMem;
         d.multiprocessors = prop.multiProcessorCount;
         e = cudaSetDevice(i);
-        d.problem = e == cudaSuccess ? run_probe() : "cudaSetDevice failed: " + err_text(e);
+        d.problem = e == cudaSuccess ? run_probe(prop.major, prop.minor) : "cudaSetDevice failed: " + err_text(e);
         d.usable = d.problem.empty();
         cudaGetLastError(); // the probe's error must not leak into later calls
         p.devices.push_back(d);

@@ -120,10 +120,16 @@ backend_choice select_backend(const std::string& request, const std::string& dev
         return { backend_kind::cuda, chosen, "backend=" + request + ": using " + describe(p, chosen) };
     if (request == "cuda")
         throw std::runtime_error("backend=\"cuda\" cannot be used: " + problem);
+    // A GPU is there (or a driver older than this build's runtime) but
+    // this build cannot use it: a warning, where a machine without any is
+    // a valid configuration.
+    const bool gpu_unusable = p.compiled_in && (!p.devices.empty() ||
+                                                (p.driver_version > 0 && p.driver_version < p.runtime_version));
     return { backend_kind::cpu,
              {},
              "backend=auto: no usable CUDA device (" + problem +
-                 "); falling back to the CPU backend" };
+                 "); falling back to the CPU backend",
+             gpu_unusable };
 }
 
 } // namespace core

@@ -21,6 +21,9 @@ struct backend_choice {
     backend_kind kind;
     std::vector<int> devices; //!< CUDA device ordinals; empty on the CPU backend
     std::string reason;       //!< one human-readable line: what was chosen and why
+    //! backend=auto fell back to the CPU although the machine has an NVIDIA
+    //! GPU (or driver) this build cannot use: log \p reason as a warning
+    bool warn = false;
 };
 
 const char* backend_name(backend_kind kind);

@@ -303,6 +303,10 @@ template turbo_decode_result turbo_decoder_cpu::decode_fixed<turbo_fx::int_ops>(
     const int*, int, float, uint8_t*, float*);
 template turbo_decode_result turbo_decoder_cpu::decode_fixed<turbo_fx::checked_int_ops>(
     const int*, int, float, uint8_t*, float*);
+template turbo_decode_result turbo_decoder_cpu::decode_fixed<turbo_fx::s16x2_lane_ops<0>>(
+    const int*, int, float, uint8_t*, float*);
+template turbo_decode_result turbo_decoder_cpu::decode_fixed<turbo_fx::s16x2_lane_ops<1>>(
+    const int*, int, float, uint8_t*, float*);
 
 template <class Arith, class Sink>
 void turbo_decoder_cpu::run(const Arith& ar,

@@ -7,8 +7,10 @@
 // (two codewords per thread, packed 16x2 with Hopper's DPX add-max) and of its
 // CPU twin, written once for both over an "ops" type:
 //   - int_ops (here): plain int, for the CPU decoder;
-//   - s16x2 ops (lib/cuda/turbo_decode_fixed.cu): two int16 lanes per 32-bit
-//     register, add.s16x2 / max.s16x2 / VIADDMNMX.
+//   - s16x2 ops (lib/turbo/cuda/turbo_decode_fixed.cu): two int16 lanes per
+//     32-bit register, add.s16x2 / max.s16x2 / VIADDMNMX (Hopper's DPX);
+//   - s16x2_portable_ops (here): the same two lanes in plain integer
+//     arithmetic, for GPUs without DPX (sm_75 .. sm_89, sm_100, sm_120).
 // Integer add and max are exact, so the two agree bit for bit as long as no
 // 16-bit lane overflows. The bounds below guarantee that:
 //   channel LLRs |Ls|, |Lp| <= LLR_MAX = 127, a-priori |La| <= EXT_MAX = 511,
@@ -97,6 +99,49 @@ struct int_ops {
     static GPURX_HD V splat(int x) { return x; }
 };
 
+//! Two int16 lanes in one 32-bit word (low lane: codeword A), in plain
+//! 32-bit integer arithmetic (SWAR, no lane unpacking, so no extra live
+//! registers): the GPU kernel's portable path, for GPUs without Hopper's DPX
+//! add-max (lib/turbo/cuda/turbo_decode_fixed.cu selects it at run time
+//! below compute capability 9.0, or with GPURX_CUDA_PORTABLE=1).
+//! add/sub wrap each lane modulo 2^16 like add.s16x2 / sub.s16x2, for every
+//! input. addmax(a, b, c) = max(a + b, c) per signed lane, as VIADDMNMX.S16x2,
+//! whenever the two compared values of a lane differ by less than 2^15,
+//! which the bounds above guarantee (metrics within 5873, the sums compared
+//! by extrinsic() within 11873) and checked_int_ops verifies on every
+//! compare. Within the bounds nothing wraps, so each lane is int_ops bit for
+//! bit. Compiled by g++ too: the CPU tests check it against int_ops.
+struct s16x2_portable_ops {
+    using V = uint32_t;
+    static GPURX_HD int lo(V v) { return int(int16_t(uint16_t(v & 0xFFFFu))); }
+    static GPURX_HD int hi(V v) { return int(int16_t(uint16_t(v >> 16))); }
+    static GPURX_HD V pack(int l, int h) { return (uint32_t(l) & 0xFFFFu) | (uint32_t(h) << 16); }
+    //! lane-wise a + b: the 32-bit sum less the low lane's carry into bit 16
+    //! (bit 16 of a ^ b ^ sum)
+    static GPURX_HD V add(V a, V b)
+    {
+        const V s = a + b;
+        return s - ((a ^ b ^ s) & 0x10000u);
+    }
+    //! lane-wise a - b: the 32-bit difference plus the low lane's borrow
+    static GPURX_HD V sub(V a, V b)
+    {
+        const V d = a - b;
+        return d + ((a ^ b ^ d) & 0x10000u);
+    }
+    //! lane-wise signed max(s, c) for lanes with |s - c| < 2^15: the sign of
+    //! each lane of c - s selects (0xFFFF where s > c)
+    static GPURX_HD V max_near(V s, V c)
+    {
+        const V m = ((sub(c, s) >> 15) & 0x00010001u) * 0xFFFFu;
+        return (s & m) | (c & ~m);
+    }
+    //! max(a + b, c) per lane: an add and a select where DPX does one instruction
+    static GPURX_HD V addmax(V a, V b, V c) { return max_near(add(a, b), c); }
+    static GPURX_HD V zero() { return 0u; }
+    static GPURX_HD V splat(int x) { return pack(x, x); }
+};
+
 #ifndef __CUDACC__
 //! quantize() in a form the compiler vectorises (no libm calls): the same
 //! value for every input, NaN and Inf included. Rounding half to even by
@@ -123,6 +168,24 @@ inline void quantize_llrs(const int8_t* in, size_t n, int* out)
         out[i] = quantize(in[i]);
 }
 
+//! One lane of s16x2_portable_ops as plain int ops (tests): each value
+//! travels in lane Lane of a word whose other lane holds its negation, every
+//! operation is the packed one, and the result is read back from lane Lane.
+//! decode_fixed<s16x2_lane_ops<L>> therefore runs the GPU's portable
+//! arithmetic, and must equal decode_fixed<int_ops> bit for bit.
+template <int Lane>
+struct s16x2_lane_ops {
+    using V = int;
+    using P = s16x2_portable_ops;
+    static P::V in(V v) { return Lane ? P::pack(-v, v) : P::pack(v, -v); }
+    static V out(P::V w) { return Lane ? P::hi(w) : P::lo(w); }
+    static V add(V a, V b) { return out(P::add(in(a), in(b))); }
+    static V sub(V a, V b) { return out(P::sub(in(a), in(b))); }
+    static V addmax(V a, V b, V c) { return out(P::addmax(in(a), in(b), in(c))); }
+    static V zero() { return out(P::zero()); }
+    static V splat(int x) { return out(P::splat(x)); }
+};
+
 //! int_ops that count every intermediate value outside the int16 range
 //! (tests: the bounds above must hold on any input).
 struct checked_int_ops {
@@ -142,10 +205,16 @@ struct checked_int_ops {
     static V addmax(V a, V b, V c)
     {
         const V s = check(a + b);
+        // the portable GPU path needs compared values within 2^15 - 1
+        if (s - c > 32767 || c - s > 32767)
+            violations++;
+        const int dist = s > c ? s - c : c - s;
+        max_dist = dist > max_dist ? dist : max_dist;
         return s > c ? s : c;
     }
     static V zero() { return 0; }
     static V splat(int x) { return x; }
+    static inline int max_dist = 0; // largest |a + b - c| of an addmax
 };
 
 //! SIMD_LANES codewords side by side, one per int16 lane of a vector (GCC

@@ -5,6 +5,7 @@
  */
 #include "pipeline/backend.h"
 #include "pipeline/cuda_probe.h"
+#include "pipeline/cuda_arch.h"
 #include "test_util.h"
 #include <gtest/gtest.h>
 
@@ -90,4 +91,41 @@ TEST(Backend, DevicesParse)
             EXPECT_NE(std::string(e.what()).find("devices"), std::string::npos) << e.what();
         }
     }
+}
+
+// What a build's architecture list runs on: machine code for sm_XY on X.Z
+// with Z >= Y, PTX on any capability at least its own, "a" code on its own
+// capability only; the default list covers Turing to Blackwell.
+TEST(ArchList, SupportsFollowsCompatibilityRules)
+{
+    using core::cuda_arch_supports;
+    const std::string dflt = "75-real;80-real;86-real;90-real;100-real;120-real;120-virtual";
+    struct cse {
+        int major, minor;
+        bool runs, native;
+        const char* how;
+    };
+    for (const cse c : { cse{ 7, 5, true, true, "sm_75" }, cse{ 8, 0, true, true, "sm_80" },
+                         cse{ 8, 6, true, true, "sm_86" }, cse{ 8, 7, true, true, "sm_86" },
+                         cse{ 8, 9, true, true, "sm_86" }, cse{ 9, 0, true, true, "sm_90" },
+                         cse{ 10, 0, true, true, "sm_100" }, cse{ 10, 3, true, true, "sm_100" },
+                         cse{ 12, 0, true, true, "sm_120" }, cse{ 12, 1, true, true, "sm_120" },
+                         cse{ 13, 0, true, false, "PTX compute_120" }, cse{ 11, 0, false, false, "no kernel image" },
+                         cse{ 7, 0, false, false, "no kernel image" } }) {
+        const auto s = cuda_arch_supports(dflt, c.major, c.minor);
+        EXPECT_EQ(s.runs, c.runs) << c.major << "." << c.minor << ": " << s.how;
+        EXPECT_EQ(s.native, c.native) << c.major << "." << c.minor << ": " << s.how;
+        EXPECT_NE(s.how.find(c.how), std::string::npos) << s.how;
+    }
+    // The old default: Hopper only, PTX for the rest of the newer ones.
+    EXPECT_FALSE(cuda_arch_supports("90-real;90-virtual", 8, 6).runs);
+    EXPECT_NE(cuda_arch_supports("90-real;90-virtual", 8, 6).how.find("rebuild with 86"), std::string::npos);
+    EXPECT_TRUE(cuda_arch_supports("90-real,90-virtual", 12, 0).runs);
+    EXPECT_FALSE(cuda_arch_supports("90-real,90-virtual", 12, 0).native);
+    EXPECT_TRUE(cuda_arch_supports("90", 9, 0).native); // plain NN: real and virtual
+    EXPECT_TRUE(cuda_arch_supports("90a-real", 9, 0).native);
+    EXPECT_FALSE(cuda_arch_supports("100a-real", 10, 3).runs); // arch-specific: 10.0 only
+    EXPECT_TRUE(cuda_arch_supports("100f-real", 10, 3).runs);  // family: 10.x
+    EXPECT_TRUE(cuda_arch_supports("native", 8, 6).runs);
+    EXPECT_FALSE(cuda_arch_supports("", 9, 0).runs);
 }

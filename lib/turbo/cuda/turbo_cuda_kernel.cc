@@ -97,7 +97,7 @@ std::vector<implementation<turbo_config>> turbo_cuda_implementations(float int8_
     return {
         entry("cuda-fixed16-dpx",
               "16-bit fixed point, two codewords per thread block with packed 16x2 DPX "
-              "add-max, one thread per window",
+              "add-max (Hopper; other GPUs: the same arithmetic without DPX), one thread per window",
               "cpu-fixed16-simd", true, turbo_float_layout::window, needs_fixed, int8_scale),
         entry("cuda-float-window",
               "float, one thread per window, checkpointed alpha, several codewords per block",

@@ -51,7 +51,9 @@ namespace {
 
 using turbo_fx::NEG;
 
-// Two int16 lanes per 32-bit register.
+// Two int16 lanes per 32-bit register, with Hopper's DPX add-max (one
+// VIADDMNMX.S16x2). Compiled only for sm_90 (DPX_ARCH): other targets would
+// emulate it, and run turbo_fx::s16x2_portable_ops instead.
 struct s16x2_ops {
     using V = uint32_t;
     static __device__ __forceinline__ V add(V a, V b) { return __vadd2(a, b); }
@@ -59,6 +61,14 @@ struct s16x2_ops {
     static __device__ __forceinline__ V addmax(V a, V b, V c) { return __viaddmax_s16x2(a, b, c); }
     static __device__ __forceinline__ V zero() { return 0u; }
 };
+using s16x2_portable_ops = turbo_fx::s16x2_portable_ops;
+
+// Whether this device compilation has DPX in hardware (Hopper, sm_90 only).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1000
+#define GPURX_FX_DPX_ARCH 1
+#else
+#define GPURX_FX_DPX_ARCH 0
+#endif
 
 __device__ __forceinline__ uint32_t pack2(int lo, int hi)
 {
@@ -202,7 +212,7 @@ struct fx_code {
 // backward pass rewrites. With IDX, also each step's systematic position
 // (Pi(k) for d = 1, advanced incrementally as in kernel 2), which only the
 // pass that writes decisions needs.
-template <int C, int d, bool IDX, int NW>
+template <class O, int C, int d, bool IDX, int NW>
 __device__ __forceinline__ void load_steps(const fx_smem& sm, const fx_code<NW>& cd, int wk,
                                            int j0, int n, uint32_t (&LU)[C], uint32_t (&LP)[C],
                                            int (&SLOT)[C], int (&IX)[C])
@@ -221,7 +231,7 @@ __device__ __forceinline__ void load_steps(const fx_smem& sm, const fx_code<NW>&
             const int own = (j0 + i) * str + wk;
             const int s = d ? int(sm.pslot[own]) : own;
             SLOT[i] = s;
-            LU[i] = s16x2_ops::add(sext8x2(sm.sys[s]), sm.ext[s]);
+            LU[i] = O::add(sext8x2(sm.sys[s]), sm.ext[s]);
             LP[i] = sext8x2(par[own]);
             if constexpr (IDX) {
                 IX[i] = d ? pi : k0 + i;
@@ -280,10 +290,9 @@ __device__ __forceinline__ void load8(uint32_t (&m)[8], const uint32_t* src)
 // !b_real, fb == fa and the high lanes' results are dropped. Inlined (a call
 // costs spills) at the kernel's one call site, which keeps one copy of it in
 // the instruction cache.
-template <typename Tin, int C, int NW>
+template <class O, typename Tin, int C, int NW>
 __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm, int fa, int fb, bool b_real)
 {
-    using O = s16x2_ops;
     const int tid = threadIdx.x;
     const frame_desc fdA = a.frames[fa], fdB = a.frames[fb];
     fx_code<NW> cd;
@@ -429,7 +438,7 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
                 const int n = nc;
                 const int par0 = pc;
                 constexpr bool full = std::is_same<decltype(nc), full_chunk<C>>::value;
-                load_steps<C, d, false>(sm, cd, wk, j0, n, LU, LP, SL, IX);
+                load_steps<O, C, d, false>(sm, cd, wk, j0, n, LU, LP, SL, IX);
                 if (!train) {
                     store8(ckpt_at(j0 / C), A);
                     if (full && j0 == ja)
@@ -454,7 +463,7 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
             auto beta_train = [&](int j0, auto nc, auto pc) { // training in window w+1
                 const int n = nc;
                 const int par0 = pc;
-                load_steps<C, d, false>(sm, cd, w + 1, j0, n, LU, LP, SL, IX);
+                load_steps<O, C, d, false>(sm, cd, w + 1, j0, n, LU, LP, SL, IX);
 #pragma unroll
                 for (int i = C - 1; i >= 0; i--)
                     if (i < n) {
@@ -495,7 +504,7 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
                 const int n = nc;
                 constexpr bool full = std::is_same<decltype(nc), full_chunk<C>>::value;
                 constexpr bool out = decltype(outc)::value;
-                load_steps<C, d, d == 1 && out>(sm, cd, w, j0, n, LU, LP, SL, IX);
+                load_steps<O, C, d, d == 1 && out>(sm, cd, w, j0, n, LU, LP, SL, IX);
                 uint32_t R[C][8], r[8];
                 copy8(r, ckn);
                 if (j0 >= C)
@@ -615,9 +624,19 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
 
 // Block b decodes frames 2b and 2b+1 together when their K match (the usual
 // case: a batch of one K), else one after the other.
-template <typename Tin, int C, int NW>
+// DPX: s16x2_ops, launched on sm_90 only (elsewhere the body is empty);
+// else s16x2_portable_ops, bit-exact with it.
+template <bool DPX, typename Tin, int C, int NW>
 __global__ void __maxnreg__(FX_MAX_REGS) turbo_decode_fx(fx_args a)
 {
+#if !GPURX_FX_DPX_ARCH
+    if constexpr (DPX) {
+        __trap(); // the host launches the DPX kernel on compute capability 9.x only
+        return;
+    } else
+#endif
+    {
+    using O = std::conditional_t<DPX, s16x2_ops, s16x2_portable_ops>;
     extern __shared__ uint32_t smem_fx[];
     const fx_smem sm(smem_fx, a);
     const int f0 = 2 * blockIdx.x, f1 = f0 + 1;
@@ -625,7 +644,8 @@ __global__ void __maxnreg__(FX_MAX_REGS) turbo_decode_fx(fx_args a)
     const int reps = pair || f1 >= a.nframes ? 1 : 2;
     for (int r = 0; r < reps; r++) {
         const int fa = f0 + r;
-        decode_pair<Tin, C, NW>(a, sm, fa, pair ? f1 : fa, pair);
+        decode_pair<O, Tin, C, NW>(a, sm, fa, pair ? f1 : fa, pair);
+    }
     }
 }
 
@@ -683,9 +703,15 @@ void cuda_turbo_decode_fixed(const batch_view& dev,
     const size_t smem = fx_smem::bytes(a.slots, nwords);
     const int blocks = (n + 1) / 2;
     using kernel_fn = void (*)(fx_args);
-    const kernel_fn fn = NW == 128 ? (int8_input ? &turbo_decode_fx<int8_t, FX_CKPT, 128> : &turbo_decode_fx<float, FX_CKPT, 128>)
-                         : NW == 96 ? (int8_input ? &turbo_decode_fx<int8_t, FX_CKPT, 96> : &turbo_decode_fx<float, FX_CKPT, 96>)
-                                    : (int8_input ? &turbo_decode_fx<int8_t, FX_CKPT, 0> : &turbo_decode_fx<float, FX_CKPT, 0>);
+    auto pick = [&](auto dpx) -> kernel_fn {
+        constexpr bool D = decltype(dpx)::value;
+        return NW == 128 ? (int8_input ? &turbo_decode_fx<D, int8_t, FX_CKPT, 128> : &turbo_decode_fx<D, float, FX_CKPT, 128>)
+               : NW == 96 ? (int8_input ? &turbo_decode_fx<D, int8_t, FX_CKPT, 96> : &turbo_decode_fx<D, float, FX_CKPT, 96>)
+                          : (int8_input ? &turbo_decode_fx<D, int8_t, FX_CKPT, 0> : &turbo_decode_fx<D, float, FX_CKPT, 0>);
+    };
+    // DPX on Hopper; the portable arithmetic elsewhere or when forced
+    // (GPURX_CUDA_PORTABLE=1), bit-exact with it.
+    const kernel_fn fn = cuda_dpx_enabled() ? pick(std::true_type{}) : pick(std::false_type{});
     launch_checked(fn, "turbo_decode_fx", blocks, T, smem, st, a, true);
 }
 

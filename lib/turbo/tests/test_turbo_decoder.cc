@@ -19,7 +19,11 @@
 #include "turbo/tests/turbo_test_util.h"
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <set>
 
@@ -244,6 +248,43 @@ TEST(TurboDecoderCuda, FixedEarlyTerminationPerCodewordMatchesCpu)
     EXPECT_GE(iters.size(), 2u) << "the frames should stop at different iterations";
 }
 
+// The kernel's portable arithmetic (s16x2_portable_ops, what GPUs without
+// DPX run), forced on this GPU with GPURX_CUDA_PORTABLE=1, decodes bit for
+// bit as the CPU twin and as the default (DPX on Hopper) path: decisions,
+// soft values, iterations and CRC, for each block-size variant of the kernel
+// (96 and 128 windows: constant row stride; 16: general).
+TEST(TurboDecoderCuda, PortablePathMatchesCpuTwin)
+{
+    std::mt19937 rng(71);
+    struct shape {
+        int K, P;
+    };
+    int frames = 0;
+    for (const shape sh : { shape{ 1024, 16 }, shape{ 6144, 96 }, shape{ 6144, 128 } }) {
+        std::vector<codeword> cws;
+        for (int i = 0; i < 9; i++) // odd: one codeword decodes alone
+            cws.push_back(crc_codeword_awgn(sh.K, 0.72f + 0.03f * float(i), rng));
+        auto cfg = cfg_of(core::turbo::SCALED_MAX_LOG_MAP, sh.P, 8, 4);
+        cfg.stop = core::turbo::early_stop::crc24a;
+        cfg.soft_output = true;
+        const auto cpu = test::decode_all(cws, cfg, test::cpu_backend());
+        const auto dflt = test::decode_all(cws, cfg, test::cuda_backend());
+        ::setenv("GPURX_CUDA_PORTABLE", "1", 1);
+        const auto port = test::decode_all(cws, cfg, test::cuda_backend());
+        ::unsetenv("GPURX_CUDA_PORTABLE");
+        for (size_t i = 0; i < cws.size(); i++) {
+            EXPECT_EQ(cpu[i].hard, port[i].hard) << sh.K << " " << i;
+            EXPECT_EQ(cpu[i].soft, port[i].soft) << sh.K << " " << i;
+            EXPECT_EQ(cpu[i].result.iterations, port[i].result.iterations) << i;
+            EXPECT_EQ(cpu[i].result.check, port[i].result.check) << i;
+            EXPECT_EQ(dflt[i].hard, port[i].hard) << i;
+            EXPECT_EQ(dflt[i].soft, port[i].soft) << i;
+            frames++;
+        }
+    }
+    EXPECT_EQ(frames, 27);
+}
+
 TEST(TurboDecoderCuda, Int8InputMatchesCpu)
 {
     for (int kernel : { 2, 4 }) {
@@ -394,6 +435,141 @@ TEST(TurboDecoder, FixedPointStaysInInt16)
     EXPECT_EQ(checked, 48);
     std::printf("largest intermediate magnitude: %d (bound 23746)\n", core::turbo_fx::checked_int_ops::max_abs);
     EXPECT_LE(core::turbo_fx::checked_int_ops::max_abs, 23746);
+    // and the values each add-max compares are within 2^15 - 1 of each
+    // other (counted as violations above): what s16x2_portable_ops needs
+    std::printf("largest add-max distance: %d (portable path needs <= 32767)\n",
+                core::turbo_fx::checked_int_ops::max_dist);
+    EXPECT_LE(core::turbo_fx::checked_int_ops::max_dist, 32767);
+}
+
+// The GPU's portable packed arithmetic (turbo_fx::s16x2_portable_ops, run
+// on GPUs without DPX) is lane for lane the DPX instructions it replaces:
+// add.s16x2 / sub.s16x2 wrapping modulo 2^16 on any words (random and
+// int16 edges), and max(a + b, c) per signed lane (__viaddmax_s16x2)
+// wherever the two compared values differ by less than 2^15 (what
+// turbo_fixed.h's bounds guarantee and FixedPointStaysInInt16 checks).
+TEST(TurboDecoder, PortablePackedOpsMatchDpxSemantics)
+{
+    using P = core::turbo_fx::s16x2_portable_ops;
+    auto lane = [](uint32_t v, int l) { return int(int16_t(uint16_t(v >> (16 * l)))); };
+    auto ref_add = [&](uint32_t a, uint32_t b, int sign) {
+        uint32_t r = 0;
+        for (int l = 0; l < 2; l++)
+            r |= uint32_t(uint16_t(lane(a, l) + sign * lane(b, l))) << (16 * l);
+        return r;
+    };
+    auto ref_addmax = [&](uint32_t a, uint32_t b, uint32_t c) {
+        const uint32_t s = ref_add(a, b, 1);
+        uint32_t r = 0;
+        for (int l = 0; l < 2; l++)
+            r |= uint32_t(uint16_t(std::max(lane(s, l), lane(c, l)))) << (16 * l);
+        return r;
+    };
+    std::mt19937 rng(61);
+    const uint32_t edges[] = { 0u, 1u, 0xFFFFu, 0x7FFFu, 0x8000u, 0x7FFF8000u, 0x80007FFFu,
+                               0xFFFF0000u, 0xFFFFFFFFu, 0x80008000u, 0x7FFF7FFFu, 0x00010001u };
+    long n = 0;
+    for (uint32_t a : edges)
+        for (uint32_t b : edges) {
+            ASSERT_EQ(P::add(a, b), ref_add(a, b, 1)) << std::hex << a << " " << b;
+            ASSERT_EQ(P::sub(a, b), ref_add(a, b, -1)) << std::hex << a << " " << b;
+        }
+    for (int i = 0; i < 2000000; i++) {
+        const uint32_t a = rng(), b = rng();
+        ASSERT_EQ(P::add(a, b), ref_add(a, b, 1)) << std::hex << a << " " << b;
+        ASSERT_EQ(P::sub(a, b), ref_add(a, b, -1)) << std::hex << a << " " << b;
+    }
+    // addmax: per lane, a + b and c within 2^15 - 1 of each other.
+    std::uniform_int_distribution<int> half(-16384, 16383), any(-32768, 32767);
+    auto pk = [](int l, int h) { return (uint32_t(l) & 0xFFFFu) | (uint32_t(h) << 16); };
+    auto near_lane = [&](int& a, int& b, int& c) {
+        for (;;) {
+            a = any(rng), b = any(rng), c = any(rng);
+            const int s = int(int16_t(uint16_t(a + b)));
+            if (std::abs(s - c) <= 32767)
+                return;
+        }
+    };
+    for (int i = 0; i < 2000000; i++) {
+        int a0, b0, c0, a1, b1, c1;
+        if (i % 2) {
+            near_lane(a0, b0, c0);
+            near_lane(a1, b1, c1);
+        } else {
+            a0 = half(rng), b0 = 0, c0 = half(rng), a1 = half(rng), b1 = 0, c1 = half(rng);
+        }
+        const uint32_t a = pk(a0, a1), b = pk(b0, b1), c = pk(c0, c1);
+        ASSERT_EQ(P::addmax(a, b, c), ref_addmax(a, b, c)) << std::hex << a << " " << b << " " << c;
+        n++;
+    }
+    // The extremes of the allowed distance, in both lanes and orders.
+    for (int base : { -32768, -16384, -1, 0, 1 }) {
+        const int top = base + 32767;
+        if (top > 32767)
+            continue;
+        for (auto [x, y] : { std::pair<int, int>{ base, top }, std::pair<int, int>{ top, base } }) {
+            const uint32_t a = pk(x, y), c = pk(y, x);
+            ASSERT_EQ(P::addmax(a, 0u, c), ref_addmax(a, 0u, c)) << base;
+            n++;
+        }
+    }
+    for (int x : { -32768, -2048, -1, 0, 1, 127, 32767 }) {
+        EXPECT_EQ(P::lo(P::splat(x)), x);
+        EXPECT_EQ(P::hi(P::splat(x)), x);
+    }
+    EXPECT_EQ(P::zero(), 0u);
+    EXPECT_GT(n, 2000000);
+}
+
+// The CPU twin run with the GPU's portable packed arithmetic in either lane
+// (the other lane carrying other values) decodes bit for bit as with plain
+// int: decisions, soft values and iterations, on saturated, random and noisy
+// input, several window counts, guard and both max-log-MAP kinds. The
+// CUDA test PortablePathMatchesCpuTwin runs the same arithmetic on a GPU.
+TEST(TurboDecoder, PortablePackedArithmeticMatchesInt)
+{
+    std::mt19937 rng(67);
+    std::uniform_int_distribution<int> sat(0, 1), any(-127, 127);
+    long compared = 0;
+    for (int K : { 40, 1024, 6144 }) {
+        std::vector<std::vector<int>> inputs;
+        std::vector<int> q(3 * K + 12);
+        for (auto& v : q)
+            v = sat(rng) ? 127 : -127;
+        inputs.push_back(q);
+        for (auto& v : q)
+            v = any(rng);
+        inputs.push_back(q);
+        for (float sigma : { 0.7f, 0.9f }) {
+            const codeword cw = crc_codeword_awgn(K, sigma, rng);
+            for (size_t i = 0; i < q.size(); i++)
+                q[i] = core::turbo_fx::quantize(cw.llr[i], 8.0f);
+            inputs.push_back(q);
+        }
+        for (auto a : { core::turbo::MAX_LOG_MAP, core::turbo::SCALED_MAX_LOG_MAP })
+            for (int P : { 1, 16, 96 })
+                for (int guard : { 0, 16 })
+                    for (const auto& in : inputs) {
+                        auto cfg = cfg_of(a, P, 8, 4);
+                        cfg.guard = guard;
+                        core::turbo_decoder_cpu dec(cfg);
+                        std::vector<uint8_t> h0(K), h1(K), h2(K);
+                        std::vector<float> s0(K), s1(K), s2(K);
+                        const auto r0 = dec.decode_fixed<core::turbo_fx::int_ops>(in.data(), K, 0.125f, h0.data(), s0.data());
+                        const auto r1 = dec.decode_fixed<core::turbo_fx::s16x2_lane_ops<0>>(in.data(), K, 0.125f, h1.data(), s1.data());
+                        const auto r2 = dec.decode_fixed<core::turbo_fx::s16x2_lane_ops<1>>(in.data(), K, 0.125f, h2.data(), s2.data());
+                        ASSERT_EQ(h0, h1) << "K=" << K << " P=" << P;
+                        ASSERT_EQ(h0, h2) << "K=" << K << " P=" << P;
+                        ASSERT_EQ(0, std::memcmp(s0.data(), s1.data(), K * sizeof(float)));
+                        ASSERT_EQ(0, std::memcmp(s0.data(), s2.data(), K * sizeof(float)));
+                        ASSERT_EQ(r0.iterations, r1.iterations);
+                        ASSERT_EQ(r0.iterations, r2.iterations);
+                        ASSERT_EQ(r0.check, r1.check);
+                        ASSERT_EQ(r0.check, r2.check);
+                        compared++;
+                    }
+    }
+    EXPECT_EQ(compared, 3 * 2 * 3 * 2 * 4);
 }
 
 // The CPU backend's SIMD path (codewords as vector lanes) is the scalar

@@ -27,6 +27,8 @@
 #include "cuda/launch.cuh"
 #include "viterbi/cuda/viterbi_device.cuh"
 #include "viterbi/cuda/viterbi_thread_codes.h"
+#include "viterbi/viterbi_packed.h"
+#include "cuda/cuda_check.h"
 
 #include <cuda_runtime.h>
 #include <cstdint>
@@ -38,6 +40,17 @@ namespace core {
 namespace {
 
 constexpr int threads_per_block = 128;
+
+// Whether this device compilation has max.u16x2 in hardware (Hopper, sm_90):
+// there the packed max is one VIMNMX.U16x2 per butterfly; every other target
+// compiles the portable viterbi_packed::max_u16x2_from_diff, equal to it bit
+// for bit (a compile-time choice: a run-time variant would double the
+// compile time of this file, the longest of the library).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1000
+#define GPURX_VIT_DPX_ARCH 1
+#else
+#define GPURX_VIT_DPX_ARCH 0
+#endif
 
 struct thread_args {
     viterbi_gpu_code code;
@@ -290,10 +303,14 @@ struct packed_trellis {
             // Low half: the edge into j (input 0); high half: into j + H (input 1).
             const uint32_t a0 = A0 + (bm[T::out(p0, 0)] | (bm[T::out(p0, 1)] << 16));
             const uint32_t a1 = A1 + (bm[T::out(p1, 0)] | (bm[T::out(p1, 1)] << 16));
-            Pn[j] = __vmaxu2(a0, a1);
             // a1 - a0 + 0x7fff per half lies in [0, 0xfffe]: no borrow crosses;
             // its bit 15 is set exactly when a1 > a0 (a tie keeps p0).
-            const uint32_t diff = a1 + 0x7fff7fffu - a0;
+            const uint32_t diff = viterbi_packed::diff_u16x2(a0, a1);
+#if GPURX_VIT_DPX_ARCH
+            Pn[j] = __vmaxu2(a0, a1);
+#else
+            Pn[j] = viterbi_packed::max_u16x2_from_diff(a0, a1, diff);
+#endif
             const int b = j % 16;
             d[j / 16] |= (diff >> (15 - b)) & ((1u << b) | (1u << (16 + b)));
         }
@@ -562,9 +579,11 @@ __global__ void __launch_bounds__(threads_per_block) viterbi_thread(thread_args 
     }
     const bool best_end = c.termination == 1;
     int end = 0;
-    const float metric = Soft ? forward_float<T, Punctured>(c, in, steps, dec, stride, start, best_end, start, end)
-                              : forward_packed<T, Punctured>(c, in, p.input, steps, dec, stride, start, best_end,
-                                                             start, end);
+    float metric;
+    if constexpr (Soft)
+        metric = forward_float<T, Punctured>(c, in, steps, dec, stride, start, best_end, start, end);
+    else
+        metric = forward_packed<T, Punctured>(c, in, p.input, steps, dec, stride, start, best_end, start, end);
     traceback<T>(dec, stride, steps, p.frame_bits, end, bits);
     a.results[f] = { reported_metric(c, p, metric), end, viterbi::FRAME_DECODED };
 }
@@ -591,9 +610,11 @@ __global__ void __launch_bounds__(threads_per_block) viterbi_thread_tb_metrics(t
         return;
     const uint8_t* in = a.in + fd.in_offset;
     int end = 0;
-    a.tb_metrics[g] = Soft ? forward_float<T, Punctured, false>(c, in, steps, nullptr, 0, s0, false, s0, end)
-                           : forward_packed<T, Punctured, false>(c, in, p.input, steps, nullptr, 0, s0, false, s0,
-                                                                 end);
+    if constexpr (Soft)
+        a.tb_metrics[g] = forward_float<T, Punctured, false>(c, in, steps, nullptr, 0, s0, false, s0, end);
+    else
+        a.tb_metrics[g] =
+            forward_packed<T, Punctured, false>(c, in, p.input, steps, nullptr, 0, s0, false, s0, end);
 }
 
 template <class C, bool Punctured, bool Soft>

@@ -12,6 +12,7 @@
 #include "test_util.h"
 #include "viterbi/tests/viterbi_test_util.h"
 #include <gtest/gtest.h>
+#include <cstdlib>
 
 #include <algorithm>
 #include <cmath>
@@ -166,7 +167,7 @@ TEST(ViterbiCuda, WarpEqualsReferenceBitForBit)
 // reference bit for bit, on every compiled code and termination (exact
 // tail-biting: the same start state, the lowest on ties),
 // float, int8 and hard input in one batch, punctured and not.
-TEST(ViterbiCuda, ThreadEqualsReferenceBitForBit)
+static void thread_equals_reference()
 {
     std::mt19937 rng(515);
     size_t configs = 0;
@@ -210,6 +211,8 @@ TEST(ViterbiCuda, ThreadEqualsReferenceBitForBit)
             }
     EXPECT_EQ(configs, 12u); // 3 compiled codes x 3 terminations, + K=7 punctured x 3
 }
+
+TEST(ViterbiCuda, ThreadEqualsReferenceBitForBit) { thread_equals_reference(); }
 
 // cuda-thread rejects a malformed frame and one longer than max_frame_bits
 // (its decisions would not fit), and decodes the neighbours.

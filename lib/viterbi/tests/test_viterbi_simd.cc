@@ -16,6 +16,7 @@
 #include "viterbi/tests/viterbi_test_util.h"
 #include "viterbi/viterbi_reference.h"
 #include "viterbi/viterbi_simd.h"
+#include "viterbi/viterbi_packed.h"
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -303,4 +304,35 @@ TEST(ViterbiSimdKernel, AutoPicksItAndThePipelineMatchesTheReference)
         else
             EXPECT_EQ(got[i].result.metric, ref[i].result.metric) << "frame " << i;
     }
+}
+
+// The cuda-thread decoder's portable packed max (GPUs without max.u16x2,
+// viterbi_packed::max_u16x2_from_diff) equals max.u16x2 lane by lane for
+// every pair of metrics below 2^15 (the decoder's bound): each lane swept
+// over all 2^15 values against edge and random partners, plus random pairs.
+TEST(ViterbiPacked, PortableMaxEqualsMaxU16x2)
+{
+    namespace vp = core::viterbi_packed;
+    std::mt19937 rng(77);
+    std::uniform_int_distribution<uint32_t> m15(0, 0x7fff);
+    long n = 0;
+    auto check = [&](uint32_t a0, uint32_t a1) {
+        const uint32_t got = vp::max_u16x2_from_diff(a0, a1, vp::diff_u16x2(a0, a1));
+        ASSERT_EQ(got, vp::max_u16x2_reference(a0, a1)) << std::hex << a0 << " " << a1;
+        n++;
+    };
+    std::vector<uint32_t> partners = { 0, 1, 0x3fff, 0x4000, 0x7ffe, 0x7fff };
+    for (int i = 0; i < 10; i++)
+        partners.push_back(m15(rng));
+    for (uint32_t x = 0; x < 0x8000; x++)
+        for (uint32_t p : partners) {
+            const uint32_t o = m15(rng); // the other lane: anything in range
+            check(x | (o << 16), p | (m15(rng) << 16));
+            check(p | (o << 16), x | (m15(rng) << 16));
+            check(o | (x << 16), m15(rng) | (p << 16));
+            check(m15(rng) | (p << 16), o | (x << 16));
+        }
+    for (int i = 0; i < 4000000; i++)
+        check(m15(rng) | (m15(rng) << 16), m15(rng) | (m15(rng) << 16));
+    EXPECT_GT(n, 6000000);
 }
