@@ -278,8 +278,9 @@ __device__ inline float2 cmul(float2 a, float2 b)
 __device__ inline float2 csub(float2 a, float2 b) { return make_float2(a.x - b.x, a.y - b.y); }
 __device__ inline float norm2(float2 a) { return a.x * a.x + a.y * a.y; }
 
-//! y_hat = rows 0..nt-1 of (Q^H y) (or W y for lmmse).
-__device__ inline void rotate(const frame_prep& fp, const float2* y, int nt, int nr, float2* yh)
+//! y_hat = rows 0..nt-1 of (Q^H y) (or W y for lmmse), into yh[i * stride].
+__device__ inline void rotate(const frame_prep& fp, const float2* y, int nt, int nr, float2* yh,
+                              int stride = 1)
 {
     for (int i = 0; i < nt; i++) {
         float2 s = make_float2(0.0f, 0.0f);
@@ -288,7 +289,7 @@ __device__ inline void rotate(const frame_prep& fp, const float2* y, int nt, int
             s.x += q.x * v.x - q.y * v.y;
             s.y += q.x * v.y + q.y * v.x;
         }
-        yh[i] = s;
+        yh[i * stride] = s;
     }
 }
 

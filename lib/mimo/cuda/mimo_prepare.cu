@@ -370,7 +370,11 @@ __device__ int prepare_channel(const float2* h, const mimo::frame_params& p, con
     return rank;
 }
 
-__global__ void __launch_bounds__(prep_threads) mimo_prepare_frames(prep_args a)
+// __launch_bounds__'s second argument (at least one block per SM) limits
+// nothing here (the block is small); it moves ptxas from an occupancy-driven
+// register target, which spilled on some architectures, to one without
+// spills (docs/results/ptxas_default_architectures.md).
+__global__ void __launch_bounds__(prep_threads, 1) mimo_prepare_frames(prep_args a)
 {
     const uint32_t f = blockIdx.x * blockDim.x + threadIdx.x;
     if (f >= a.b.nframes)

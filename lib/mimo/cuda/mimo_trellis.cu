@@ -52,11 +52,12 @@ constexpr size_t table_bytes()
 {
     return (sizeof(qam_table<BITS>) + 15) / 16 * 16;
 }
-// Per thread: aux float4, then three path sets of uint64 symbols and float metrics.
+// Per thread: aux float4, then three path sets of uint64 symbols and float
+// metrics, then y_hat.
 template <int BITS>
 constexpr size_t trellis_bytes_per_thread()
 {
-    return size_t(1 << BITS) * (16 + 3 * 8 + 3 * 4);
+    return size_t(1 << BITS) * (16 + 3 * 8 + 3 * 4) + max_ant * sizeof(float2);
 }
 template <int BITS>
 constexpr int trellis_threads()
@@ -73,7 +74,10 @@ struct trellis_thread {
     int nt, T, tid;
     float n0;
     const float* la; // priors of the vector, or nullptr
-    float2 yh[max_ant];
+    // y_hat of layer l at yh[l * T], in shared memory: a per-thread array
+    // indexed by layer would live in local memory, and its stack frame made
+    // ptxas spill registers too (docs/results/ptxas_*).
+    float2* yh;
 
     __device__ float2 R(int i, int j) const { return fp.r[i * max_ant + j]; }
     __device__ static int symbol(uint64_t h, int layer) { return int((h >> (8 * layer)) & 0xffu); }
@@ -85,7 +89,7 @@ struct trellis_thread {
     //! y_hat[l] minus the interference of the path's symbols below layer l (eq. 4.2).
     __device__ float2 target(uint64_t h, int l) const
     {
-        float2 t = yh[l];
+        float2 t = yh[l * T];
         for (int j = l + 1; j < nt; j++)
             t = csub(t, cmul(R(l, j), tab.point[symbol(h, j)]));
         return t;
@@ -252,8 +256,12 @@ __device__ void emit(const trellis_thread<BITS>& th, int l, const float* m, cons
                                          io.la ? io.la[a * BITS + i] : 0.0f, extrinsic, clip);
 }
 
+// __launch_bounds__'s second argument (at least one block per SM) limits
+// nothing here (the block is small); it moves ptxas from an occupancy-driven
+// register target, which spilled on some architectures, to one without
+// spills (docs/results/ptxas_default_architectures.md).
 template <int BITS, int MODE>
-__global__ void __launch_bounds__(trellis_threads<BITS>()) mimo_trellis(trellis_args a)
+__global__ void __launch_bounds__(trellis_threads<BITS>(), 1) mimo_trellis(trellis_args a)
 {
     constexpr int Q = 1 << BITS;
     extern __shared__ __align__(16) unsigned char smem[];
@@ -276,8 +284,9 @@ __global__ void __launch_bounds__(trellis_threads<BITS>()) mimo_trellis(trellis_
     if (!vector_finite(a.b, v, io))
         return;
 
-    trellis_thread<BITS> th{ tab, fp, p.nt, T, tid, p.n0, io.la, {} };
-    rotate(fp, io.y, p.nt, p.nr, th.yh);
+    trellis_thread<BITS> th{ tab, fp, p.nt, T, tid, p.n0, io.la,
+                             reinterpret_cast<float2*>(mbuf + 3 * Q * T) + tid };
+    rotate(fp, io.y, p.nt, p.nr, th.yh, T);
     const bool extrinsic = a.s.extrinsic != 0;
     const float clip = MODE == ONE_PASS ? a.s.clip : infinity_f();
 
@@ -291,7 +300,7 @@ __global__ void __launch_bounds__(trellis_threads<BITS>()) mimo_trellis(trellis_
     // Stage 0 (the last layer): one edge from the root into each vertex.
     const int last = p.nt - 1;
     for (int q = 0; q < Q; q++) {
-        cur_m[q * T + tid] = norm2(csub(th.yh[last], cmul(th.R(last, last), tab.point[q]))) +
+        cur_m[q * T + tid] = norm2(csub(th.yh[last * T], cmul(th.R(last, last), tab.point[q]))) +
                              th.pen(last, q);
         cur_h[q * T + tid] = uint64_t(q) << (8 * last);
     }
@@ -484,7 +493,8 @@ __device__ void lanes_detect(const qam_table<BITS>& tab, float4* aux, float2* em
 }
 
 template <int BITS, int NT, int MODE>
-__global__ void __launch_bounds__(lanes_block) mimo_trellis_lanes(trellis_args a)
+// Second launch bound: see mimo_trellis.
+__global__ void __launch_bounds__(lanes_block, 1) mimo_trellis_lanes(trellis_args a)
 {
     constexpr int Q = 1 << BITS;
     constexpr int G = lanes_block / Q; // vectors per block

@@ -104,11 +104,11 @@ std::vector<implementation<turbo_config>> turbo_cuda_implementations(float int8_
               "cpu-float", false, turbo_float_layout::window,
               [](const turbo_config&) { return std::string(); }, int8_scale),
         entry("cuda-float-state",
-              "float, one thread per trellis state with warp shuffles (at most 96 windows)",
+              "float, one thread per trellis state with warp shuffles (at most 64 windows)",
               "cpu-float", false, turbo_float_layout::state,
               [](const turbo_config& c) {
-                  return c.max_subblocks() > 96
-                             ? "it runs at most 96 windows per codeword and this configuration "
+                  return c.max_subblocks() > 64
+                             ? "it runs at most 64 windows per codeword and this configuration "
                                "has up to " + std::to_string(c.max_subblocks())
                              : std::string();
               },

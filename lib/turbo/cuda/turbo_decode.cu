@@ -105,7 +105,9 @@ struct kernel_args {
 };
 
 template <bool LOG, typename Tin>
-__global__ void __launch_bounds__(1024) turbo_decode_v1(kernel_args args)
+// At most 256 threads: one per window, P <= 256 (turbo_config). A bound of
+// 1024 capped registers at 64 and spilled.
+__global__ void __launch_bounds__(256) turbo_decode_v1(kernel_args args)
 {
     extern __shared__ float smem[];
     __shared__ int s_flag;
@@ -629,7 +631,9 @@ __device__ __forceinline__ float group_max_star(float v)
 }
 
 template <bool LOG, typename Tin, int C>
-__global__ void __launch_bounds__(768) turbo_decode_v3(v2_args args)
+// At most 64 windows (512 threads), for 128 registers per thread: with 96
+// windows (768 threads, 80 registers) it spilled on every architecture.
+__global__ void __launch_bounds__(512) turbo_decode_v3(v2_args args)
 {
     extern __shared__ float smem[];
     const unsigned FULL = 0xffffffffu;
@@ -908,12 +912,12 @@ void cuda_turbo_decode(const batch_view& dev,
         });
         return;
     }
-    // The state layout runs up to 96 windows (768 threads); the registry
+    // The state layout runs up to 64 windows (512 threads); the registry
     // offers it only for configurations within that (turbo_cuda_kernel.cc).
     if (layout == turbo_float_layout::state) {
-        if (max_windows > 96)
+        if (max_windows > 64)
             throw std::logic_error("cuda-float-state: " + std::to_string(max_windows) +
-                                   " windows, at most 96");
+                                   " windows, at most 64");
         const int nseg = (W + CKPT - 1) / CKPT;
         const int threads = ((8 * max_windows + 31) / 32) * 32;
         const size_t smem = size_t(nseg) * threads * sizeof(float) + 3 * size_t(nwords) * sizeof(uint32_t);

@@ -121,6 +121,10 @@ constexpr int FX_CKPT = 8;
 // Registers per thread: at most 168 lets three 3-warp blocks (P = 96) share
 // an SM sub-partition's 16K registers; more limits the SM to two blocks.
 constexpr int FX_MAX_REGS = 168;
+// The general-stride variant (NW = 0: blocks of 32-64 or 160-256 threads)
+// computes its row addresses at run time and needs a few more; with at most
+// 256 threads per block any count up to 255 still launches.
+constexpr int FX_MAX_REGS_GENERAL = 192;
 
 // Offset in a frame's scratch of the alpha checkpoints (16-byte aligned),
 // after 32 words of boundary metrics per window and 3 x nwords_max words of
@@ -412,6 +416,9 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
         load8(A, bound(0, 0, w));
         load8(B, bound(0, 1, w));
     }
+    // The first half-iteration stores its neighbours' boundaries while it
+    // runs (below); every window must have read its own first.
+    __syncthreads();
     for (int it = 1; it <= a.iterations; it++) {
         // One half-iteration, compiled per decoder (d = 1 reads through the
         // interleaver) so that neither pays for the other's addressing.
@@ -420,7 +427,22 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
         const bool want_out = a.stop != int(turbo::early_stop::none) || it == a.iterations;
         auto half = [&](auto dc) {
             constexpr int d = decltype(dc)::value;
-            uint32_t t[8], asave[8], bsave[8], ckn[8];
+            uint32_t t[8], ckn[8];
+            // The boundaries this half-iteration hands to its neighbours (alpha
+            // at offset ja for window w+1, beta at jb for w-1) go straight to
+            // global scratch when the recursion reaches them: kept in
+            // registers, they were 16 live values across both phases, the
+            // difference between spilling and not (docs/results/ptxas_*).
+            // Safe to store at once: the neighbours read them at the end of
+            // the other decoder's half-iteration, behind a barrier.
+            auto save_alpha = [&]() {
+                if (w + 1 < nwin)
+                    store8(bound(d, 0, w + 1), A);
+            };
+            auto save_beta = [&]() {
+                if (w > 0)
+                    store8(bound(d, 1, w - 1), B);
+            };
             uint32_t LU[C], LP[C];
             int SL[C], IX[C];
             if (d == 1 && want_out)
@@ -442,13 +464,13 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
                 if (!train) {
                     store8(ckpt_at(j0 / C), A);
                     if (full && j0 == ja)
-                        copy8(asave, A);
+                        save_alpha();
                 }
 #pragma unroll
                 for (int i = 0; i < C; i++)
                     if (i < n) {
                         if (!full && !train && j0 + i == ja)
-                            copy8(asave, A);
+                            save_alpha();
                         turbo_fx::alpha_step<O>(A, LU[i], LP[i], t, (par0 + i) & 1);
                         copy8(A, t);
                     }
@@ -477,7 +499,7 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
                 for (int j0 = 0; j0 < len; j0 += C)
                     alpha_run(w, j0, min(C, len - j0), false);
                 if (ja == len)
-                    copy8(asave, A);
+                    save_alpha();
                 for (int hi = gb; hi > 0; hi -= C) {
                     const int j0 = max(0, hi - C), n = hi - j0;
                     if (n == C && !(j0 & 1))
@@ -486,7 +508,7 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
                         beta_train(j0, n, j0 & 1);
                 }
                 if (jb == len)
-                    copy8(bsave, B);
+                    save_beta();
                 // Phase 2 starts with the last segment's checkpoint.
                 if (nseg > 0)
                     load8(ckn, ckpt_at(nseg - 1));
@@ -539,11 +561,11 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
                         copy8(B, t);
                         sm.ext[SL[i]] = scale_ext2(le, a);
                         if (!full && j0 + i == jb)
-                            copy8(bsave, B);
+                            save_beta();
                     }
                 }
                 if (full && j0 == jb)
-                    copy8(bsave, B);
+                    save_beta();
             };
             auto backward_out = [&](int j0, int n, auto outc) {
                 if (n == C && !(jb > j0 && jb < j0 + C))
@@ -552,8 +574,6 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
                     backward(j0, n, outc);
             };
             if (active) {
-                if (w + 1 < nwin)
-                    copy8(bound(d, 0, w + 1), asave);
                 for (int seg = nseg - 1; seg >= 0; seg--) {
                     const int j0 = seg * C, n = min(C, len - j0);
                     if (d == 1 && want_out)
@@ -561,8 +581,6 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
                     else
                         backward_out(j0, n, std::false_type{});
                 }
-                if (w > 0)
-                    copy8(bound(d, 1, w - 1), bsave);
                 // The other decoder's boundary metrics, for its next
                 // half-iteration, before the barrier hides their latency: its
                 // neighbours wrote them before the last barrier but one.
@@ -627,7 +645,7 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
 // DPX: s16x2_ops, launched on sm_90 only (elsewhere the body is empty);
 // else s16x2_portable_ops, bit-exact with it.
 template <bool DPX, typename Tin, int C, int NW>
-__global__ void __maxnreg__(FX_MAX_REGS) turbo_decode_fx(fx_args a)
+__global__ void __maxnreg__(NW ? FX_MAX_REGS : FX_MAX_REGS_GENERAL) turbo_decode_fx(fx_args a)
 {
 #if !GPURX_FX_DPX_ARCH
     if constexpr (DPX) {

@@ -21,7 +21,7 @@ namespace core {
 enum class turbo_float_layout {
     block,  //!< the paper's: one codeword per block, all of alpha in shared memory (guard 0)
     window, //!< one thread per window, checkpointed alpha, several codewords per block
-    state,  //!< one thread per trellis state with warp shuffles, up to 96 windows
+    state,  //!< one thread per trellis state with warp shuffles, up to 64 windows
 };
 
 /*!

@@ -542,8 +542,12 @@ __device__ void traceback(const uint32_t* dec, size_t dec_stride, int steps, int
 // Soft: the float LLR frames of the batch; else all the others (int8,
 // hard, and frames of an unknown input kind, which it rejects). A batch
 // with both kinds takes both launches.
+// __launch_bounds__'s second argument (at least one block per SM) limits
+// nothing here (the block is small); it moves ptxas from an occupancy-driven
+// register target, which spilled on some architectures, to one without
+// spills (docs/results/ptxas_default_architectures.md).
 template <class C, bool Punctured, bool Soft>
-__global__ void __launch_bounds__(threads_per_block) viterbi_thread(thread_args a)
+__global__ void __launch_bounds__(threads_per_block, 5) viterbi_thread(thread_args a)
 {
     using T = trellis<C>;
     const int f = blockIdx.x * threads_per_block + threadIdx.x;
