@@ -547,7 +547,7 @@ __device__ void traceback(const uint32_t* dec, size_t dec_stride, int steps, int
 // register target, which spilled on some architectures, to one without
 // spills (docs/results/ptxas_default_architectures.md).
 template <class C, bool Punctured, bool Soft>
-__global__ void __launch_bounds__(threads_per_block, 5) viterbi_thread(thread_args a)
+__global__ void __launch_bounds__(threads_per_block, Soft ? 1 : 4) viterbi_thread(thread_args a)
 {
     using T = trellis<C>;
     const int f = blockIdx.x * threads_per_block + threadIdx.x;
