@@ -172,7 +172,7 @@ ber_point run_mimo_ber_point(const mimo_ber_context& ctx, int point, double ebn0
                     collect_detected(true);
                 const auto& mp = mparams[size_t(f)];
                 detect->submit(in[i].data() + g.frame_in_offset(f), core::mimo::frame_in_bytes(mp),
-                               core::mimo::frame_out_bytes(mp), &mp);
+                               core::mimo::frame_out_bytes(mp, core::mimo::llr_format::float32), &mp);
             }
             collect_detected(false);
         }

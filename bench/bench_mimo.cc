@@ -15,10 +15,13 @@
 //   pcie    the bound PCIe sets on e2e: bytes in and out per coded bit at
 //           55 GB/s each way, 97 GB/s both at once
 //   cpu     the CPU twin through the pipeline on all cores
+// With --int8-out, also e2e, its PCIe bound and the CPU twin with int8 LLRs
+// out (llr_type "int8": a quarter of the output bytes), next to the float
+// figures of the same run.
 // Noisy Rayleigh channels at 16 dB, no priors.
 //
 //   bench_mimo [--quick] [--vectors N] [--frames F] [--only NAME] [--no-cpu] [--staging T]
-//              [--e2e-batch B]
+//              [--e2e-batch B] [--int8-out]
 #include "mimo/mimo_frame.h"
 #include "mimo/mimo_implementations.h"
 #include "pipeline/batch_pipeline.h"
@@ -82,9 +85,13 @@ std::vector<std::vector<cf>> make_frames(const shape_case& c, int frames, int ve
     return out;
 }
 
-core::mimo_config config_of(const shape_case& c, const std::string& impl)
+using core::mimo::llr_format;
+
+core::mimo_config config_of(const shape_case& c, const std::string& impl,
+                            llr_format llr = llr_format::float32)
 {
     core::mimo_config cfg;
+    cfg.llr_type = llr;
     cfg.nt = c.nt;
     cfg.nr = c.nr;
     cfg.modulation = core::mimo::modulation_of_bits(c.bits);
@@ -100,9 +107,10 @@ core::mimo_config config_of(const shape_case& c, const std::string& impl)
 // would; 0: one submit() per frame.
 double pipeline_gbps(const shape_case& c, const std::string& impl, const core::backend_choice& where,
                      const std::vector<std::vector<cf>>& frames, int vectors, float n0, size_t max_batch,
-                     size_t total, size_t threads, size_t staging_threads = 0)
+                     size_t total, size_t threads, size_t staging_threads = 0,
+                     llr_format llr = llr_format::float32)
 {
-    auto cfg = config_of(c, impl);
+    auto cfg = config_of(c, impl, llr);
     cfg.noise_variance = n0;
     const auto choice = core::choose_mimo_implementation(cfg);
     const core::mimo::frame_params p = core::mimo::frame_params_for(cfg, vectors);
@@ -111,7 +119,7 @@ double pipeline_gbps(const shape_case& c, const std::string& impl, const core::b
     pc.slots = 3;
     pc.max_batch = max_batch;
     pc.max_in_bytes = core::mimo::frame_in_bytes(p);
-    pc.max_out_bytes = core::mimo::frame_out_bytes(p);
+    pc.max_out_bytes = core::mimo::frame_out_bytes(p, llr);
     pc.flush_timeout = std::chrono::microseconds(1000);
     pc.cpu_threads = threads;
     if (staging_threads)
@@ -156,13 +164,13 @@ double pipeline_gbps(const shape_case& c, const std::string& impl, const core::b
 
 // The coded Gbit/s PCIe allows: each frame's bytes in and out over the coded
 // bits it carries, at 55 GB/s each way (pinned) and 97 GB/s both at once.
-double pcie_bound_gbps(const shape_case& c, int vectors)
+double pcie_bound_gbps(const shape_case& c, int vectors, llr_format llr = llr_format::float32)
 {
-    core::mimo_config cfg = config_of(c, c.impl);
+    core::mimo_config cfg = config_of(c, c.impl, llr);
     const auto p = core::mimo::frame_params_for(cfg, vectors);
     const double bits = double(vectors) * c.nt * c.bits;
     const double in = double(core::mimo::frame_in_bytes(p)) / bits,
-                 out = double(core::mimo::frame_out_bytes(p)) / bits; // bytes per coded bit
+                 out = double(core::mimo::frame_out_bytes(p, llr)) / bits; // bytes per coded bit
     return std::min({ 55.0 / in, 55.0 / out, 97.0 / (in + out) });
 }
 
@@ -185,7 +193,8 @@ kernel_rates kernel_gbps(const shape_case& c, const std::vector<std::vector<cf>>
     auto kernel = e->make_cuda(cfg, 0);
     const size_t nf = frames.size();
     const auto p = core::mimo::frame_params_for(cfg, vectors);
-    const size_t in_b = core::mimo::frame_in_bytes(p), out_b = core::mimo::frame_out_bytes(p);
+    const size_t in_b = core::mimo::frame_in_bytes(p),
+                 out_b = core::mimo::frame_out_bytes(p, cfg.llr_type);
     const size_t in_stride = (in_b + 15) & ~size_t(15), out_stride = (out_b + 15) & ~size_t(15);
     std::vector<core::frame_desc> fd(nf);
     std::vector<core::mimo::frame_params> params(nf, p);
@@ -247,7 +256,7 @@ kernel_rates kernel_gbps(const shape_case& c, const std::vector<std::vector<cf>>
 
 int main(int argc, char** argv)
 {
-    bool quick = false, cpu = true;
+    bool quick = false, cpu = true, int8_out = false;
     int vectors = 12, frames = 20000;
     size_t staging = 8, e2e_batch = 8192;
     std::string only;
@@ -256,6 +265,8 @@ int main(int argc, char** argv)
             quick = true;
         else if (!std::strcmp(argv[i], "--no-cpu"))
             cpu = false;
+        else if (!std::strcmp(argv[i], "--int8-out"))
+            int8_out = true;
         else if (!std::strcmp(argv[i], "--vectors") && i + 1 < argc)
             vectors = std::atoi(argv[++i]);
         else if (!std::strcmp(argv[i], "--frames") && i + 1 < argc)
@@ -287,15 +298,17 @@ int main(int argc, char** argv)
                 "(55 GB/s each way, 97 GB/s both)\n",
                 staging, e2e_batch);
     std::printf("| implementation | nt x nr | modulation | k | kernel | qr alone | e2e (pipeline) | pcie bound | "
-                "e2e / min(kernel, pcie) | cpu twin, %u threads |\n"
-                "|---|---|---|---|---|---|---|---|---|---|\n",
-                cores);
+                "e2e / min(kernel, pcie) | cpu twin, %u threads |%s\n"
+                "|---|---|---|---|---|---|---|---|---|---|%s\n",
+                cores,
+                int8_out ? " e2e, int8 out | pcie bound, int8 out | e2e int8 / float | cpu twin, int8 out |" : "",
+                int8_out ? "---|---|---|---|" : "");
     for (const auto& c : cases) {
         if (!only.empty() && c.impl != only)
             continue;
         const float n0 = float(c.nt) * std::pow(10.0f, -1.6f);
         const auto data = make_frames(c, std::min(frames, 4096), vectors, n0);
-        double k = 0, q = 0, e2e = 0, host = 0;
+        double k = 0, q = 0, e2e = 0, host = 0, e2e8 = 0, host8 = 0;
 #ifdef GPURX_HAVE_CUDA
         if (gpu) {
             std::vector<std::vector<cf>> batch(frames);
@@ -306,6 +319,9 @@ int main(int argc, char** argv)
             q = r.qr;
             e2e = pipeline_gbps(c, c.impl, { core::backend_kind::cuda, { 0 }, "" }, data, vectors, n0, e2e_batch,
                                 quick ? 40000 : 400000, 0, staging);
+            if (int8_out)
+                e2e8 = pipeline_gbps(c, c.impl, { core::backend_kind::cuda, { 0 }, "" }, data, vectors, n0,
+                                     e2e_batch, quick ? 40000 : 400000, 0, staging, llr_format::int8);
         }
 #endif
         if (cpu) {
@@ -314,12 +330,19 @@ int main(int argc, char** argv)
             const size_t total = c.impl == "cuda-ml" || c.bits >= 6 ? 64 * cores : 600 * cores;
             host = pipeline_gbps(c, twin, { core::backend_kind::cpu, {}, "" }, data, vectors, n0, cores,
                                  quick ? total / 4 : total, cores);
+            if (int8_out)
+                host8 = pipeline_gbps(c, twin, { core::backend_kind::cpu, {}, "" }, data, vectors, n0, cores,
+                                      quick ? total / 4 : total, cores, 0, llr_format::int8);
         }
         const double bound = pcie_bound_gbps(c, vectors);
         const double ceiling = std::min(k, bound);
-        std::printf("| %s | %dx%d | %d-QAM | %s | %.3f | %.3f | %.3f | %.2f | %.0f%% | %.4f |\n", c.impl.c_str(), c.nt,
+        std::printf("| %s | %dx%d | %d-QAM | %s | %.3f | %.3f | %.3f | %.2f | %.0f%% | %.4f |", c.impl.c_str(), c.nt,
                     c.nr, 1 << c.bits, c.impl == "cuda-kbest" ? std::to_string(c.k).c_str() : "-", k, q, e2e, bound,
                     ceiling > 0 ? 100.0 * e2e / ceiling : 0.0, host);
+        if (int8_out)
+            std::printf(" %.3f | %.2f | %.2f | %.4f |", e2e8, pcie_bound_gbps(c, vectors, llr_format::int8),
+                        e2e > 0 ? e2e8 / e2e : 0.0, host8);
+        std::printf("\n");
         std::fflush(stdout);
     }
     if (!gpu)

@@ -52,7 +52,8 @@ core::mimo_config make_mimo_config(int nt,
                                    bool sorted_qr,
                                    bool apriori,
                                    const std::string& output,
-                                   const std::string& implementation)
+                                   const std::string& implementation,
+                                   const std::string& llr_type)
 {
     core::mimo_config c;
     c.nt = nt;
@@ -65,6 +66,7 @@ core::mimo_config make_mimo_config(int nt,
     c.sorted_qr = sorted_qr;
     c.apriori = apriori;
     c.output = core::mimo::parse_llr_output(output);
+    c.llr_type = core::mimo::parse_llr_type(llr_type);
     c.implementation = implementation;
     try {
         c.validate();
@@ -106,7 +108,7 @@ size_t mimo_adapter::items_for(int vectors) const
 
 size_t mimo_adapter::max_out_bytes() const
 {
-    return size_t(d_max_vectors) * d_cfg.llrs_per_vector() * sizeof(float);
+    return size_t(d_max_vectors) * d_cfg.llrs_per_vector() * out_item_bytes();
 }
 
 bool mimo_adapter::shape(uint64_t n, frame_shape& out, std::string& why) const
@@ -115,9 +117,10 @@ bool mimo_adapter::shape(uint64_t n, frame_shape& out, std::string& why) const
     const uint64_t h = h_items();
     if (n > h && (n - h) % per == 0 && (n - h) / per <= uint64_t(d_max_vectors)) {
         const int vectors = int((n - h) / per);
-        out.set_params(core::mimo::frame_params_for(d_cfg, vectors));
+        const frame_params p = core::mimo::frame_params_for(d_cfg, vectors);
+        out.set_params(p);
         out.in_items = n;
-        out.out_bytes = size_t(vectors) * d_cfg.llrs_per_vector() * sizeof(float);
+        out.out_bytes = core::mimo::frame_out_bytes(p, d_cfg.llr_type);
         return true;
     }
     why = "length " + std::to_string(n) + " is not " + std::to_string(h) + " (H, " +
@@ -251,6 +254,8 @@ bool mimo_adapter::pdu_items(const pmt::pmt_t& vec, const uint8_t*& items, size_
 
 pmt::pmt_t mimo_adapter::pdu_output(const core::completed_frame& f) const
 {
+    if (d_cfg.llr_type == core::mimo::llr_format::int8)
+        return pmt::init_s8vector(f.out_bytes, reinterpret_cast<const int8_t*>(f.data));
     return pmt::init_f32vector(f.out_bytes / sizeof(float), reinterpret_cast<const float*>(f.data));
 }
 

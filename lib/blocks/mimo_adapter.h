@@ -7,8 +7,10 @@
 //
 // A frame is one channel matrix H and the `vectors` received vectors y seen
 // through it (lib/mimo/mimo_frame.h); its output is vectors * nt *
-// bits_per_symbol float LLRs (L = ln P(b=1)/P(b=0), positive for bit 1):
-// per vector antenna 0's bits first, each antenna's b(0), b(1), ...
+// bits_per_symbol LLRs (L = ln P(b=1)/P(b=0), positive for bit 1): per
+// vector antenna 0's bits first, each antenna's b(0), b(1), ...; float, or
+// with llr_type "int8" one int8 (GNU Radio char) each, v = rint(8 L)
+// saturated to +-127 (common/llr_int8.h), the turbo decoders' int8 input.
 //
 // Tagged and PDU forms: a packet (PDU) of complex items is
 //   H (nr * nt, row-major H[r][t] at r * nt + t), then the y vectors (nr each),
@@ -19,7 +21,8 @@
 // Stream form: port 0 the y vectors (nr complex), port 1 H (nr * nt complex,
 // one per frame), then with apriori the a-priori vectors (nt * bps float,
 // one per y), then with noise_input N0 (one float per frame); the output is
-// one LLR vector (nt * bps float) per y vector.
+// one LLR vector (nt * bps float or int8) per y vector. PDU output: an
+// f32vector, or an s8vector with int8.
 //
 // Every completed frame is described by "rank" (the numerical rank of H);
 // a rank-deficient H (rank < nt) also gets "rank_deficient" = True, its
@@ -47,7 +50,8 @@ core::mimo_config make_mimo_config(int nt,
                                    bool sorted_qr,
                                    bool apriori,
                                    const std::string& output,
-                                   const std::string& implementation);
+                                   const std::string& implementation,
+                                   const std::string& llr_type);
 
 //! The most vectors one frame may hold (vectors_per_channel, max_vectors).
 constexpr int mimo_max_vectors = 65536;
@@ -63,7 +67,7 @@ public:
     core::kernel_factories kernels() const override;
     std::string implementation_note() const override { return d_choice.note; }
     size_t in_item_bytes() const override { return 2 * sizeof(float); }
-    size_t out_item_bytes() const override { return sizeof(float); }
+    size_t out_item_bytes() const override { return core::mimo::llr_bytes(d_cfg.llr_type); }
     size_t max_in_items() const override { return items_for(d_max_vectors); }
     size_t max_out_bytes() const override;
     bool shape(uint64_t n_items, frame_shape& out, std::string& why) const override;

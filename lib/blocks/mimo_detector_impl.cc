@@ -27,10 +27,11 @@ mimo_detector::sptr mimo_detector::make(int nt,
                                         bool apriori,
                                         const std::string& output,
                                         const std::string& implementation,
-                                        const pipeline_options& options)
+                                        const pipeline_options& options,
+                                        const std::string& llr_type)
 {
-    const auto cfg = make_mimo_config(
-        nt, nr, modulation, algorithm, k, clip, noise_var, sorted_qr, apriori, output, implementation);
+    const auto cfg = make_mimo_config(nt, nr, modulation, algorithm, k, clip, noise_var, sorted_qr,
+                                      apriori, output, implementation, llr_type);
     if (vectors_per_channel < 1 || vectors_per_channel > mimo_max_vectors)
         throw std::invalid_argument("vectors_per_channel must be in 1.." +
                                     std::to_string(mimo_max_vectors) + ", got " +
@@ -54,10 +55,11 @@ mimo_detector_tagged::sptr mimo_detector_tagged::make(int nt,
                                                       const std::string& implementation,
                                                       int max_vectors,
                                                       const std::string& len_tag_key,
-                                                      const pipeline_options& options)
+                                                      const pipeline_options& options,
+                                        const std::string& llr_type)
 {
-    const auto cfg = make_mimo_config(
-        nt, nr, modulation, algorithm, k, clip, noise_var, sorted_qr, apriori, output, implementation);
+    const auto cfg = make_mimo_config(nt, nr, modulation, algorithm, k, clip, noise_var, sorted_qr,
+                                      apriori, output, implementation, llr_type);
     return gnuradio::make_block_sptr<tagged_block<mimo_detector_tagged, mimo_adapter>>(
         "mimo_detector_tagged", mimo_adapter(cfg, max_vectors), len_tag_key, options);
 }
@@ -74,10 +76,11 @@ mimo_detector_pdu::sptr mimo_detector_pdu::make(int nt,
                                                 const std::string& output,
                                                 const std::string& implementation,
                                                 int max_vectors,
-                                                const pipeline_options& options)
+                                                const pipeline_options& options,
+                                        const std::string& llr_type)
 {
-    const auto cfg = make_mimo_config(
-        nt, nr, modulation, algorithm, k, clip, noise_var, sorted_qr, apriori, output, implementation);
+    const auto cfg = make_mimo_config(nt, nr, modulation, algorithm, k, clip, noise_var, sorted_qr,
+                                      apriori, output, implementation, llr_type);
     return gnuradio::make_block_sptr<pdu_block<mimo_detector_pdu, mimo_adapter>>(
         "mimo_detector_pdu", mimo_adapter(cfg, max_vectors), options);
 }

@@ -13,6 +13,7 @@
 
 #include "blocks/frame_adapter.h"
 #include "blocks/llr_staging.h"
+#include "common/llr_int8.h"
 #include "turbo/turbo_config.h"
 #include "turbo/turbo_frame.h"
 #include "turbo/turbo_implementations.h"
@@ -34,7 +35,7 @@ core::turbo::input_kind parse_turbo_input(const std::string& input);
 
 //! int8 input is in the fixed-point decoders' own unit, 1/8 (turbo_config::
 //! fixed_scale): an int8 value v decodes exactly as the float LLR v / 8.
-constexpr float turbo_int8_llr_unit = 1.0f / 8.0f;
+constexpr float turbo_int8_llr_unit = 1.0f / core::int8_llr_steps;
 
 class turbo_adapter final : public frame_adapter
 {

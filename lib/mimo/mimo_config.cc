@@ -62,6 +62,17 @@ const char* llr_output_name(llr_output o)
     return o == llr_output::extrinsic ? "extrinsic" : "aposteriori";
 }
 
+llr_format parse_llr_type(const std::string& name)
+{
+    if (name == "float")
+        return llr_format::float32;
+    if (name == "int8")
+        return llr_format::int8;
+    throw std::invalid_argument("llr_type must be \"float\" or \"int8\", got \"" + name + "\"");
+}
+
+const char* llr_type_name(llr_format f) { return f == llr_format::int8 ? "int8" : "float"; }
+
 std::string unsupported_shape(algorithm a, int nt, modulation m)
 {
     if (a != algorithm::ml)
@@ -97,6 +108,9 @@ void mimo_config::validate() const
     if (output != mimo::llr_output::aposteriori && output != mimo::llr_output::extrinsic)
         throw std::invalid_argument("output must be aposteriori or extrinsic, got " +
                                     std::to_string(int(output)));
+    if (llr_type != mimo::llr_format::float32 && llr_type != mimo::llr_format::int8)
+        throw std::invalid_argument("llr_type must be float or int8, got " +
+                                    std::to_string(int(llr_type)));
     if (!(noise_variance > 0.0f) || !std::isfinite(noise_variance))
         throw std::invalid_argument("noise_variance must be positive and finite, got " +
                                     std::to_string(noise_variance));

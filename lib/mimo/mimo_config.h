@@ -10,6 +10,7 @@
 #define INCLUDED_GPURX_MIMO_MIMO_CONFIG_H
 
 #include "mimo/qam.h"
+#include <cstddef>
 #include <string>
 
 namespace gr {
@@ -38,6 +39,17 @@ enum class llr_output : int32_t { aposteriori, extrinsic };
 //! "aposteriori" | "extrinsic"; throws naming `output`.
 llr_output parse_llr_output(const std::string& name);
 const char* llr_output_name(llr_output o);
+
+//! The type of the LLRs out: float32, or int8 in steps of 1/8
+//! (common/llr_int8.h: v = rint(8 L) saturated to +-127, the unit of the
+//! turbo decoders' int8 input).
+enum class llr_format : int32_t { float32, int8 };
+
+//! "float" | "int8"; throws naming `llr_type`.
+llr_format parse_llr_type(const std::string& name);
+const char* llr_type_name(llr_format f);
+//! Bytes of one LLR of format \p f.
+inline size_t llr_bytes(llr_format f) { return f == llr_format::int8 ? 1 : 4; }
 
 constexpr int max_antennas = 8;
 //! ml visits Q^nt candidates per vector: at most 2^24 (nt <= 4, and 64-QAM
@@ -71,6 +83,8 @@ struct mimo_config {
     bool apriori = false;
     //! A-posteriori LLRs, or extrinsic ones (a posteriori minus a priori).
     mimo::llr_output output = mimo::llr_output::aposteriori;
+    //! The output LLRs' type: float32, or int8 (the float LLR quantised).
+    mimo::llr_format llr_type = mimo::llr_format::float32;
     //! The implementation, by its registry name (mimo_implementations.h), or
     //! "auto": the one of `algorithm`. Naming one also fixes `algorithm`.
     std::string implementation = "auto";

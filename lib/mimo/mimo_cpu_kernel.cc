@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "mimo/mimo_cpu_kernel.h"
+#include "common/llr_int8.h"
 #include "pipeline/worker_pool.h"
 
 #include <cmath>
@@ -30,7 +31,8 @@ mimo::frame_result mimo_cpu_kernel::detect_frame(mimo::mimo_detector& detector,
 {
     using cf = std::complex<float>;
     if (!mimo::frame_problem(p, cfg.algorithm).empty() ||
-        in_bytes != mimo::frame_in_bytes(p) || out_bytes != mimo::frame_out_bytes(p)) {
+        in_bytes != mimo::frame_in_bytes(p) ||
+        out_bytes != mimo::frame_out_bytes(p, cfg.llr_type)) {
         std::memset(out, 0, out_bytes);
         return { mimo::STATUS_BAD_FRAME, 0 };
     }
@@ -49,12 +51,25 @@ mimo::frame_result mimo_cpu_kernel::detect_frame(mimo::mimo_detector& detector,
         p.apriori ? reinterpret_cast<const float*>(y + size_t(p.vectors) * p.nr) : nullptr;
     const int rank = detector.set_channel(
         h, p.nr, p.nt, mimo::modulation(p.bits_per_symbol), double(p.n0));
-    float* llr = reinterpret_cast<float*>(out);
     const size_t per_vector = size_t(p.nt) * p.bits_per_symbol;
-    for (int v = 0; v < p.vectors; v++)
-        detector.detect(y + size_t(v) * p.nr,
-                        apriori ? apriori + v * per_vector : nullptr,
-                        llr + v * per_vector);
+    if (cfg.llr_type == mimo::llr_format::int8) {
+        // The float LLRs of one vector, then their quantisation: the same
+        // values the float output would carry.
+        float llr[mimo::max_antennas * 8]; // frame_problem() checked nt <= 8, bps <= 8
+        int8_t* q = reinterpret_cast<int8_t*>(out);
+        for (int v = 0; v < p.vectors; v++) {
+            detector.detect(
+                y + size_t(v) * p.nr, apriori ? apriori + v * per_vector : nullptr, llr);
+            for (size_t k = 0; k < per_vector; k++)
+                q[v * per_vector + k] = llr_to_int8(llr[k]);
+        }
+    } else {
+        float* llr = reinterpret_cast<float*>(out);
+        for (int v = 0; v < p.vectors; v++)
+            detector.detect(y + size_t(v) * p.nr,
+                            apriori ? apriori + v * per_vector : nullptr,
+                            llr + v * per_vector);
+    }
     return { rank < p.nt ? mimo::STATUS_RANK_DEFICIENT : mimo::STATUS_OK, rank };
 }
 

@@ -13,7 +13,8 @@
 //   cpu-lmmse  LMMSE equalisation and per-stream demapping
 //   cpu-one-pass  one-pass trellis traversal, LLRs clipped
 // Frames with a-priori LLRs (frame_params::apriori) get them to the detector;
-// cfg.output chooses a-posteriori or extrinsic LLRs.
+// cfg.output chooses a-posteriori or extrinsic LLRs, cfg.llr_type float or
+// int8 (each float LLR quantised by common/llr_int8.h).
 #ifndef INCLUDED_GPURX_MIMO_MIMO_CPU_KERNEL_H
 #define INCLUDED_GPURX_MIMO_MIMO_CPU_KERNEL_H
 
@@ -39,8 +40,8 @@ public:
     const mimo_config& config() const { return d_cfg; }
 
     /*!
-     * Detect one frame: \p in (frame_in_bytes(p)) to \p out (frame_out_bytes(p)
-     * floats' bytes) with \p detector. Exposed for tests and for callers
+     * Detect one frame: \p in (frame_in_bytes(p)) to \p out
+     * (frame_out_bytes(p, cfg.llr_type)) with \p detector. Exposed for tests and for callers
      * without a pipeline.
      */
     static mimo::frame_result detect_frame(mimo::mimo_detector& detector,

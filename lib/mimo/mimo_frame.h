@@ -10,10 +10,12 @@
 //           `vectors` received vectors y of nr complex float each, then, when
 //           apriori is 1, vectors * nt * bits_per_symbol float a-priori LLRs
 //           (L = ln P(1)/P(0), the order of the output)
-//   output: vectors * nt * bits_per_symbol float LLRs: per vector, antenna 0's
-//           bits first, each antenna's as b(0), b(1), ... (L = ln P(1)/P(0))
+//   output: vectors * nt * bits_per_symbol LLRs: per vector, antenna 0's
+//           bits first, each antenna's as b(0), b(1), ... (L = ln P(1)/P(0));
+//           float, or int8 (mimo_config::llr_type)
 // The parameters describe the frame completely (a batch may mix shapes and
-// modulations); the algorithm and its settings are the kernel's (mimo_config).
+// modulations); the algorithm and its settings, the LLR type among them, are
+// the kernel's (mimo_config).
 #ifndef INCLUDED_GPURX_MIMO_MIMO_FRAME_H
 #define INCLUDED_GPURX_MIMO_MIMO_FRAME_H
 
@@ -64,9 +66,10 @@ inline size_t frame_in_bytes(const frame_params& p)
     return (size_t(p.nr) * p.nt + size_t(p.vectors) * p.nr) * sizeof(std::complex<float>) +
            (p.apriori ? size_t(p.vectors) * p.nt * p.bits_per_symbol * sizeof(float) : 0);
 }
-inline size_t frame_out_bytes(const frame_params& p)
+//! \p f: the kernel's mimo_config::llr_type.
+inline size_t frame_out_bytes(const frame_params& p, llr_format f)
 {
-    return size_t(p.vectors) * p.nt * p.bits_per_symbol * sizeof(float);
+    return size_t(p.vectors) * p.nt * p.bits_per_symbol * llr_bytes(f);
 }
 
 //! Why \p a cannot detect a frame of \p p ("" when it can); names the field.

@@ -30,6 +30,7 @@
 #ifndef INCLUDED_GPURX_CORE_TURBO_FIXED_H
 #define INCLUDED_GPURX_CORE_TURBO_FIXED_H
 
+#include "common/llr_int8.h"
 #include "turbo/turbo_trellis.h"
 #include <cmath>
 #include <cstdint>
@@ -39,19 +40,16 @@ namespace gpurx {
 namespace core {
 namespace turbo_fx {
 
-constexpr int LLR_MAX = 127;  //!< channel LLR saturation, in steps
+constexpr int LLR_MAX = int8_llr_max; //!< channel LLR saturation, in steps
 constexpr int EXT_MAX = 511;  //!< a-priori/extrinsic saturation, in steps
 constexpr int NEG = -2048;    //!< metric of a state the trellis cannot be in
 constexpr int SCALE_ONE = 256; //!< extrinsic scale denominator (0.75 = 192/256)
 
 //! Quantise a float LLR: round half to even after saturation (+-Inf
 //! saturate; NaN becomes -LLR_MAX, as fmaxf returns the number; the blocks
-//! drop codewords holding NaN before they get here).
-GPURX_HD int quantize(float x, float scale)
-{
-    const float v = fminf(fmaxf(x * scale, -float(LLR_MAX)), float(LLR_MAX));
-    return int(rintf(v));
-}
+//! drop codewords holding NaN before they get here). The module's one
+//! definition (common/llr_int8.h), which int8 LLR producers use too.
+GPURX_HD int quantize(float x, float scale) { return quantize_llr(x, scale, LLR_MAX); }
 GPURX_HD int quantize(int8_t v) { return v < -LLR_MAX ? -LLR_MAX : int(v); }
 
 //! Extrinsic scale in 1/256 steps: round(scaling * 256), at least 1.

@@ -166,11 +166,11 @@ class qa_grc_text(unittest.TestCase):
 
 class qa_grc_blocks(unittest.TestCase):
 
-    def test_001_blocks_load_and_validate(self):
+    def platform(self):
+        """GRC's platform with our blocks and GNU Radio's (skips without them)."""
         if Platform is None:
             self.skipTest("GNU Radio Companion (gnuradio.grc) is not installed")
-        files = block_files()
-        if not files:
+        if not block_files():
             self.skipTest("grc/ not found next to the test")
         p = Platform(version=gr.version(),
                      version_parts=(gr.major_version(), gr.api_version(), gr.minor_version()),
@@ -182,6 +182,11 @@ class qa_grc_blocks(unittest.TestCase):
         if not builtin:
             self.skipTest("GNU Radio's own GRC blocks are not installed")
         p.build_library([os.path.abspath(GRC_DIR)] + builtin[:1])
+        return p
+
+    def test_001_blocks_load_and_validate(self):
+        p = self.platform()
+        files = block_files()
         ours = sorted(k for k in p.blocks if k.startswith("gpurx_"))
         self.assertEqual(len(ours), len(files))
         fg = p.make_flow_graph()
@@ -247,6 +252,36 @@ class qa_grc_blocks(unittest.TestCase):
                 b.validate()
                 errs = [e for e in b.get_error_messages() if "connected" not in e.lower()]
                 self.assertEqual(not errs, ok, "%s K=%s: %s" % (key, K, errs))
+
+    def test_002_mimo_detector_llr_type(self):
+        # LLR type switches the LLR port between float and byte (int8), and
+        # reaches the block as llr_type in both templates; the Python one
+        # builds a block that makes char items.
+        from gnuradio import gpurx
+        fg = self.platform().make_flow_graph()
+        for key, port in (("gpurx_mimo_detector", True), ("gpurx_mimo_detector_tagged", True),
+                          ("gpurx_mimo_detector_pdu", False)):
+            for value, dtype in (('"float"', "float"), ('"int8"', "byte")):
+                b = fg.new_block(key)
+                b.params["id"].set_value("llr_%s_%s" % (key, value.strip('"')))
+                b.params["llr_type"].set_value(value)
+                b.params["backend"].set_value('"cpu"')
+                b.rewrite()
+                b.validate()
+                errs = [e for e in b.get_error_messages() if "connected" not in e.lower()]
+                self.assertEqual(errs, [], "%s %s" % (key, value))
+                if port:
+                    llr = [s for s in b.sources if s.domain == "stream"]
+                    self.assertEqual([s.dtype for s in llr], [dtype], "%s %s" % (key, value))
+                make = b.templates.render("make")
+                self.assertIn("llr_type=%s" % value, make, key)
+                self.assertTrue(b.cpp_templates.render("make").endswith(", %s);" % value), key)
+                blk = eval(make, {"gpurx": gpurx})
+                if port:
+                    want = 1 if value == '"int8"' else 4
+                    per = 1 if key.endswith("tagged") else 2 * 4  # nt * bps: 2 x 16-QAM
+                    self.assertEqual(blk.output_signature().sizeof_stream_item(0), want * per,
+                                     "%s %s" % (key, value))
 
 
 if __name__ == "__main__":

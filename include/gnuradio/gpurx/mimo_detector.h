@@ -32,16 +32,20 @@ namespace gpurx {
  * detector also takes a-priori LLRs (same layout and convention as its
  * output); output "extrinsic" gives L_D - L_A instead of the a-posteriori
  * L_D (they are equal without a-priori input). implementation: "auto" or a
- * registry name (gpurx-info lists them). Each completed channel is tagged
+ * registry name (gpurx-info lists them). llr_type "int8": one int8 (char)
+ * per LLR instead of a float, in steps of 1/8: v = round(8 L) (half to even)
+ * saturated to +-127, the unit of lte_turbo_decoder(input="int8"), whose
+ * fixed-point algorithms decode it exactly as the float LLR; both backends
+ * quantise alike. Each completed channel is tagged
  * (PDU: described) "rank", the numerical rank of H; below nt also
  * "rank_deficient" (the LLRs stay finite, 0 for bits it cannot separate).
  * Inputs: 0, the received vectors y (nr complex); 1, H (nr * nt complex),
  * one per vectors_per_channel y vectors (the y's that follow it); with
  * apriori, an input of a-priori LLR vectors (nt * bps float, one per y);
  * with noise_input, a last input of N0 (one float per H), else noise_var.
- * One LLR vector (nt * bps float) out per y vector, in order. A channel
- * whose H, y's, a-priori LLRs or N0 hold NaN or Inf, or whose N0 is not
- * positive, is not detected: its LLR vectors are zeros, the first tagged
+ * One LLR vector (nt * bps float, or char with int8) out per y vector, in
+ * order. A channel whose H, y's, a-priori LLRs or N0 hold NaN or Inf, or
+ * whose N0 is not positive, is not detected: its LLR vectors are zeros, the first tagged
  * "gpurx_error" with the reason, and the log says which; its neighbours are
  * unaffected.
  * Batching, backend and GPUs: see pipeline_options.
@@ -65,6 +69,9 @@ public:
      * \param output "aposteriori" or "extrinsic"
      * \param implementation "auto" or a registry name
      * \param options batching, backend and GPUs (pipeline_options)
+     * \param llr_type "float" (default): float32 LLRs out; "int8": one char
+     *        (int8) per LLR, v = round(8 L) saturated to +-127 (appended
+     *        last so that positional calls of earlier versions still work)
      */
     static sptr make(int nt,
                      int nr,
@@ -79,7 +86,8 @@ public:
                      bool apriori = false,
                      const std::string& output = "aposteriori",
                      const std::string& implementation = "auto",
-                     const pipeline_options& options = pipeline_options());
+                     const pipeline_options& options = pipeline_options(),
+                     const std::string& llr_type = "float");
     //! "cuda" or "cpu": the backend this block runs on.
     virtual std::string backend() const = 0;
 };

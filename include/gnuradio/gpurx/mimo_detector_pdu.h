@@ -32,15 +32,19 @@ namespace gpurx {
  * detector also takes a-priori LLRs (same layout and convention as its
  * output); output "extrinsic" gives L_D - L_A instead of the a-posteriori
  * L_D (they are equal without a-priori input). implementation: "auto" or a
- * registry name (gpurx-info lists them). Each completed channel is tagged
+ * registry name (gpurx-info lists them). llr_type "int8": one int8 (char)
+ * per LLR instead of a float, in steps of 1/8: v = round(8 L) (half to even)
+ * saturated to +-127, the unit of lte_turbo_decoder(input="int8"), whose
+ * fixed-point algorithms decode it exactly as the float LLR; both backends
+ * quantise alike. Each completed channel is tagged
  * (PDU: described) "rank", the numerical rank of H; below nt also
  * "rank_deficient" (the LLRs stay finite, 0 for bits it cannot separate).
  * A PDU's vector (c32vector) is H, then the received vectors y of
  * that channel (nr each), then with apriori their a-priori LLRs in the
  * output's order, two per complex item (real part first); its length gives
  * the number of vectors (1..max_vectors). N0 is noise_var. The LLRs leave as
- * an f32vector PDU with the input's metadata and "rank". Malformed PDUs are
- * reported on "errors" (a dict with the reason).
+ * an f32vector PDU (s8vector with int8) with the input's metadata and
+ * "rank". Malformed PDUs are reported on "errors" (a dict with the reason).
  * Batching, backend and GPUs: see pipeline_options.
  */
 class GPURX_API mimo_detector_pdu : virtual public gr::block
@@ -61,6 +65,9 @@ public:
      * \param output "aposteriori" or "extrinsic"
      * \param implementation "auto" or a registry name
      * \param options batching, backend and GPUs (pipeline_options)
+     * \param llr_type "float" (default): float32 LLRs out; "int8": one char
+     *        (int8) per LLR, v = round(8 L) saturated to +-127 (appended
+     *        last so that positional calls of earlier versions still work)
      */
     static sptr make(int nt,
                      int nr,
@@ -74,7 +81,8 @@ public:
                      const std::string& output = "aposteriori",
                      const std::string& implementation = "auto",
                      int max_vectors = 1024,
-                     const pipeline_options& options = pipeline_options());
+                     const pipeline_options& options = pipeline_options(),
+                     const std::string& llr_type = "float");
     //! "cuda" or "cpu": the backend this block runs on.
     virtual std::string backend() const = 0;
 };

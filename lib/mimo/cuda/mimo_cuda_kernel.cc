@@ -49,6 +49,7 @@ public:
         d_settings.sorted_qr = cfg.sorted_qr && cfg.algorithm != mimo::algorithm::ml &&
                                cfg.algorithm != mimo::algorithm::lmmse;
         d_settings.extrinsic = cfg.output == mimo::llr_output::extrinsic;
+        d_settings.int8_output = cfg.llr_type == mimo::llr_format::int8;
         d_settings.k = cfg.k;
         d_settings.clip = cfg.algorithm == mimo::algorithm::kbest ||
                                   cfg.algorithm == mimo::algorithm::one_pass

@@ -6,10 +6,12 @@
 // What every MIMO kernel shares on the device: the per-frame preparation
 // record, the batch view, the frame checks (those of mimo_frame.cc), the
 // 36.211 constellation in shared memory, a-priori costs, the vector lookup
-// and the final LLR arithmetic. fp32 throughout.
+// and the final LLR arithmetic. fp32 throughout; LLRs are stored as float or
+// quantised to int8 on the way out (vector_io::put_llr).
 #ifndef INCLUDED_GPURX_MIMO_CUDA_MIMO_DEVICE_CUH
 #define INCLUDED_GPURX_MIMO_CUDA_MIMO_DEVICE_CUH
 
+#include "common/llr_int8.h"
 #include "mimo/cuda/mimo_launch.h"
 #include "mimo/mimo_frame.h"
 #include "pipeline/frame.h"
@@ -70,9 +72,11 @@ __device__ inline uint64_t frame_in_bytes_dev(const mimo::frame_params& p)
            (p.apriori ? uint64_t(p.vectors) * p.nt * p.bits_per_symbol * 4u : 0u);
 }
 
-__device__ inline bool frame_ok(const mimo::frame_params& p, const frame_desc& d, int algorithm,
-                                int kbest_k)
+//! \p s: the kernel's settings (algorithm, k, the LLR type).
+__device__ inline bool frame_ok(const mimo::frame_params& p, const frame_desc& d,
+                                const mimo_gpu_settings& s)
 {
+    const int algorithm = s.algorithm, kbest_k = s.k;
     if (p.nt < 1 || p.nt > max_ant || p.nr < p.nt || p.nr > max_ant)
         return false;
     if (p.bits_per_symbol != 2 && p.bits_per_symbol != 4 && p.bits_per_symbol != 6 &&
@@ -88,7 +92,7 @@ __device__ inline bool frame_ok(const mimo::frame_params& p, const frame_desc& d
         kbest_k * (1 << p.bits_per_symbol) > mimo_kbest_max_children)
         return false;
     return d.in_bytes == frame_in_bytes_dev(p) &&
-           d.out_bytes == uint64_t(p.vectors) * p.nt * p.bits_per_symbol * 4u;
+           d.out_bytes == uint64_t(p.vectors) * p.nt * p.bits_per_symbol * (s.int8_output ? 1u : 4u);
 }
 
 // ---- the vector a thread (or warp) detects
@@ -128,10 +132,23 @@ __device__ inline vector_ref find_vector(const batch& b, uint32_t gv)
 struct vector_io {
     const float2* y;  //!< nr
     const float* la;  //!< nt * bits a-priori LLRs, or nullptr
-    float* llr;       //!< nt * bits
+    void* llr;        //!< nt * bits LLRs out: float, or int8 when int8
+    bool int8;
+
+    //! LLR k of the vector, as the frame's type: the float, or its int8
+    //! quantisation (the CPU backend's function, so the two agree whenever
+    //! their float LLRs do).
+    __device__ void put_llr(int k, float l) const
+    {
+        if (int8)
+            static_cast<int8_t*>(llr)[k] = llr_to_int8(l);
+        else
+            static_cast<float*>(llr)[k] = l;
+    }
 };
 
-__device__ inline vector_io vector_io_of(const batch& b, const vector_ref& v)
+__device__ inline vector_io vector_io_of(const batch& b, const vector_ref& v,
+                                         const mimo_gpu_settings& s)
 {
     const mimo::frame_params& p = b.params[v.frame];
     const frame_desc& d = b.frames[v.frame];
@@ -142,7 +159,8 @@ __device__ inline vector_io vector_io_of(const batch& b, const vector_ref& v)
     io.y = y + v.vector * p.nr;
     io.la = p.apriori ? reinterpret_cast<const float*>(y + p.vectors * p.nr) + v.vector * per
                       : nullptr;
-    io.llr = reinterpret_cast<float*>(b.out + d.out_offset) + v.vector * per;
+    io.int8 = s.int8_output != 0;
+    io.llr = b.out + d.out_offset + size_t(v.vector) * per * (io.int8 ? 1u : 4u);
     return io;
 }
 

@@ -133,7 +133,7 @@ __global__ void __launch_bounds__(32 * kbest_warps) mimo_kbest(kbest_args a)
     const mimo::frame_params& p = a.b.params[v.frame];
     if (!fp.valid || p.bits_per_symbol != BITS) // the same for the whole warp
         return;
-    const vector_io io = vector_io_of(a.b, v);
+    const vector_io io = vector_io_of(a.b, v, a.s);
     if (!vector_finite(a.b, v, io))
         return;
     const int nt = p.nt;
@@ -247,8 +247,8 @@ __global__ void __launch_bounds__(32 * kbest_warps) mimo_kbest(kbest_args a)
             else
                 m0 = fminf(m0, pm[k]);
         }
-        io.llr[j] = final_llr(m0 * inv_n0, m1 * inv_n0, io.la ? io.la[j] : 0.0f, extrinsic,
-                              a.s.clip);
+        io.put_llr(j, final_llr(m0 * inv_n0, m1 * inv_n0, io.la ? io.la[j] : 0.0f, extrinsic,
+                                a.s.clip));
     }
 }
 

@@ -29,6 +29,7 @@ struct mimo_gpu_settings {
     int variant;     //!< mimo_gpu_variant
     int sorted_qr;   //!< 1: sorted QR (trellis and tree detectors)
     int extrinsic;   //!< 1: extrinsic LLRs out
+    int int8_output; //!< 1: int8 LLRs out (common/llr_int8.h), else float
     int k;           //!< kbest: paths kept per level
     float clip;      //!< kbest, one-pass: |LLR| bound; others: +infinity
 };

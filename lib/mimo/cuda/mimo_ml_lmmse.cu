@@ -43,7 +43,7 @@ __device__ bool take_vector(const detect_args& a, uint32_t gv, vector_ref& v, ve
     v = find_vector(a.b, gv);
     if (!a.b.prep[v.frame].valid || a.b.params[v.frame].bits_per_symbol != BITS)
         return false;
-    io = vector_io_of(a.b, v);
+    io = vector_io_of(a.b, v, a.s);
     return vector_finite(a.b, v, io);
 }
 
@@ -131,18 +131,18 @@ __global__ void __launch_bounds__(ml_threads) mimo_ml(detect_args a)
                 else
                     m0 = fminf(m0, sym_min[l][q]);
             }
-            io.llr[ant * BITS + i] = final_llr(m0 * inv_n0, m1 * inv_n0,
-                                               io.la ? io.la[ant * BITS + i] : 0.0f, extrinsic,
-                                               infinity_f());
+            io.put_llr(ant * BITS + i, final_llr(m0 * inv_n0, m1 * inv_n0,
+                                                 io.la ? io.la[ant * BITS + i] : 0.0f, extrinsic,
+                                                 infinity_f()));
         }
     }
 }
 
-//! LLRs of one axis' bits (first = 0: in-phase, even bits; 1: quadrature):
-//! level a costs w (z - amp_a)^2 + P_axis(a), LLR units.
+//! LLRs of one axis' bits (first = 0: in-phase, even bits; 1: quadrature)
+//! into io's LLRs base + i: level a costs w (z - amp_a)^2 + P_axis(a), LLR units.
 template <int BITS>
 __device__ void axis_llrs(const qam_table<BITS>& tab, float z, float w, const float* la,
-                          int first, bool extrinsic, float* llr)
+                          int first, bool extrinsic, const vector_io& io, int base)
 {
     constexpr int M = 1 << (BITS / 2);
     const unsigned short* bits_of = first == 0 ? tab.level_bits_i : tab.level_bits_q;
@@ -163,7 +163,7 @@ __device__ void axis_llrs(const qam_table<BITS>& tab, float z, float w, const fl
             else
                 m0 = fminf(m0, cost[a]);
         }
-        llr[i] = final_llr(m0, m1, la ? la[i] : 0.0f, extrinsic, infinity_f());
+        io.put_llr(base + i, final_llr(m0, m1, la ? la[i] : 0.0f, extrinsic, infinity_f()));
     }
 }
 
@@ -192,8 +192,8 @@ __global__ void __launch_bounds__(lmmse_threads) mimo_lmmse(detect_args a)
             }
             w = 1.0f / var;
         }
-        axis_llrs<BITS>(tab, z.x, w, la, 0, extrinsic, io.llr + k * BITS);
-        axis_llrs<BITS>(tab, z.y, w, la, 1, extrinsic, io.llr + k * BITS);
+        axis_llrs<BITS>(tab, z.x, w, la, 0, extrinsic, io, k * BITS);
+        axis_llrs<BITS>(tab, z.y, w, la, 1, extrinsic, io, k * BITS);
     }
 }
 

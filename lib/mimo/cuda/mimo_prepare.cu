@@ -71,7 +71,7 @@ __global__ void __launch_bounds__(index_threads) mimo_index_blocks(prep_args a)
     __shared__ uint32_t warp_sums[index_threads / 32];
     const uint32_t f = blockIdx.x * index_threads + threadIdx.x;
     uint32_t n = 0;
-    if (f < a.b.nframes && frame_ok(a.b.params[f], a.b.frames[f], a.s.algorithm, a.s.k))
+    if (f < a.b.nframes && frame_ok(a.b.params[f], a.b.frames[f], a.s))
         n = uint32_t(a.b.params[f].vectors);
     uint32_t total;
     const uint32_t incl = block_inclusive_scan(n, warp_sums, &total);
@@ -99,11 +99,13 @@ __global__ void __launch_bounds__(index_threads) mimo_index_carry(prep_args a)
         a.b.vector_start[a.b.nframes] = carry;
 }
 
+// Byte by byte: float and int8 zeros are both all-zero bytes, and an int8
+// frame's length need not be a multiple of 4.
 __device__ void zero_output(const batch& b, uint32_t f)
 {
-    float* out = reinterpret_cast<float*>(b.out + b.frames[f].out_offset);
-    for (uint32_t i = 0; i < b.frames[f].out_bytes / 4u; i++)
-        out[i] = 0.0f;
+    uint8_t* out = b.out + b.frames[f].out_offset;
+    for (uint64_t i = 0; i < b.frames[f].out_bytes; i++)
+        out[i] = 0;
 }
 
 // Householder QR of H (nr x nt) into fp: R, rows 0..nt-1 of Q^H, the order.
@@ -384,7 +386,7 @@ __global__ void __launch_bounds__(prep_threads, 1) mimo_prepare_frames(prep_args
     fp.not_finite = 0;
     fp.valid = 0;
     const mimo::frame_params p = a.b.params[f];
-    if (!frame_ok(p, a.b.frames[f], a.s.algorithm, a.s.k)) {
+    if (!frame_ok(p, a.b.frames[f], a.s)) {
         zero_output(a.b, f);
         a.b.results[f] = { mimo::STATUS_BAD_FRAME, 0 };
         return;

@@ -252,8 +252,8 @@ __device__ void emit(const trellis_thread<BITS>& th, int l, const float* m, cons
     const float inv_n0 = 1.0f / th.n0;
 #pragma unroll
     for (int i = 0; i < BITS; i++)
-        io.llr[a * BITS + i] = final_llr(m0[i] * inv_n0, m1[i] * inv_n0,
-                                         io.la ? io.la[a * BITS + i] : 0.0f, extrinsic, clip);
+        io.put_llr(a * BITS + i, final_llr(m0[i] * inv_n0, m1[i] * inv_n0,
+                                           io.la ? io.la[a * BITS + i] : 0.0f, extrinsic, clip));
 }
 
 // __launch_bounds__'s second argument (at least one block per SM) limits
@@ -280,7 +280,7 @@ __global__ void __launch_bounds__(trellis_threads<BITS>(), 1) mimo_trellis(trell
     const mimo::frame_params& p = a.b.params[v.frame];
     if (!fp.valid || p.bits_per_symbol != BITS || (MODE != MTT_LITERAL && lanes_take(BITS, p.nt)))
         return;
-    const vector_io io = vector_io_of(a.b, v);
+    const vector_io io = vector_io_of(a.b, v, a.s);
     if (!vector_finite(a.b, v, io))
         return;
 
@@ -459,9 +459,9 @@ __device__ void lanes_detect(const qam_table<BITS>& tab, float4* aux, float2* em
                     m0 = fminf(m0, e.x);
             }
             const int ant = fp.order[l];
-            io.llr[ant * BITS + i] = final_llr(m0 * inv_n0, m1 * inv_n0,
-                                               io.la ? io.la[ant * BITS + i] : 0.0f, extrinsic,
-                                               clip);
+            io.put_llr(ant * BITS + i, final_llr(m0 * inv_n0, m1 * inv_n0,
+                                                 io.la ? io.la[ant * BITS + i] : 0.0f, extrinsic,
+                                                 clip));
         }
         __syncwarp(gmask); // ems is written again by the next emit
     };
@@ -523,7 +523,7 @@ __global__ void GPURX_LANES_BOUNDS mimo_trellis_lanes(trellis_args a)
     const mimo::frame_params& p = a.b.params[v.frame];
     if (!fp.valid || p.bits_per_symbol != BITS || p.nt != NT)
         return;
-    const vector_io io = vector_io_of(a.b, v);
+    const vector_io io = vector_io_of(a.b, v, a.s);
     if (!vector_finite(a.b, v, io))
         return;
     lanes_detect<BITS, NT, MODE>(tab, aux + grp * Q, ems + grp * Q, gmask, lane, fp, p, io, a.s);

@@ -281,8 +281,9 @@ inline mimo_frame make_frame(int nt,
 }
 
 struct detected {
-    std::vector<float> llr;
+    std::vector<float> llr;    //!< float output (cfg.llr_type float32)
     core::mimo::frame_result result;
+    std::vector<int8_t> llr8;  //!< int8 output (cfg.llr_type int8)
 };
 
 //! Detects the frames as one stream of batches through a pipeline on \p where.
@@ -301,16 +302,22 @@ inline std::vector<detected> detect_all(const std::vector<mimo_frame>& frames,
     for (const auto& f : frames) {
         pc.max_in_bytes = std::max(pc.max_in_bytes, core::mimo::frame_in_bytes(f.params));
         pc.max_out_bytes =
-            std::max(pc.max_out_bytes, core::mimo::frame_out_bytes(f.params));
+            std::max(pc.max_out_bytes, core::mimo::frame_out_bytes(f.params, c.llr_type));
     }
     pc.flush_timeout = std::chrono::microseconds(100000);
     auto pipe = core::make_pipeline(core::mimo_kernel_factories(c, choice), where, pc);
     std::vector<detected> out;
     auto take = [&](bool block) {
         while (const auto* r = pipe->front(block)) {
-            const float* l = reinterpret_cast<const float*>(r->data);
-            out.push_back({ std::vector<float>(l, l + r->out_bytes / sizeof(float)),
-                            *r->result_as<core::mimo::frame_result>() });
+            detected d{ {}, *r->result_as<core::mimo::frame_result>(), {} };
+            if (c.llr_type == core::mimo::llr_format::int8) {
+                const int8_t* l = reinterpret_cast<const int8_t*>(r->data);
+                d.llr8.assign(l, l + r->out_bytes);
+            } else {
+                const float* l = reinterpret_cast<const float*>(r->data);
+                d.llr.assign(l, l + r->out_bytes / sizeof(float));
+            }
+            out.push_back(std::move(d));
             pipe->pop();
             block = false;
         }
@@ -320,7 +327,7 @@ inline std::vector<detected> detect_all(const std::vector<mimo_frame>& frames,
             take(true);
         pipe->submit(f.data.data(),
                      core::mimo::frame_in_bytes(f.params),
-                     core::mimo::frame_out_bytes(f.params),
+                     core::mimo::frame_out_bytes(f.params, c.llr_type),
                      &f.params);
     }
     pipe->drain();

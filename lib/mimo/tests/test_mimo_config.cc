@@ -114,6 +114,9 @@ TEST(MimoConfig, BadParametersThrowNamingThem)
         },
         { "implementation", "gpu-sphere", "cpu-ml" });
     expect_invalid([] { core::mimo::parse_llr_output("soft"); }, { "output", "soft" });
+    expect_invalid([] { core::mimo::parse_llr_type("int16"); }, { "llr_type", "int16" });
+    expect_config_invalid([](auto& c) { c.llr_type = core::mimo::llr_format(5); },
+                          { "llr_type", "5" });
     expect_invalid(
         [] {
             core::mimo_config c;
@@ -131,6 +134,9 @@ TEST(MimoConfig, NamesParseBack)
     EXPECT_EQ(core::mimo::algorithm_name(algorithm::one_pass), std::string("one-pass"));
     for (auto o : { core::mimo::llr_output::aposteriori, core::mimo::llr_output::extrinsic })
         EXPECT_EQ(core::mimo::parse_llr_output(core::mimo::llr_output_name(o)), o);
+    for (auto f : { core::mimo::llr_format::float32, core::mimo::llr_format::int8 })
+        EXPECT_EQ(core::mimo::parse_llr_type(core::mimo::llr_type_name(f)), f);
+    EXPECT_EQ(core::mimo::parse_llr_type("float"), core::mimo::llr_format::float32);
     for (int bits : { 2, 4, 6, 8 }) {
         const auto m = core::mimo::modulation_of_bits(bits);
         EXPECT_EQ(core::mimo::parse_modulation(core::mimo::modulation_name(m)), m);
@@ -175,7 +181,7 @@ TEST(MimoKernel, FramesThatCannotBeDetectedComeOutAsZerosWithTheirStatus)
     cfg.algorithm = algorithm::mtt;
     auto det = core::mimo::make_detector(cfg);
     auto f = test::make_frame(2, 2, 4, 3, 0.1, test::channel_kind::rayleigh, rng);
-    const size_t out_bytes = core::mimo::frame_out_bytes(f.params);
+    const size_t out_bytes = core::mimo::frame_out_bytes(f.params, cfg.llr_type);
     std::vector<float> out(out_bytes / sizeof(float));
     auto run = [&](const test::mimo_frame& fr, size_t in_bytes, size_t ob) {
         std::fill(out.begin(), out.end(), 7.0f);

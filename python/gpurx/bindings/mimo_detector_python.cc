@@ -25,8 +25,10 @@ const char* model_doc =
     "row-major (H[r][t] at r*nt+t). LLRs out (and a-priori LLRs in, apriori=True) are\n"
     "L = ln P(b=1)/P(b=0), positive for bit 1: per vector nt*bits_per_symbol floats,\n"
     "antenna 0's bits first, b(0) first. algorithm 'ml', 'mtt', 'one-pass', 'kbest'\n"
-    "(k, clip) or 'lmmse'; output 'aposteriori' or 'extrinsic'. Frames are tagged\n"
-    "(described) 'rank', and 'rank_deficient' when rank < nt.";
+    "(k, clip) or 'lmmse'; output 'aposteriori' or 'extrinsic'. llr_type 'float'\n"
+    "(default) or 'int8': one char per LLR, v = round(8 L) saturated to +-127 (steps\n"
+    "of 1/8: lte_turbo_decoder(input='int8')). Frames are tagged (described) 'rank',\n"
+    "and 'rank_deficient' when rank < nt.";
 } // namespace
 
 void bind_mimo_detector(py::module& m)
@@ -51,7 +53,8 @@ void bind_mimo_detector(py::module& m)
                  py::arg("apriori") = false,
                  py::arg("output") = "aposteriori",
                  py::arg("implementation") = "auto",
-                 py::arg("options") = pipeline_options())
+                 py::arg("options") = pipeline_options(),
+                 py::arg("llr_type") = "float")
             .def("backend", &cls::backend);
     }
     {
@@ -73,14 +76,15 @@ void bind_mimo_detector(py::module& m)
                  py::arg("implementation") = "auto",
                  py::arg("max_vectors") = 1024,
                  py::arg("len_tag_key") = "packet_len",
-                 py::arg("options") = pipeline_options())
+                 py::arg("options") = pipeline_options(),
+                 py::arg("llr_type") = "float")
             .def("backend", &cls::backend);
     }
     {
         using cls = ::gr::gpurx::mimo_detector_pdu;
         py::class_<cls, gr::block, gr::basic_block, std::shared_ptr<cls>>(
             m, "mimo_detector_pdu", (std::string("Soft MIMO detector for PDUs: a c32vector per channel: H, its y vectors,\n"
-                                                 "[a-priori LLRs two per item]; an f32vector of LLRs out.\n") + model_doc).c_str())
+                                                 "[a-priori LLRs two per item]; an f32vector (int8: s8vector) of LLRs out.\n") + model_doc).c_str())
             .def(py::init(&cls::make),
                  py::arg("nt"),
                  py::arg("nr"),
@@ -94,7 +98,8 @@ void bind_mimo_detector(py::module& m)
                  py::arg("output") = "aposteriori",
                  py::arg("implementation") = "auto",
                  py::arg("max_vectors") = 1024,
-                 py::arg("options") = pipeline_options())
+                 py::arg("options") = pipeline_options(),
+                 py::arg("llr_type") = "float")
             .def("backend", &cls::backend);
     }
 }
