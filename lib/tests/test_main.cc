@@ -21,14 +21,18 @@ int main(int argc, char** argv)
         if (std::strcmp(argv[i], "--cuda") == 0)
             cuda = true;
     ::testing::InitGoogleTest(&argc, argv);
+    // A --gtest_filter given on the command line wins over the backend's
+    // default (it should then name cases of that backend).
+    const bool user_filter = ::testing::GTEST_FLAG(filter) != "*";
     if (cuda) {
         const std::string why = gr::gpurx::test::cuda_unusable_reason();
         if (!why.empty()) {
             std::printf("skipped: no CUDA device (%s)\n", why.c_str());
             return 77;
         }
-        ::testing::GTEST_FLAG(filter) = "*Cuda*";
-    } else {
+        if (!user_filter)
+            ::testing::GTEST_FLAG(filter) = "*Cuda*";
+    } else if (!user_filter) {
         ::testing::GTEST_FLAG(filter) = "-*Cuda*";
     }
     const int rc = RUN_ALL_TESTS();

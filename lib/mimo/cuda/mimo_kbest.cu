@@ -110,7 +110,15 @@ __device__ inline void sort_pairs(float (&m)[J], int (&id)[J])
 // sorted once per level, so the tournament's winner pops its head instead of
 // rescanning; J == 0: children in shared memory (K * Q above 32 * 8).
 template <int BITS, int J>
-__global__ void __launch_bounds__(32 * kbest_warps) mimo_kbest(kbest_args a)
+// A min-blocks bound before Hopper, where ptxas's occupancy heuristic
+// otherwise spilled 12 bytes (sm_75, sm_86); sm_90 and later do not spill
+// without it, and keep the measured code.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define GPURX_KBEST_BOUNDS __launch_bounds__(32 * kbest_warps, 1)
+#else
+#define GPURX_KBEST_BOUNDS __launch_bounds__(32 * kbest_warps)
+#endif
+__global__ void GPURX_KBEST_BOUNDS mimo_kbest(kbest_args a)
 {
     constexpr int Q = 1 << BITS;
     extern __shared__ __align__(16) unsigned char smem[];

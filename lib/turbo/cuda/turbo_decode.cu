@@ -107,7 +107,14 @@ struct kernel_args {
 template <bool LOG, typename Tin>
 // At most 256 threads: one per window, P <= 256 (turbo_config). A bound of
 // 1024 capped registers at 64 and spilled.
-__global__ void __launch_bounds__(256) turbo_decode_v1(kernel_args args)
+// Before Hopper also a min-blocks bound: without it ptxas's occupancy
+// heuristic kept 64 registers and spilled (sm_75-sm_86, int8 input).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define GPURX_V1_BOUNDS __launch_bounds__(256, 1)
+#else
+#define GPURX_V1_BOUNDS __launch_bounds__(256)
+#endif
+__global__ void GPURX_V1_BOUNDS turbo_decode_v1(kernel_args args)
 {
     extern __shared__ float smem[];
     __shared__ int s_flag;
