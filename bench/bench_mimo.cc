@@ -287,6 +287,8 @@ int main(int argc, char** argv)
         { "cuda-one-pass", 4, 4, 6, 16 }, { "cuda-kbest", 4, 4, 4, 16 },    { "cuda-kbest", 4, 4, 6, 16 },
         { "cuda-lmmse", 4, 4, 4, 16 },    { "cuda-lmmse", 4, 4, 6, 16 },    { "cuda-lmmse", 8, 8, 4, 16 },
         { "cuda-ml", 2, 2, 4, 16 },       { "cuda-ml", 4, 4, 2, 16 },
+        // The rest of the report grid (QPSK to 256-QAM, 2x2 and 4x4).
+        { "cuda-mtt-fast", 2, 2, 2, 16 }, { "cuda-mtt-fast", 2, 2, 8, 16 }, { "cuda-mtt-fast", 4, 4, 8, 16 },
     };
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const bool gpu = core::probe_cuda().compiled_in && !core::probe_cuda().devices.empty() &&
