@@ -59,12 +59,12 @@ int mimo_link_geometry::vectors_in_frame(int f) const
 
 core::mimo::frame_params mimo_link_geometry::frame_params(int f, float n0) const
 {
-    return { nt, nr, bits_per_symbol, vectors_in_frame(f), n0, 0 };
+    return { nt, nr, bits_per_symbol, vectors_in_frame(f), n0, 0, 1 };
 }
 
 size_t mimo_link_geometry::full_frame_in_bytes() const
 {
-    return core::mimo::frame_in_bytes({ nt, nr, bits_per_symbol, vectors_per_channel, 1.0f, 0 });
+    return core::mimo::frame_in_bytes({ nt, nr, bits_per_symbol, vectors_per_channel, 1.0f, 0, 1 });
 }
 
 size_t mimo_link_geometry::full_frame_out_bytes() const

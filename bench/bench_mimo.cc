@@ -11,7 +11,8 @@
 //   qr      the per-frame preparation alone (QR, or the LMMSE filter), as
 //           coded bits of the frames it serves per second
 //   e2e     through the batch pipeline, host in to host out (cuda backend),
-//           frames submitted with submit_many() from a contiguous pool
+//           frames of C channels (--e2e-channels, default 64; mimo_frame.h)
+//           submitted with submit_many() from a contiguous pool
 //   pcie    the bound PCIe sets on e2e: bytes in and out per coded bit at
 //           55 GB/s each way, 97 GB/s both at once
 //   cpu     the CPU twin through the pipeline on all cores
@@ -21,7 +22,8 @@
 // Noisy Rayleigh channels at 16 dB, no priors.
 //
 //   bench_mimo [--quick] [--vectors N] [--frames F] [--only NAME] [--no-cpu] [--staging T]
-//              [--e2e-batch B] [--int8-out]
+//              [--e2e-batch B] [--e2e-channels C] [--int8-out]
+// B: channels per batch (frames of C channels: B / C frames).
 #include "mimo/mimo_frame.h"
 #include "mimo/mimo_implementations.h"
 #include "pipeline/batch_pipeline.h"
@@ -104,20 +106,24 @@ core::mimo_config config_of(const shape_case& c, const std::string& impl,
 // staging_threads > 0: the frames go in as a contiguous pool through
 // submit_many() (one call per run of frames, the copies into the staging
 // spread over that many threads), as a producer holding many equal frames
-// would; 0: one submit() per frame.
+// would; 0: one submit() per frame. \p max_batch and \p total count
+// channels; a frame holds \p channels of them (the channels of `frames`,
+// one after another).
 double pipeline_gbps(const shape_case& c, const std::string& impl, const core::backend_choice& where,
                      const std::vector<std::vector<cf>>& frames, int vectors, float n0, size_t max_batch,
                      size_t total, size_t threads, size_t staging_threads = 0,
-                     llr_format llr = llr_format::float32)
+                     llr_format llr = llr_format::float32, int channels = 1)
 {
     auto cfg = config_of(c, impl, llr);
     cfg.noise_variance = n0;
+    cfg.max_channels = channels;
     const auto choice = core::choose_mimo_implementation(cfg);
-    const core::mimo::frame_params p = core::mimo::frame_params_for(cfg, vectors);
+    const core::mimo::frame_params p = core::mimo::frame_params_for(cfg, vectors, -1.0f, channels);
+    total = std::max<size_t>(1, total / size_t(channels));
     core::pipeline_config pc;
     pc.types = core::mimo::frame_types_of();
     pc.slots = 3;
-    pc.max_batch = max_batch;
+    pc.max_batch = std::max<size_t>(1, max_batch / size_t(channels));
     pc.max_in_bytes = core::mimo::frame_in_bytes(p);
     pc.max_out_bytes = core::mimo::frame_out_bytes(p, llr);
     pc.flush_timeout = std::chrono::microseconds(1000);
@@ -125,12 +131,15 @@ double pipeline_gbps(const shape_case& c, const std::string& impl, const core::b
     if (staging_threads)
         pc.staging_threads = staging_threads;
     auto pipe = core::make_pipeline(core::mimo_kernel_factories(cfg, choice), where, pc);
-    // The pool for submit_many(): the frames repeated, back to back.
-    const size_t in_bytes = pc.max_in_bytes, pool = staging_threads ? max_batch : 0;
-    std::vector<uint8_t> src(pool * in_bytes);
-    for (size_t i = 0; i < pool; i++)
-        std::memcpy(&src[i * in_bytes], frames[i % frames.size()].data(), in_bytes);
-    const size_t warm = pc.slots * max_batch;
+    // The pool for submit_many() (and the frames of submit()): the channels
+    // repeated, back to back.
+    const size_t in_bytes = pc.max_in_bytes, pool = staging_threads ? pc.max_batch : 0;
+    const size_t nsrc = std::max<size_t>(pool, (frames.size() + channels - 1) / channels);
+    const size_t cb = core::mimo::channel_in_bytes(p);
+    std::vector<uint8_t> src(nsrc * in_bytes);
+    for (size_t i = 0; i < nsrc * size_t(channels); i++)
+        std::memcpy(&src[i * cb], frames[i % frames.size()].data(), cb);
+    const size_t warm = pc.slots * pc.max_batch;
     size_t in = 0, out = 0;
     clk::time_point t0 = clk::now();
     auto take = [&](bool block) {
@@ -150,8 +159,7 @@ double pipeline_gbps(const shape_case& c, const std::string& impl, const core::b
             const size_t at = in % pool, n = std::min(pool - at, total + warm - in);
             in += pipe->submit_many(&src[at * in_bytes], in_bytes, in_bytes, pc.max_out_bytes, &p, n);
         } else {
-            const auto& f = frames[in % frames.size()];
-            pipe->submit(f.data(), pc.max_in_bytes, pc.max_out_bytes, &p);
+            pipe->submit(&src[(in % nsrc) * in_bytes], pc.max_in_bytes, pc.max_out_bytes, &p);
             in++;
         }
         take(false);
@@ -159,7 +167,7 @@ double pipeline_gbps(const shape_case& c, const std::string& impl, const core::b
     pipe->drain();
     take(false);
     const double secs = std::chrono::duration<double>(clk::now() - t0).count();
-    return double(out - warm) * vectors * c.nt * c.bits / secs / 1e9;
+    return double(out - warm) * channels * vectors * c.nt * c.bits / secs / 1e9;
 }
 
 // The coded Gbit/s PCIe allows: each frame's bytes in and out over the coded
@@ -236,6 +244,7 @@ kernel_rates kernel_gbps(const shape_case& c, const std::vector<std::vector<cf>>
     core::mimo_gpu_settings s{};
     s.algorithm = int(cfg.algorithm);
     s.k = cfg.k;
+    s.max_channels = cfg.max_channels;
     GPURX_CUDA_CHECK(cudaEventRecord(a, st));
     for (int i = 0; i < reps; i++)
         core::cuda_mimo_prepare(dev, nf, s, st);
@@ -259,6 +268,7 @@ int main(int argc, char** argv)
     bool quick = false, cpu = true, int8_out = false;
     int vectors = 12, frames = 20000;
     size_t staging = 8, e2e_batch = 8192;
+    int e2e_channels = 64;
     std::string only;
     for (int i = 1; i < argc; i++) {
         if (!std::strcmp(argv[i], "--quick"))
@@ -277,6 +287,8 @@ int main(int argc, char** argv)
             staging = size_t(std::atol(argv[++i]));
         else if (!std::strcmp(argv[i], "--e2e-batch") && i + 1 < argc)
             e2e_batch = size_t(std::atol(argv[++i]));
+        else if (!std::strcmp(argv[i], "--e2e-channels") && i + 1 < argc)
+            e2e_channels = std::max(1, std::atoi(argv[++i]));
     }
     if (quick)
         frames = std::min(frames, 2000);
@@ -296,9 +308,9 @@ int main(int argc, char** argv)
     std::printf("N = %d vectors per channel, %d channels per kernel batch, 16 dB Rayleigh, no priors; "
                 "coded Gbit/s = vectors x nt x bits / s; %u CPU threads\n",
                 vectors, frames, cores);
-    std::printf("e2e: submit_many, %zu staging threads, %zu frames per batch; pcie: the bound on e2e "
-                "(55 GB/s each way, 97 GB/s both)\n",
-                staging, e2e_batch);
+    std::printf("e2e: submit_many, %zu staging threads, %zu channels per batch in frames of %d channels; "
+                "pcie: the bound on e2e (55 GB/s each way, 97 GB/s both)\n",
+                staging, e2e_batch, e2e_channels);
     std::printf("| implementation | nt x nr | modulation | k | kernel | qr alone | e2e (pipeline) | pcie bound | "
                 "e2e / min(kernel, pcie) | cpu twin, %u threads |%s\n"
                 "|---|---|---|---|---|---|---|---|---|---|%s\n",
@@ -320,10 +332,11 @@ int main(int argc, char** argv)
             k = r.kernel;
             q = r.qr;
             e2e = pipeline_gbps(c, c.impl, { core::backend_kind::cuda, { 0 }, "" }, data, vectors, n0, e2e_batch,
-                                quick ? 40000 : 400000, 0, staging);
+                                quick ? 40000 : 400000, 0, staging, llr_format::float32, e2e_channels);
             if (int8_out)
                 e2e8 = pipeline_gbps(c, c.impl, { core::backend_kind::cuda, { 0 }, "" }, data, vectors, n0,
-                                     e2e_batch, quick ? 40000 : 400000, 0, staging, llr_format::int8);
+                                     e2e_batch, quick ? 40000 : 400000, 0, staging, llr_format::int8,
+                                     e2e_channels);
         }
 #endif
         if (cpu) {

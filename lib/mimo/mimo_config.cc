@@ -114,6 +114,10 @@ void mimo_config::validate() const
     if (!(noise_variance > 0.0f) || !std::isfinite(noise_variance))
         throw std::invalid_argument("noise_variance must be positive and finite, got " +
                                     std::to_string(noise_variance));
+    if (max_channels < 1 || max_channels > mimo::max_channels_per_frame)
+        throw std::invalid_argument("max_channels must be in 1.." +
+                                    std::to_string(mimo::max_channels_per_frame) + ", got " +
+                                    std::to_string(max_channels));
 }
 
 } // namespace core

@@ -57,6 +57,8 @@ constexpr int max_antennas = 8;
 constexpr int ml_max_candidate_bits = 24;
 constexpr int ml_max_nt = 4;
 constexpr int kbest_max_k = 65536;
+//! The most channels one frame may hold (mimo_config::max_channels).
+constexpr int max_channels_per_frame = 65536;
 
 //! Why \p a cannot detect nt streams of \p m ("" when it can).
 std::string unsupported_shape(algorithm a, int nt, modulation m);
@@ -88,6 +90,12 @@ struct mimo_config {
     //! The implementation, by its registry name (mimo_implementations.h), or
     //! "auto": the one of `algorithm`. Naming one also fixes `algorithm`.
     std::string implementation = "auto";
+    //! The most channels one frame may hold (mimo_frame.h): a producer with
+    //! many channels at hand (a benchmark, a simulation) puts many in one
+    //! frame, so the per-frame costs of the batching are paid once for all of
+    //! them. The GPU keeps a channel record per channel a batch may hold, so
+    //! this bounds that memory; 1..65536.
+    int max_channels = 1;
 
     //! Throws std::invalid_argument naming the bad field and its value.
     void validate() const;

@@ -7,6 +7,7 @@
 #include "common/llr_int8.h"
 #include "pipeline/worker_pool.h"
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstring>
@@ -21,22 +22,19 @@ mimo_cpu_kernel::mimo_cpu_kernel(const mimo_config& cfg)
     d_cfg.validate();
 }
 
-mimo::frame_result mimo_cpu_kernel::detect_frame(mimo::mimo_detector& detector,
-                                                 const mimo_config& cfg,
-                                                 const mimo::frame_params& p,
-                                                 const uint8_t* in,
-                                                 size_t in_bytes,
-                                                 uint8_t* out,
-                                                 size_t out_bytes)
+namespace {
+
+// One channel of a frame (mimo_frame.h): its input at \p in, its output at
+// \p out. Returns its status and rank.
+mimo::frame_result detect_channel(mimo::mimo_detector& detector,
+                                  const mimo_config& cfg,
+                                  const mimo::frame_params& p,
+                                  const uint8_t* in,
+                                  uint8_t* out)
 {
     using cf = std::complex<float>;
-    if (!mimo::frame_problem(p, cfg.algorithm).empty() ||
-        in_bytes != mimo::frame_in_bytes(p) ||
-        out_bytes != mimo::frame_out_bytes(p, cfg.llr_type)) {
-        std::memset(out, 0, out_bytes);
-        return { mimo::STATUS_BAD_FRAME, 0 };
-    }
-    // One NaN would poison every distance: refuse the frame instead (the
+    const size_t in_bytes = mimo::channel_in_bytes(p), out_bytes = mimo::channel_out_bytes(p, cfg.llr_type);
+    // One NaN would poison every distance: refuse the channel instead (the
     // priors, if any, are part of the input and checked alike).
     const float* values = reinterpret_cast<const float*>(in);
     const size_t nvalues = in_bytes / sizeof(float);
@@ -71,6 +69,33 @@ mimo::frame_result mimo_cpu_kernel::detect_frame(mimo::mimo_detector& detector,
                             llr + v * per_vector);
     }
     return { rank < p.nt ? mimo::STATUS_RANK_DEFICIENT : mimo::STATUS_OK, rank };
+}
+
+} // namespace
+
+mimo::frame_result mimo_cpu_kernel::detect_frame(mimo::mimo_detector& detector,
+                                                 const mimo_config& cfg,
+                                                 const mimo::frame_params& p,
+                                                 const uint8_t* in,
+                                                 size_t in_bytes,
+                                                 uint8_t* out,
+                                                 size_t out_bytes)
+{
+    if (!mimo::frame_problem(p, cfg.algorithm, cfg.max_channels).empty() ||
+        in_bytes != mimo::frame_in_bytes(p) ||
+        out_bytes != mimo::frame_out_bytes(p, cfg.llr_type)) {
+        std::memset(out, 0, out_bytes);
+        return { mimo::STATUS_BAD_FRAME, 0 };
+    }
+    // The frame's result is the worst of its channels' (mimo_frame.h).
+    mimo::frame_result r{ mimo::STATUS_OK, p.nt };
+    const size_t cin = mimo::channel_in_bytes(p), cout = mimo::channel_out_bytes(p, cfg.llr_type);
+    for (int c = 0; c < p.channels; c++) {
+        const mimo::frame_result rc = detect_channel(detector, cfg, p, in + c * cin, out + c * cout);
+        r.status = std::max(r.status, rc.status);
+        r.rank = std::min(r.rank, rc.rank);
+    }
+    return r;
 }
 
 void mimo_cpu_kernel::run(const batch_view& b, worker_pool& pool)

@@ -12,17 +12,18 @@ namespace gpurx {
 namespace core {
 namespace mimo {
 
-frame_params frame_params_for(const mimo_config& cfg, int vectors, float n0)
+frame_params frame_params_for(const mimo_config& cfg, int vectors, float n0, int channels)
 {
     return { int32_t(cfg.nt),
              int32_t(cfg.nr),
              int32_t(cfg.bits_per_symbol()),
              int32_t(vectors),
              n0 < 0.0f ? cfg.noise_variance : n0,
-             int32_t(cfg.apriori ? 1 : 0) };
+             int32_t(cfg.apriori ? 1 : 0),
+             int32_t(channels) };
 }
 
-std::string frame_problem(const frame_params& p, algorithm a)
+std::string frame_problem(const frame_params& p, algorithm a, int max_channels)
 {
     if (p.nt < 1 || p.nt > max_antennas)
         return "nt must be in 1..8, got " + std::to_string(p.nt);
@@ -38,6 +39,9 @@ std::string frame_problem(const frame_params& p, algorithm a)
         return "n0 must be positive and finite, got " + std::to_string(p.n0);
     if (p.apriori != 0 && p.apriori != 1)
         return "apriori must be 0 or 1, got " + std::to_string(p.apriori);
+    if (p.channels < 1 || p.channels > max_channels)
+        return "channels must be in 1.." + std::to_string(max_channels) + " (max_channels), got " +
+               std::to_string(p.channels);
     const std::string shape = unsupported_shape(a, p.nt, modulation(p.bits_per_symbol));
     return shape.empty() ? "" : "nt: " + shape;
 }

@@ -51,6 +51,7 @@ public:
         d_settings.extrinsic = cfg.output == mimo::llr_output::extrinsic;
         d_settings.int8_output = cfg.llr_type == mimo::llr_format::int8;
         d_settings.k = cfg.k;
+        d_settings.max_channels = cfg.max_channels;
         d_settings.clip = cfg.algorithm == mimo::algorithm::kbest ||
                                   cfg.algorithm == mimo::algorithm::one_pass
                               ? cfg.clip
@@ -59,7 +60,7 @@ public:
     const char* name() const override { return d_name.c_str(); }
     size_t scratch_bytes(size_t max_frames) const override
     {
-        return mimo_cuda_scratch_bytes(max_frames);
+        return mimo_cuda_scratch_bytes(max_frames, d_settings.max_channels);
     }
     void enqueue(const batch_view& dev, const batch_view& host, void* stream) override
     {
@@ -70,8 +71,8 @@ public:
         size_t vectors = 0;
         unsigned nt_mask[9] = {}; // per bits per symbol: the numbers of streams present
         for (size_t f = 0; f < host.nframes; f++)
-            if (params[f].vectors > 0) {
-                vectors += size_t(params[f].vectors);
+            if (params[f].vectors > 0 && params[f].channels > 0) {
+                vectors += size_t(params[f].vectors) * size_t(params[f].channels);
                 const int bits = params[f].bits_per_symbol, nt = params[f].nt;
                 if (bits >= 0 && bits <= 8 && nt >= 1 && nt <= mimo::max_antennas)
                     nt_mask[bits] |= 1u << nt;
@@ -84,7 +85,7 @@ public:
             if (nt_mask[bits])
                 cuda_mimo_detect(dev, host.nframes, vectors, bits, d_settings, stream,
                                  nt_mask[bits]);
-        cuda_mimo_finish(dev, host.nframes, stream);
+        cuda_mimo_finish(dev, host.nframes, d_settings, stream);
     }
 
 private:
@@ -131,15 +132,16 @@ std::vector<implementation<mimo_config>> mimo_cuda_implementations()
                    "full), one thread per vector, fp32; the reference of cuda-mtt-fast"),
         cuda_entry("cuda-mtt-fast", algorithm::mtt, MIMO_GPU_MTT_FAST,
                    "multi-pass trellis traversal: expanded-form reductions (2 FMAs per edge), "
-                   "extensions by per-axis slicing; one thread per vector, fp32"),
+                   "extensions by per-axis slicing; up to 4 streams a lane per trellis vertex "
+                   "(a warp per vector above 32 points), beyond a thread per vector; fp32"),
         cuda_entry("cuda-kbest", algorithm::kbest, MIMO_GPU_PLAIN,
                    "K-best, one warp per vector, tournament selection (k * Q <= 4096), fp32"),
         cuda_entry("cuda-lmmse", algorithm::lmmse, MIMO_GPU_PLAIN,
                    "LMMSE filter per frame, per-axis max-log demapping, one thread per "
                    "vector, fp32"),
         cuda_entry("cuda-one-pass", algorithm::one_pass, MIMO_GPU_PLAIN,
-                   "one-pass trellis traversal (fast reductions), LLRs clipped; one thread "
-                   "per vector, fp32"),
+                   "one-pass trellis traversal (fast reductions), LLRs clipped; the lanes "
+                   "of cuda-mtt-fast up to 4 streams, beyond a thread per vector; fp32"),
     };
 }
 

@@ -26,7 +26,8 @@ namespace mimo_gpu {
 
 constexpr int max_ant = mimo::max_antennas;
 
-//! One frame's channel, prepared once for all its vectors (scratch).
+//! One channel, prepared once for all its vectors (scratch): channel c of
+//! frame f at prep[f * max_channels + c].
 struct __align__(16) frame_prep {
     float2 qh[max_ant * max_ant]; //!< rows 0..nt-1 of Q^H (nr columns); lmmse: W / mu
     float2 r[max_ant * max_ant];  //!< R, upper triangular, r[i * 8 + j]
@@ -43,13 +44,15 @@ struct batch {
     const uint8_t* in;
     uint8_t* out;
     mimo::frame_result* results;
-    frame_prep* prep;
+    frame_prep* prep;       //!< max_channels per frame
     uint32_t* vector_start; //!< nframes + 1: first vector of each frame, then the total
     uint32_t* block_sums;   //!< the index's per-block vector counts (mimo_prepare.cu)
     uint32_t nframes;
+    uint32_t max_channels;  //!< mimo_gpu_settings::max_channels
 };
 
-inline batch batch_of(const batch_view& dev, size_t nframes)
+//! \p max_channels: the settings' (the scratch's layout, mimo_cuda_scratch_bytes).
+inline batch batch_of(const batch_view& dev, size_t nframes, int max_channels)
 {
     batch b;
     b.frames = dev.frames;
@@ -58,18 +61,24 @@ inline batch batch_of(const batch_view& dev, size_t nframes)
     b.out = dev.out;
     b.results = dev.results_as<mimo::frame_result>();
     b.prep = reinterpret_cast<frame_prep*>(dev.scratch);
-    b.vector_start = reinterpret_cast<uint32_t*>(dev.scratch + nframes * sizeof(frame_prep));
+    b.vector_start =
+        reinterpret_cast<uint32_t*>(dev.scratch + nframes * size_t(max_channels) * sizeof(frame_prep));
     b.block_sums = b.vector_start + nframes + 1;
     b.nframes = uint32_t(nframes);
+    b.max_channels = uint32_t(max_channels);
     return b;
 }
 
 // ---- frame checks (mimo_frame.cc's frame_problem and the byte counts)
 
-__device__ inline uint64_t frame_in_bytes_dev(const mimo::frame_params& p)
+__device__ inline uint64_t channel_in_bytes_dev(const mimo::frame_params& p)
 {
     return (uint64_t(p.nr) * p.nt + uint64_t(p.vectors) * p.nr) * 8u +
            (p.apriori ? uint64_t(p.vectors) * p.nt * p.bits_per_symbol * 4u : 0u);
+}
+__device__ inline uint64_t channel_out_bytes_dev(const mimo::frame_params& p, const mimo_gpu_settings& s)
+{
+    return uint64_t(p.vectors) * p.nt * p.bits_per_symbol * (s.int8_output ? 1u : 4u);
 }
 
 //! \p s: the kernel's settings (algorithm, k, the LLR type).
@@ -84,6 +93,8 @@ __device__ inline bool frame_ok(const mimo::frame_params& p, const frame_desc& d
         return false;
     if (p.vectors < 1 || !(p.n0 > 0.0f) || !isfinite(p.n0) || (p.apriori != 0 && p.apriori != 1))
         return false;
+    if (p.channels < 1 || p.channels > s.max_channels)
+        return false;
     if (algorithm == int(mimo::algorithm::ml) &&
         (p.nt > mimo::ml_max_nt || p.nt * p.bits_per_symbol > mimo::ml_max_candidate_bits))
         return false;
@@ -91,20 +102,22 @@ __device__ inline bool frame_ok(const mimo::frame_params& p, const frame_desc& d
     if (algorithm == int(mimo::algorithm::kbest) &&
         kbest_k * (1 << p.bits_per_symbol) > mimo_kbest_max_children)
         return false;
-    return d.in_bytes == frame_in_bytes_dev(p) &&
-           d.out_bytes == uint64_t(p.vectors) * p.nt * p.bits_per_symbol * (s.int8_output ? 1u : 4u);
+    return d.in_bytes == uint64_t(p.channels) * channel_in_bytes_dev(p) &&
+           d.out_bytes == uint64_t(p.channels) * channel_out_bytes_dev(p, s);
 }
 
 // ---- the vector a thread (or warp) detects
 
 struct vector_ref {
     int frame;
-    int vector; //!< within its frame
+    int channel; //!< within its frame
+    int vector;  //!< within its channel
+    int prep;    //!< the channel's frame_prep: frame * max_channels + channel
 };
 
-//! The frame of global vector \p gv (< the batch's total): the frame f with
-//! vector_start[f] <= gv < vector_start[f + 1].
-__device__ inline vector_ref find_vector(const batch& b, uint32_t gv)
+//! The frame holding global vector \p gv: f_out with vector_start[f_out] =
+//! first_out <= gv < vector_start[f_out + 1].
+__device__ inline void find_frame(const batch& b, uint32_t gv, int& f_out, uint32_t& first_out)
 {
     // Batches are mostly frames of one size: the frame the mean count points
     // to, or its neighbour, is a hit in two or three loads. A binary search
@@ -114,8 +127,11 @@ __device__ inline vector_ref find_vector(const batch& b, uint32_t gv)
     const int guess = int(uint64_t(gv) * b.nframes / total);
     for (int f = max(guess - 1, 0); f <= min(guess + 1, int(b.nframes) - 1); f++) {
         const uint32_t first = b.vector_start[f];
-        if (first <= gv && gv < b.vector_start[f + 1])
-            return { f, int(gv - first) };
+        if (first <= gv && gv < b.vector_start[f + 1]) {
+            f_out = f;
+            first_out = first;
+            return;
+        }
     }
     int lo = 0, hi = int(b.nframes); // vector_start[lo] <= gv < vector_start[hi]
     while (hi - lo > 1) {
@@ -125,7 +141,20 @@ __device__ inline vector_ref find_vector(const batch& b, uint32_t gv)
         else
             hi = mid;
     }
-    return { lo, int(gv - b.vector_start[lo]) };
+    f_out = lo;
+    first_out = b.vector_start[lo];
+}
+
+//! The frame of global vector \p gv (< the batch's total): the frame f with
+//! vector_start[f] <= gv < vector_start[f + 1]; its channel and vector.
+__device__ inline vector_ref find_vector(const batch& b, uint32_t gv)
+{
+    int f;
+    uint32_t first;
+    find_frame(b, gv, f, first);
+    const uint32_t in_frame = gv - first, per = uint32_t(b.params[f].vectors);
+    const int c = int(in_frame / per);
+    return { f, c, int(in_frame - uint32_t(c) * per), f * int(b.max_channels) + c };
 }
 
 //! Pointers of one vector of a valid frame.
@@ -152,7 +181,8 @@ __device__ inline vector_io vector_io_of(const batch& b, const vector_ref& v,
 {
     const mimo::frame_params& p = b.params[v.frame];
     const frame_desc& d = b.frames[v.frame];
-    const float2* h = reinterpret_cast<const float2*>(b.in + d.in_offset);
+    const float2* h = reinterpret_cast<const float2*>(b.in + d.in_offset +
+                                                      size_t(v.channel) * channel_in_bytes_dev(p));
     const float2* y = h + p.nr * p.nt;
     const int per = p.nt * p.bits_per_symbol;
     vector_io io;
@@ -160,7 +190,8 @@ __device__ inline vector_io vector_io_of(const batch& b, const vector_ref& v,
     io.la = p.apriori ? reinterpret_cast<const float*>(y + p.vectors * p.nr) + v.vector * per
                       : nullptr;
     io.int8 = s.int8_output != 0;
-    io.llr = b.out + d.out_offset + size_t(v.vector) * per * (io.int8 ? 1u : 4u);
+    io.llr = b.out + d.out_offset +
+             (size_t(v.channel) * p.vectors + v.vector) * per * (io.int8 ? 1u : 4u);
     return io;
 }
 
@@ -176,7 +207,7 @@ __device__ inline bool vector_finite(const batch& b, const vector_ref& v, const 
         for (int k = 0; k < p.nt * p.bits_per_symbol; k++)
             ok &= isfinite(io.la[k]);
     if (!ok)
-        atomicOr(&b.prep[v.frame].not_finite, 1);
+        atomicOr(&b.prep[v.prep].not_finite, 1);
     return ok;
 }
 

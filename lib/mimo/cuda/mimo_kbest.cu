@@ -137,7 +137,7 @@ __global__ void GPURX_KBEST_BOUNDS mimo_kbest(kbest_args a)
     if (gv >= a.b.vector_start[a.b.nframes])
         return;
     const vector_ref v = find_vector(a.b, gv);
-    const frame_prep& fp = a.b.prep[v.frame];
+    const frame_prep& fp = a.b.prep[v.prep];
     const mimo::frame_params& p = a.b.params[v.frame];
     if (!fp.valid || p.bits_per_symbol != BITS) // the same for the whole warp
         return;
@@ -281,7 +281,7 @@ void cuda_mimo_detect_kbest(const batch_view& dev, size_t nframes, size_t max_ve
     // Frames whose K * Q exceeds the bound were refused in the preparation.
     if (size_t(s.k) << bits > size_t(mimo_kbest_max_children))
         return;
-    const kbest_args a{ batch_of(dev, nframes), s };
+    const kbest_args a{ batch_of(dev, nframes, s.max_channels), s };
     const cudaStream_t st = static_cast<cudaStream_t>(stream);
     switch (bits) {
     case 2:

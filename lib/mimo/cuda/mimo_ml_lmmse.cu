@@ -41,7 +41,7 @@ __device__ bool take_vector(const detect_args& a, uint32_t gv, vector_ref& v, ve
     if (gv >= a.b.vector_start[a.b.nframes])
         return false;
     v = find_vector(a.b, gv);
-    if (!a.b.prep[v.frame].valid || a.b.params[v.frame].bits_per_symbol != BITS)
+    if (!a.b.prep[v.prep].valid || a.b.params[v.frame].bits_per_symbol != BITS)
         return false;
     io = vector_io_of(a.b, v, a.s);
     return vector_finite(a.b, v, io);
@@ -57,7 +57,7 @@ __global__ void __launch_bounds__(ml_threads) mimo_ml(detect_args a)
     vector_io io;
     if (!take_vector<BITS>(a, blockIdx.x * blockDim.x + threadIdx.x, v, io))
         return;
-    const frame_prep& fp = a.b.prep[v.frame];
+    const frame_prep& fp = a.b.prep[v.prep];
     const mimo::frame_params& p = a.b.params[v.frame];
     const int nt = p.nt;
     const float n0 = p.n0;
@@ -176,7 +176,7 @@ __global__ void __launch_bounds__(lmmse_threads) mimo_lmmse(detect_args a)
     vector_io io;
     if (!take_vector<BITS>(a, blockIdx.x * blockDim.x + threadIdx.x, v, io))
         return;
-    const frame_prep& fp = a.b.prep[v.frame];
+    const frame_prep& fp = a.b.prep[v.prep];
     const mimo::frame_params& p = a.b.params[v.frame];
     const bool extrinsic = a.s.extrinsic != 0;
     for (int k = 0; k < p.nt; k++) {
@@ -218,7 +218,7 @@ void launch_lmmse(const detect_args& a, size_t max_vectors, cudaStream_t st)
 void cuda_mimo_detect_ml(const batch_view& dev, size_t nframes, size_t max_vectors, int bits,
                          const mimo_gpu_settings& s, void* stream)
 {
-    const detect_args a{ batch_of(dev, nframes), s };
+    const detect_args a{ batch_of(dev, nframes, s.max_channels), s };
     const cudaStream_t st = static_cast<cudaStream_t>(stream);
     switch (bits) {
     case 2:
@@ -235,7 +235,7 @@ void cuda_mimo_detect_ml(const batch_view& dev, size_t nframes, size_t max_vecto
 void cuda_mimo_detect_lmmse(const batch_view& dev, size_t nframes, size_t max_vectors, int bits,
                             const mimo_gpu_settings& s, void* stream)
 {
-    const detect_args a{ batch_of(dev, nframes), s };
+    const detect_args a{ batch_of(dev, nframes, s.max_channels), s };
     const cudaStream_t st = static_cast<cudaStream_t>(stream);
     switch (bits) {
     case 2:

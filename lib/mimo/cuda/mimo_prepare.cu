@@ -6,7 +6,7 @@
 // Steps 1 and 3 of a batch (mimo_launch.h): the vector index, the per-frame
 // channel preparation, and the frames found not finite.
 //
-// The preparation is one thread per frame: a frame's QR (Householder, as
+// The preparation is one thread per channel: a channel's QR (Householder, as
 // channel_qr.cc, with the same column pivoting when sorted) or its LMMSE
 // filter is a few hundred to a few thousand flops, run once for all the
 // frame's vectors; the vectors' threads then read R and Q^H from L1/L2.
@@ -36,7 +36,7 @@ struct prep_args {
 //                      block into vector_start and the block's sum;
 //   mimo_index_carry   one block: the exclusive scan of the block sums, and
 //                      the total into vector_start[nframes];
-//   mimo_prepare_frames adds its block's carry to vector_start[f].
+//   mimo_prepare_channels adds its block's carry to vector_start[f].
 
 //! Inclusive scan of x over the block (index_threads); *total: the block's sum.
 __device__ uint32_t block_inclusive_scan(uint32_t x, uint32_t* warp_sums, uint32_t* total)
@@ -66,13 +66,43 @@ __device__ uint32_t block_inclusive_scan(uint32_t x, uint32_t* warp_sums, uint32
     return r;
 }
 
+// Byte by byte: float and int8 zeros are both all-zero bytes, and an int8
+// frame's length need not be a multiple of 4.
+__device__ void zero_bytes(uint8_t* out, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        out[i] = 0;
+}
+__device__ void zero_output(const batch& b, uint32_t f)
+{
+    zero_bytes(b.out + b.frames[f].out_offset, b.frames[f].out_bytes);
+}
+//! Channel \p c of a valid frame \p f: its output zeroed, the frame's
+//! result marked (mimo_frame.h: the worst of its channels').
+__device__ void channel_not_finite(const batch& b, uint32_t f, int c, const mimo_gpu_settings& s)
+{
+    const uint64_t n = channel_out_bytes_dev(b.params[f], s);
+    zero_bytes(b.out + b.frames[f].out_offset + uint64_t(c) * n, n);
+    atomicMax(&b.results[f].status, int32_t(mimo::STATUS_NOT_FINITE));
+    atomicMin(&b.results[f].rank, 0);
+}
+
 __global__ void __launch_bounds__(index_threads) mimo_index_blocks(prep_args a)
 {
     __shared__ uint32_t warp_sums[index_threads / 32];
     const uint32_t f = blockIdx.x * index_threads + threadIdx.x;
     uint32_t n = 0;
-    if (f < a.b.nframes && frame_ok(a.b.params[f], a.b.frames[f], a.s))
-        n = uint32_t(a.b.params[f].vectors);
+    if (f < a.b.nframes) {
+        // The frame's result starts as the best one; its channels lower it
+        // (mimo_prepare_channels, mimo_finish_channels).
+        if (frame_ok(a.b.params[f], a.b.frames[f], a.s)) {
+            n = uint32_t(a.b.params[f].vectors) * uint32_t(a.b.params[f].channels);
+            a.b.results[f] = { mimo::STATUS_OK, a.b.params[f].nt };
+        } else {
+            zero_output(a.b, f);
+            a.b.results[f] = { mimo::STATUS_BAD_FRAME, 0 };
+        }
+    }
     uint32_t total;
     const uint32_t incl = block_inclusive_scan(n, warp_sums, &total);
     if (f < a.b.nframes)
@@ -99,14 +129,6 @@ __global__ void __launch_bounds__(index_threads) mimo_index_carry(prep_args a)
         a.b.vector_start[a.b.nframes] = carry;
 }
 
-// Byte by byte: float and int8 zeros are both all-zero bytes, and an int8
-// frame's length need not be a multiple of 4.
-__device__ void zero_output(const batch& b, uint32_t f)
-{
-    uint8_t* out = b.out + b.frames[f].out_offset;
-    for (uint64_t i = 0; i < b.frames[f].out_bytes; i++)
-        out[i] = 0;
-}
 
 // Householder QR of H (nr x nt) into fp: R, rows 0..nt-1 of Q^H, the order.
 // Returns the numerical rank.
@@ -376,52 +398,58 @@ __device__ int prepare_channel(const float2* h, const mimo::frame_params& p, con
 // nothing here (the block is small); it moves ptxas from an occupancy-driven
 // register target, which spilled on some architectures, to one without
 // spills (docs/results/ptxas_default_architectures.md).
-__global__ void __launch_bounds__(prep_threads, 1) mimo_prepare_frames(prep_args a)
+// One thread per channel slot of every frame (max_channels per frame; the
+// slots beyond a frame's channels only clear their record).
+__global__ void __launch_bounds__(prep_threads, 1) mimo_prepare_channels(prep_args a)
 {
-    const uint32_t f = blockIdx.x * blockDim.x + threadIdx.x;
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    const uint32_t f = t / a.b.max_channels;
+    const int c = int(t - f * a.b.max_channels);
     if (f >= a.b.nframes)
         return;
-    a.b.vector_start[f] += a.b.block_sums[f / index_threads];
-    frame_prep& fp = a.b.prep[f];
+    if (c == 0)
+        a.b.vector_start[f] += a.b.block_sums[f / index_threads];
+    frame_prep& fp = a.b.prep[t];
     fp.not_finite = 0;
     fp.valid = 0;
     const mimo::frame_params p = a.b.params[f];
-    if (!frame_ok(p, a.b.frames[f], a.s)) {
-        zero_output(a.b, f);
-        a.b.results[f] = { mimo::STATUS_BAD_FRAME, 0 };
-        return;
-    }
-    const float2* h = reinterpret_cast<const float2*>(a.b.in + a.b.frames[f].in_offset);
+    if (!frame_ok(p, a.b.frames[f], a.s) || c >= p.channels)
+        return; // a bad frame: zeroed and marked by mimo_index_blocks
+    const float2* h = reinterpret_cast<const float2*>(a.b.in + a.b.frames[f].in_offset +
+                                                      uint64_t(c) * channel_in_bytes_dev(p));
     bool finite = true;
     for (int i = 0; i < p.nr * p.nt; i++)
         finite &= isfinite(h[i].x) && isfinite(h[i].y);
     if (!finite) {
-        zero_output(a.b, f);
-        a.b.results[f] = { mimo::STATUS_NOT_FINITE, 0 };
+        channel_not_finite(a.b, f, c, a.s);
         return;
     }
     // The rank comes from the QR for every algorithm (as on the CPU); lmmse
     // then overwrites qh with its filter.
     const int rank = prepare_channel(h, p, a, fp);
     fp.valid = 1;
-    a.b.results[f] = { rank < p.nt ? mimo::STATUS_RANK_DEFICIENT : mimo::STATUS_OK, rank };
+    atomicMin(&a.b.results[f].rank, rank);
+    if (rank < p.nt)
+        atomicMax(&a.b.results[f].status, int32_t(mimo::STATUS_RANK_DEFICIENT));
 }
 
-__global__ void __launch_bounds__(prep_threads) mimo_finish_frames(prep_args a)
+// A channel whose vectors or priors held a NaN or an infinity (flagged by
+// its vectors' threads): zeros, as on the CPU.
+__global__ void __launch_bounds__(prep_threads) mimo_finish_channels(prep_args a)
 {
-    const uint32_t f = blockIdx.x * blockDim.x + threadIdx.x;
-    if (f >= a.b.nframes || !a.b.prep[f].valid || !a.b.prep[f].not_finite)
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    const uint32_t f = t / a.b.max_channels;
+    if (f >= a.b.nframes || !a.b.prep[t].valid || !a.b.prep[t].not_finite)
         return;
-    zero_output(a.b, f);
-    a.b.results[f] = { mimo::STATUS_NOT_FINITE, 0 };
+    channel_not_finite(a.b, f, int(t - f * a.b.max_channels), a.s);
 }
 
 } // namespace
 
-size_t mimo_cuda_scratch_bytes(size_t max_frames)
+size_t mimo_cuda_scratch_bytes(size_t max_frames, int max_channels)
 {
-    // frame_prep each, vector_start (+1), the index's block sums
-    return max_frames * sizeof(frame_prep) + (max_frames + 1) * sizeof(uint32_t) +
+    // frame_prep per channel slot, vector_start (+1), the index's block sums
+    return max_frames * size_t(max_channels) * sizeof(frame_prep) + (max_frames + 1) * sizeof(uint32_t) +
            (max_frames + index_threads - 1) / index_threads * sizeof(uint32_t);
 }
 
@@ -430,23 +458,25 @@ void cuda_mimo_prepare(const batch_view& dev, size_t nframes, const mimo_gpu_set
 {
     if (nframes == 0)
         return;
-    const prep_args a{ batch_of(dev, nframes), s };
+    const prep_args a{ batch_of(dev, nframes, s.max_channels), s };
     const cudaStream_t st = static_cast<cudaStream_t>(stream);
+    const size_t slots = nframes * size_t(s.max_channels);
     const uint32_t nblocks = uint32_t((nframes + index_threads - 1) / index_threads);
     launch_checked(&mimo_index_blocks, "mimo_index_blocks", dim3(nblocks), index_threads, 0, st, a);
     launch_checked(&mimo_index_carry, "mimo_index_carry", dim3(1), index_threads, 0, st, a);
-    launch_checked(&mimo_prepare_frames, "mimo_prepare_frames",
-                   dim3(unsigned((nframes + prep_threads - 1) / prep_threads)), prep_threads, 0,
-                   st, a);
+    launch_checked(&mimo_prepare_channels, "mimo_prepare_channels",
+                   dim3(unsigned((slots + prep_threads - 1) / prep_threads)), prep_threads, 0, st, a);
 }
 
-void cuda_mimo_finish(const batch_view& dev, size_t nframes, void* stream)
+void cuda_mimo_finish(const batch_view& dev, size_t nframes, const mimo_gpu_settings& s,
+                      void* stream)
 {
     if (nframes == 0)
         return;
-    const prep_args a{ batch_of(dev, nframes), {} };
-    launch_checked(&mimo_finish_frames, "mimo_finish_frames",
-                   dim3(unsigned((nframes + prep_threads - 1) / prep_threads)), prep_threads, 0,
+    const prep_args a{ batch_of(dev, nframes, s.max_channels), s };
+    const size_t slots = nframes * size_t(s.max_channels);
+    launch_checked(&mimo_finish_channels, "mimo_finish_channels",
+                   dim3(unsigned((slots + prep_threads - 1) / prep_threads)), prep_threads, 0,
                    static_cast<cudaStream_t>(stream), a);
 }
 

@@ -32,14 +32,15 @@ namespace {
 
 enum trellis_mode { MTT_LITERAL = 0, MTT_FAST = 1, ONE_PASS = 2 };
 
-// The lane-per-vertex kernel (below) takes the fast modes' frames of Q <= 16
-// and up to lanes_max_nt streams; the thread-per-vector kernel the rest.
-// (Beyond 4 streams the unrolled shapes cost compile time for shapes no
-// bench or test weighs much; the thread kernel serves them.)
+// The lane-per-vertex kernel (below) takes the fast modes' frames of up to
+// lanes_max_nt streams, every modulation; the thread-per-vector kernel the
+// rest. (Beyond 4 streams the unrolled shapes cost compile time for shapes
+// no bench or test weighs much, and a path's symbols no longer fit the
+// lanes' 32 bits at 256-QAM; the thread kernel serves them.)
 constexpr int lanes_max_nt = 4;
 __host__ __device__ constexpr bool lanes_take(int bits, int nt)
 {
-    return bits <= 4 && nt >= 1 && nt <= lanes_max_nt;
+    return bits <= 8 && nt >= 1 && nt <= lanes_max_nt;
 }
 
 struct trellis_args {
@@ -276,7 +277,7 @@ __global__ void __launch_bounds__(trellis_threads<BITS>(), 1) mimo_trellis(trell
     if (gv >= a.b.vector_start[a.b.nframes])
         return;
     const vector_ref v = find_vector(a.b, gv);
-    const frame_prep& fp = a.b.prep[v.frame];
+    const frame_prep& fp = a.b.prep[v.prep];
     const mimo::frame_params& p = a.b.params[v.frame];
     if (!fp.valid || p.bits_per_symbol != BITS || (MODE != MTT_LITERAL && lanes_take(BITS, p.nt)))
         return;
@@ -332,17 +333,20 @@ __global__ void __launch_bounds__(trellis_threads<BITS>(), 1) mimo_trellis(trell
     }
 }
 
-// ---- lane per vertex (mtt-fast and one-pass, Q <= 16)
+// ---- lane per vertex (mtt-fast and one-pass, up to 4 streams)
 //
 // The thread-per-vector kernel above keeps 3 x Q paths and Q targets per
 // thread in shared memory: 832 B per thread at 16-QAM, four 64-thread blocks
 // per SM, 8 warps; its loops over Q then wait on shared memory with little
-// to hide the latency. Here a group of Q lanes detects one vector, lane q
-// owning vertex q (its path's metric and symbols in registers):
+// to hide the latency (at 64-QAM, 3.4 KB per thread: two warps per SM). Here
+// a group of min(Q, 32) lanes detects one vector, lane q owning vertex q
+// (its path's metric and symbols in registers); above 32 points a warp owns
+// the vector and each lane Q / 32 vertices, lane + 32 j for j < Q / 32:
 //   reduction   each lane writes its path's target once to shared memory;
 //               lane q then sweeps the Q targets (broadcast reads) for its
-//               vertex's best incoming edge and takes that path's symbols
-//               with one shuffle;
+//               vertex's best incoming edge (one read serves its Q / 32
+//               vertices) and takes that path's symbols with one shuffle
+//               (from shared memory above 32 points);
 //   extension   each lane extends its own path (the per-axis slicing);
 //   LLRs        the Q (metric, symbol) pairs go through shared memory and
 //               BITS lanes take the per-bit minima.
@@ -353,16 +357,26 @@ __global__ void __launch_bounds__(trellis_threads<BITS>(), 1) mimo_trellis(trell
 // first minimum), so the two give the same lists.
 constexpr int lanes_block = 128;
 
+//! Lanes per vector and vertices per lane of the lane kernel at 2^BITS points.
+template <int BITS>
+struct lanes_shape {
+    static constexpr int Q = 1 << BITS;
+    static constexpr int L = Q < 32 ? Q : 32; //!< lanes per vector (a group)
+    static constexpr int V = Q / L;           //!< vertices per lane
+};
+
 template <int BITS, int NT, int MODE>
-__device__ void lanes_detect(const qam_table<BITS>& tab, float4* aux, float2* ems, unsigned gmask,
-                             int lane, const frame_prep& fp, const mimo::frame_params& p,
-                             const vector_io& io, const mimo_gpu_settings& s)
+__device__ void lanes_detect(const qam_table<BITS>& tab, float4* aux, uint32_t* hs, float2* ems,
+                             unsigned gmask, int lane, const frame_prep& fp,
+                             const mimo::frame_params& p, const vector_io& io,
+                             const mimo_gpu_settings& s)
 {
     constexpr int Q = 1 << BITS;
+    constexpr int L = lanes_shape<BITS>::L, V = lanes_shape<BITS>::V;
     constexpr int last = NT - 1;
+    static_assert(BITS * NT <= 32, "a path's symbols are BITS bits per layer in 32 bits");
     const float n0 = p.n0;
-    // Symbols as 4 bits per layer (BITS <= 4, NT <= 8: 32 bits).
-    auto sym = [](uint32_t h, int l) { return int((h >> (4 * l)) & unsigned(Q - 1)); };
+    auto sym = [](uint32_t h, int l) { return int((h >> (BITS * l)) & unsigned(Q - 1)); };
     float2 R[NT][NT];
 #pragma unroll
     for (int i = 0; i < NT; i++)
@@ -410,33 +424,53 @@ __device__ void lanes_detect(const qam_table<BITS>& tab, float4* aux, float2* em
             bq = tab.level_bits_i[slice_level<BITS>(z.x)] | tab.level_bits_q[slice_level<BITS>(z.y)];
         }
         m += norm2(csub(t, cmul(rll, tab.point[bq]))) + pen(l, bq);
-        h |= uint32_t(bq) << (4 * l);
+        h |= uint32_t(bq) << (BITS * l);
     };
-    // The best path into this lane's vertex at layer l, from the lanes' paths.
-    auto reduce_one = [&](int l, float& m, uint32_t& h) {
-        const float2 t = target(h, l);
+    // The best path into each of this lane's vertices at layer l, from the
+    // group's paths.
+    auto reduce_all = [&](int l, float (&m)[V], uint32_t (&h)[V]) {
         __syncwarp(gmask); // the previous readers of aux are done
-        aux[lane] = make_float4(t.x, t.y, m + norm2(t), m);
-        __syncwarp(gmask);
-        const float2 rc = cmul(R[l][l], tab.point[lane]);
-        const float2 rc2 = make_float2(-2.0f * rc.x, -2.0f * rc.y);
-        float best = infinity_f();
-        int bk = 0;
 #pragma unroll
+        for (int j = 0; j < V; j++) {
+            const float2 t = target(h[j], l);
+            aux[j * L + lane] = make_float4(t.x, t.y, m[j] + norm2(t), m[j]);
+            if (V > 1)
+                hs[j * L + lane] = h[j];
+        }
+        __syncwarp(gmask);
+        float2 rc2[V];
+        float best[V];
+        int bk[V];
+#pragma unroll
+        for (int j = 0; j < V; j++) {
+            const float2 rc = cmul(R[l][l], tab.point[j * L + lane]);
+            rc2[j] = make_float2(-2.0f * rc.x, -2.0f * rc.y);
+            best[j] = infinity_f();
+            bk[j] = 0;
+        }
+#pragma unroll(V > 1 ? 4 : Q)
         for (int k = 0; k < Q; k++) {
             const float4 x = aux[k];
-            const float e = __fmaf_rn(x.x, rc2.x, __fmaf_rn(x.y, rc2.y, x.z));
-            if (e < best) {
-                best = e;
-                bk = k;
+#pragma unroll
+            for (int j = 0; j < V; j++) {
+                const float e = __fmaf_rn(x.x, rc2[j].x, __fmaf_rn(x.y, rc2[j].y, x.z));
+                if (e < best[j]) {
+                    best[j] = e;
+                    bk[j] = k;
+                }
             }
         }
         // The expanded form cancels |t|^2 against the cross term: the kept
         // path's metric is recomputed in the direct form.
-        const float4 x = aux[bk];
-        m = x.w + norm2(csub(make_float2(x.x, x.y), rc)) + pen(l, lane);
-        h = (__shfl_sync(gmask, h, bk, Q) & ~(uint32_t(Q - 1) << (4 * l))) |
-            (uint32_t(lane) << (4 * l));
+#pragma unroll
+        for (int j = 0; j < V; j++) {
+            const int q = j * L + lane;
+            const float4 x = aux[bk[j]];
+            const float2 rc = make_float2(-0.5f * rc2[j].x, -0.5f * rc2[j].y);
+            m[j] = x.w + norm2(csub(make_float2(x.x, x.y), rc)) + pen(l, q);
+            const uint32_t from = V > 1 ? hs[bk[j]] : __shfl_sync(gmask, h[0], bk[j], L);
+            h[j] = (from & ~(uint32_t(Q - 1) << (BITS * l))) | (uint32_t(q) << (BITS * l));
+        }
     };
     const bool extrinsic = s.extrinsic != 0;
     const float inv_n0 = 1.0f / n0;
@@ -444,13 +478,15 @@ __device__ void lanes_detect(const qam_table<BITS>& tab, float4* aux, float2* em
     // Layer l's stream's LLRs from the group's Q paths. (Per-bit warp
     // reductions, __reduce_min_sync over the group, measured slower: 7.9
     // against 9.3 Gbit/s at 4x4 16-QAM.)
-    auto emit = [&](int l, float m, uint32_t h) {
-        ems[lane] = make_float2(m, __int_as_float(sym(h, l)));
+    auto emit = [&](int l, const float (&m)[V], const uint32_t (&h)[V]) {
+#pragma unroll
+        for (int j = 0; j < V; j++)
+            ems[j * L + lane] = make_float2(m[j], __int_as_float(sym(h[j], l)));
         __syncwarp(gmask);
         if (lane < BITS) {
             const int i = lane;
             float m0 = infinity_f(), m1 = infinity_f();
-#pragma unroll
+#pragma unroll(V > 1 ? 8 : Q)
             for (int k = 0; k < Q; k++) {
                 const float2 e = ems[k];
                 if ((__float_as_int(e.y) >> (BITS - 1 - i)) & 1)
@@ -467,12 +503,18 @@ __device__ void lanes_detect(const qam_table<BITS>& tab, float4* aux, float2* em
     };
 
     // Stage 0 (the last layer): one edge from the root into each vertex.
-    float m = norm2(csub(yh[last], cmul(R[last][last], tab.point[lane]))) + pen(last, lane);
-    uint32_t h = uint32_t(lane) << (4 * last);
+    float m[V];
+    uint32_t h[V];
+#pragma unroll
+    for (int j = 0; j < V; j++) {
+        const int q = j * L + lane;
+        m[j] = norm2(csub(yh[last], cmul(R[last][last], tab.point[q]))) + pen(last, q);
+        h[j] = uint32_t(q) << (BITS * last);
+    }
     if constexpr (MODE == ONE_PASS) {
 #pragma unroll
         for (int l = last - 1; l >= 0; l--)
-            reduce_one(l, m, h);
+            reduce_all(l, m, h);
 #pragma unroll
         for (int l = 0; l < NT; l++)
             emit(l, m, h);
@@ -481,12 +523,17 @@ __device__ void lanes_detect(const qam_table<BITS>& tab, float4* aux, float2* em
         for (int t = 0; t < NT; t++) {
             const int layer = last - t;
             if (t > 0)
-                reduce_one(layer, m, h);
-            float lm = m;
-            uint32_t lh = h;
+                reduce_all(layer, m, h);
+            float lm[V];
+            uint32_t lh[V];
 #pragma unroll
-            for (int st = t + 1; st < NT; st++)
-                extend_one(last - st, lm, lh);
+            for (int j = 0; j < V; j++) {
+                lm[j] = m[j];
+                lh[j] = h[j];
+#pragma unroll
+                for (int st = t + 1; st < NT; st++)
+                    extend_one(last - st, lm[j], lh[j]);
+            }
             emit(layer, lm, lh);
         }
     }
@@ -505,35 +552,39 @@ template <int BITS, int NT, int MODE>
 __global__ void GPURX_LANES_BOUNDS mimo_trellis_lanes(trellis_args a)
 {
     constexpr int Q = 1 << BITS;
-    constexpr int G = lanes_block / Q; // vectors per block
+    constexpr int L = lanes_shape<BITS>::L;
+    constexpr int G = lanes_block / L; // vectors per block
+    constexpr int V = lanes_shape<BITS>::V;
     __shared__ qam_table<BITS> tab;
-    __shared__ float4 aux[lanes_block];
-    __shared__ float2 ems[lanes_block];
+    __shared__ float4 aux[G * Q];
+    __shared__ float2 ems[G * Q];
+    __shared__ uint32_t hs[V > 1 ? G * Q : 1]; // the paths' symbols, above 32 points
     tab.build(); // before any thread leaves: it synchronises the block
-    const int lane = threadIdx.x & (Q - 1), grp = threadIdx.x / Q;
+    const int lane = threadIdx.x & (L - 1), grp = threadIdx.x / L;
     // The group's lanes within the warp: a group never spans two warps.
-    const unsigned gmask = Q == 32 ? 0xffffffffu
-                                   : ((1u << Q) - 1u) << ((threadIdx.x & 31) & ~(Q - 1));
+    const unsigned gmask = L == 32 ? 0xffffffffu
+                                   : ((1u << L) - 1u) << ((threadIdx.x & 31) & ~(L - 1));
     const uint32_t gv = blockIdx.x * uint32_t(G) + grp;
     // Every exit below is taken by the whole group (they depend on the vector only).
     if (gv >= a.b.vector_start[a.b.nframes])
         return;
     const vector_ref v = find_vector(a.b, gv);
-    const frame_prep& fp = a.b.prep[v.frame];
+    const frame_prep& fp = a.b.prep[v.prep];
     const mimo::frame_params& p = a.b.params[v.frame];
     if (!fp.valid || p.bits_per_symbol != BITS || p.nt != NT)
         return;
     const vector_io io = vector_io_of(a.b, v, a.s);
     if (!vector_finite(a.b, v, io))
         return;
-    lanes_detect<BITS, NT, MODE>(tab, aux + grp * Q, ems + grp * Q, gmask, lane, fp, p, io, a.s);
+    lanes_detect<BITS, NT, MODE>(tab, aux + grp * Q, V > 1 ? hs + grp * Q : hs, ems + grp * Q, gmask,
+                                 lane, fp, p, io, a.s);
 }
 
 template <int BITS, int MODE, int NT>
 void launch_lanes_nt(const trellis_args& a, size_t max_vectors, unsigned nt_mask, cudaStream_t st)
 {
     if constexpr (NT <= lanes_max_nt) {
-        constexpr int G = lanes_block / (1 << BITS);
+        constexpr int G = lanes_block / lanes_shape<BITS>::L;
         if (nt_mask & (1u << NT))
             launch_checked(&mimo_trellis_lanes<BITS, NT, MODE>, "mimo_trellis_lanes",
                            dim3(unsigned((max_vectors + G - 1) / G)), lanes_block, 0, st, a);
@@ -556,18 +607,26 @@ void launch_trellis_bits(const trellis_args& a, size_t max_vectors, int bits, un
                          cudaStream_t st)
 {
     if constexpr (MODE != MTT_LITERAL) {
-        if (bits <= 4) {
-            unsigned rest = 0; // numbers of streams the lane kernel does not take
-            for (int nt = 1; nt <= max_ant; nt++)
-                if ((nt_mask >> nt) & 1u && !lanes_take(bits, nt))
-                    rest |= 1u << nt;
-            if (bits == 2)
-                launch_lanes_nt<2, MODE, 1>(a, max_vectors, nt_mask, st);
-            else
-                launch_lanes_nt<4, MODE, 1>(a, max_vectors, nt_mask, st);
-            if (!rest)
-                return;
+        unsigned rest = 0; // numbers of streams the lane kernel does not take
+        for (int nt = 1; nt <= max_ant; nt++)
+            if ((nt_mask >> nt) & 1u && !lanes_take(bits, nt))
+                rest |= 1u << nt;
+        switch (bits) {
+        case 2:
+            launch_lanes_nt<2, MODE, 1>(a, max_vectors, nt_mask, st);
+            break;
+        case 4:
+            launch_lanes_nt<4, MODE, 1>(a, max_vectors, nt_mask, st);
+            break;
+        case 6:
+            launch_lanes_nt<6, MODE, 1>(a, max_vectors, nt_mask, st);
+            break;
+        default:
+            launch_lanes_nt<8, MODE, 1>(a, max_vectors, nt_mask, st);
+            break;
         }
+        if (!rest)
+            return;
     }
     switch (bits) {
     case 2:
@@ -586,7 +645,7 @@ void launch_trellis_bits(const trellis_args& a, size_t max_vectors, int bits, un
 void cuda_mimo_detect_trellis(const batch_view& dev, size_t nframes, size_t max_vectors, int bits,
                               const mimo_gpu_settings& s, unsigned nt_mask, void* stream)
 {
-    const trellis_args a{ batch_of(dev, nframes), s };
+    const trellis_args a{ batch_of(dev, nframes, s.max_channels), s };
     const cudaStream_t st = static_cast<cudaStream_t>(stream);
     if (s.algorithm == int(mimo::algorithm::one_pass))
         launch_trellis_bits<ONE_PASS>(a, max_vectors, bits, nt_mask, st);

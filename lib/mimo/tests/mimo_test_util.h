@@ -257,7 +257,7 @@ inline mimo_frame make_frame(int nt,
                              channel_kind kind,
                              std::mt19937& rng)
 {
-    mimo_frame f{ { nt, nr, bits, vectors, float(n0), 0 },
+    mimo_frame f{ { nt, nr, bits, vectors, float(n0), 0, 1 },
                   make_channel(nr, nt, kind, rng),
                   {} };
     std::normal_distribution<double> g(0.0, std::sqrt(n0 / 2));

@@ -176,7 +176,7 @@ TEST(MimoInt8, QuantisationIsRoundOf8LSaturated)
 
 TEST(MimoInt8, OutputBytesAreOnePerLlr)
 {
-    const core::mimo::frame_params p{ 3, 4, 6, 5, 0.1f, 0 };
+    const core::mimo::frame_params p{ 3, 4, 6, 5, 0.1f, 0, 1 };
     EXPECT_EQ(core::mimo::frame_out_bytes(p, llr_format::float32), size_t(5 * 3 * 6 * 4));
     EXPECT_EQ(core::mimo::frame_out_bytes(p, llr_format::int8), size_t(5 * 3 * 6));
 }
