@@ -141,7 +141,7 @@ __device__ inline void sort_keys(uint64_t (&k)[J])
 // memory (K * Q above 32 * 8).
 // Blocks per SM the register bound aims at from Hopper on: 8 (at most 64
 // registers), 9 (56) for 8 children per lane of QPSK and 16-QAM (4x4 16-QAM
-// K = 16);
+// K = 16: 4.10 Gbit/s on the H100 against 3.92 with 8 blocks, 62 registers);
 // without a bound ptxas's own choice spilled some instances.
 #ifndef GPURX_KBEST_J8_BLOCKS
 #define GPURX_KBEST_J8_BLOCKS 9
