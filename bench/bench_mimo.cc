@@ -21,7 +21,10 @@
 // Noisy Rayleigh channels at 16 dB, no priors.
 //
 //   bench_mimo [--quick] [--vectors N] [--frames F] [--only NAME] [--no-cpu] [--staging T]
-//              [--e2e-batch B] [--int8-out]
+//              [--e2e-batch B] [--int8-out] [--nt N] [--bits B] [--kernel-only] [--reps R]
+// --nt, --bits: only the rows of that many streams / bits per symbol;
+// --kernel-only: the kernel and qr columns alone (no e2e, no CPU twin);
+// --reps: batches timed for those two columns (20; --quick 3).
 #include "mimo/mimo_frame.h"
 #include "mimo/mimo_implementations.h"
 #include "pipeline/batch_pipeline.h"
@@ -256,8 +259,8 @@ kernel_rates kernel_gbps(const shape_case& c, const std::vector<std::vector<cf>>
 
 int main(int argc, char** argv)
 {
-    bool quick = false, cpu = true, int8_out = false;
-    int vectors = 12, frames = 20000;
+    bool quick = false, cpu = true, int8_out = false, e2e_on = true;
+    int vectors = 12, frames = 20000, only_nt = 0, only_bits = 0, reps = 0;
     size_t staging = 8, e2e_batch = 8192;
     std::string only;
     for (int i = 1; i < argc; i++) {
@@ -277,6 +280,20 @@ int main(int argc, char** argv)
             staging = size_t(std::atol(argv[++i]));
         else if (!std::strcmp(argv[i], "--e2e-batch") && i + 1 < argc)
             e2e_batch = size_t(std::atol(argv[++i]));
+        else if (!std::strcmp(argv[i], "--nt") && i + 1 < argc)
+            only_nt = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--bits") && i + 1 < argc)
+            only_bits = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc)
+            reps = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--kernel-only")) {
+            e2e_on = false;
+            cpu = false;
+        } else {
+            std::printf("usage: bench_mimo [--quick] [--vectors N] [--frames F] [--only NAME] [--no-cpu] "
+                        "[--staging T] [--e2e-batch B] [--int8-out] [--nt N] [--bits B] [--kernel-only] [--reps R]\n");
+            return std::strcmp(argv[i], "--help") ? 1 : 0;
+        }
     }
     if (quick)
         frames = std::min(frames, 2000);
@@ -306,7 +323,8 @@ int main(int argc, char** argv)
                 int8_out ? " e2e, int8 out | pcie bound, int8 out | e2e int8 / float | cpu twin, int8 out |" : "",
                 int8_out ? "---|---|---|---|" : "");
     for (const auto& c : cases) {
-        if (!only.empty() && c.impl != only)
+        if ((!only.empty() && c.impl != only) || (only_nt && c.nt != only_nt) ||
+            (only_bits && c.bits != only_bits))
             continue;
         const float n0 = float(c.nt) * std::pow(10.0f, -1.6f);
         const auto data = make_frames(c, std::min(frames, 4096), vectors, n0);
@@ -316,12 +334,13 @@ int main(int argc, char** argv)
             std::vector<std::vector<cf>> batch(frames);
             for (int f = 0; f < frames; f++)
                 batch[f] = data[f % data.size()];
-            const auto r = kernel_gbps(c, batch, vectors, n0, quick ? 3 : 20);
+            const auto r = kernel_gbps(c, batch, vectors, n0, reps > 0 ? reps : quick ? 3 : 20);
             k = r.kernel;
             q = r.qr;
-            e2e = pipeline_gbps(c, c.impl, { core::backend_kind::cuda, { 0 }, "" }, data, vectors, n0, e2e_batch,
-                                quick ? 40000 : 400000, 0, staging);
-            if (int8_out)
+            if (e2e_on)
+                e2e = pipeline_gbps(c, c.impl, { core::backend_kind::cuda, { 0 }, "" }, data, vectors, n0,
+                                    e2e_batch, quick ? 40000 : 400000, 0, staging);
+            if (int8_out && e2e_on)
                 e2e8 = pipeline_gbps(c, c.impl, { core::backend_kind::cuda, { 0 }, "" }, data, vectors, n0,
                                      e2e_batch, quick ? 40000 : 400000, 0, staging, llr_format::int8);
         }
