@@ -26,17 +26,6 @@ namespace mimo_gpu {
 
 constexpr int max_ant = mimo::max_antennas;
 
-//! cuda-mtt-fast at two streams (mimo_lord2.cuh): per orientation o (0: the
-//! QR's layer order, 1: its two columns swapped), the map of y_hat onto the
-//! orientation's derotated coordinates, R(0, 1) derotated and the diagonal's
-//! moduli, in units of the constellation's scale.
-struct __align__(16) lord2_prep {
-    float2 m[2][4];  //!< o: (Y0, Y1) = (m0 yh0 + m1 yh1, m2 yh0 + m3 yh1)
-    float2 a[2];     //!< o: conj(phase R00) R01 scale
-    float rho0[2];   //!< o: |R00| scale
-    float rho1[2];   //!< o: |R11| scale
-};
-
 //! One frame's channel, prepared once for all its vectors (scratch).
 struct __align__(16) frame_prep {
     float2 qh[max_ant * max_ant]; //!< rows 0..nt-1 of Q^H (nr columns); lmmse: W / mu
@@ -46,7 +35,6 @@ struct __align__(16) frame_prep {
     int valid;                    //!< 1: its vectors are detected
     int not_finite;               //!< set by a vector holding a NaN or an infinity
     int pad[2];
-    lord2_prep lord2;             //!< cuda-mtt-fast, nt == 2 only
 };
 
 struct batch {

@@ -372,7 +372,8 @@ __device__ int prepare_channel(const float2* h, const mimo::frame_params& p, con
     }
     // cuda-mtt-fast at two streams: the second orientation (mimo_lord2.cuh).
     if (p.nt == 2 && a.s.algorithm == int(mimo::algorithm::mtt) && a.s.variant == MIMO_GPU_MTT_FAST)
-        lord2::lord2_prepare(fp.r[0], fp.r[1], fp.r[max_ant + 1], p.bits_per_symbol, fp.lord2);
+        lord2::lord2_prepare(fp.r[0], fp.r[1], fp.r[max_ant + 1], p.bits_per_symbol,
+                              lord2::lord2_of(fp));
     return rank;
 }
 

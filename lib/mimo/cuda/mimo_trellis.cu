@@ -596,7 +596,7 @@ __device__ void lord2_vector(const frame_prep& fp, const mimo::frame_params& p, 
         }
         yh[i] = acc;
     }
-    lord2::lord2_detect<BITS>(fp.lord2, yh[0], yh[1], fp.order[0], fp.order[1], io.la, p.n0,
+    lord2::lord2_detect<BITS>(lord2::lord2_of(fp), yh[0], yh[1], fp.order[0], fp.order[1], io.la, p.n0,
                               s.extrinsic != 0, lord2_store<BITS>{ io });
 }
 
