@@ -22,8 +22,15 @@
 // Noisy Rayleigh channels at 16 dB, no priors.
 //
 //   bench_mimo [--quick] [--vectors N] [--frames F] [--only NAME] [--no-cpu] [--staging T]
-//              [--e2e-batch B] [--e2e-channels C] [--int8-out]
-// B: channels per batch (frames of C channels: B / C frames).
+//              [--e2e-batch B] [--e2e-channels C] [--int8-out] [--nt N] [--bits B] [--kernel-only]
+//              [--reps R] [--graph]
+// B: channels per batch (frames of C channels: B / C frames);
+// --nt, --bits: only the rows of that many streams / bits per symbol;
+// --kernel-only: the kernel and qr columns alone (no e2e, no CPU twin);
+// --reps: batches timed for those two columns (20; --quick 3);
+// --graph: after each row, the host's microseconds per batch of enqueue()
+// calls and the device's per batch from CUDA graph replays (no launch costs):
+// the whole batch, the prepare step alone, the detect step alone.
 #include "mimo/mimo_frame.h"
 #include "mimo/mimo_implementations.h"
 #include "pipeline/batch_pipeline.h"
@@ -41,6 +48,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <thread>
@@ -186,10 +194,46 @@ double pcie_bound_gbps(const shape_case& c, int vectors, llr_format llr = llr_fo
 // Kernel-only and QR-only Gbit/s on a device-resident batch of all frames.
 struct kernel_rates {
     double kernel = 0, qr = 0;
+    // --graph: microseconds per batch of the host's enqueue() calls, and of
+    // CUDA graph replays (device time without the host's launch costs) of
+    // enqueue(), of the prepare step alone and of the detect step alone.
+    double host_us = 0, graph_us = 0, graph_prep_us = 0, graph_detect_us = 0;
 };
 
+// Microseconds per batch of \p body (one batch's launches on st), captured
+// `per` times into one CUDA graph and replayed.
+template <typename Body>
+double graph_us(cudaStream_t st, int reps, Body body)
+{
+    constexpr int per = 10;
+    cudaGraph_t g;
+    cudaGraphExec_t ge;
+    cudaEvent_t a, b;
+    GPURX_CUDA_CHECK(cudaEventCreate(&a));
+    GPURX_CUDA_CHECK(cudaEventCreate(&b));
+    GPURX_CUDA_CHECK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < per; i++)
+        body();
+    GPURX_CUDA_CHECK(cudaStreamEndCapture(st, &g));
+    GPURX_CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
+    GPURX_CUDA_CHECK(cudaGraphLaunch(ge, st)); // warm-up
+    const int launches = std::max(1, reps / per);
+    GPURX_CUDA_CHECK(cudaEventRecord(a, st));
+    for (int i = 0; i < launches; i++)
+        GPURX_CUDA_CHECK(cudaGraphLaunch(ge, st));
+    GPURX_CUDA_CHECK(cudaEventRecord(b, st));
+    GPURX_CUDA_CHECK(cudaEventSynchronize(b));
+    float ms = 0;
+    GPURX_CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
+    GPURX_CUDA_CHECK(cudaGraphExecDestroy(ge));
+    GPURX_CUDA_CHECK(cudaGraphDestroy(g));
+    GPURX_CUDA_CHECK(cudaEventDestroy(a));
+    GPURX_CUDA_CHECK(cudaEventDestroy(b));
+    return ms * 1e3 / (double(launches) * per);
+}
+
 kernel_rates kernel_gbps(const shape_case& c, const std::vector<std::vector<cf>>& frames, int vectors,
-                         float n0, int reps)
+                         float n0, int reps, bool graph = false)
 {
     auto cfg = config_of(c, c.impl);
     cfg.noise_variance = n0;
@@ -234,9 +278,12 @@ kernel_rates kernel_gbps(const shape_case& c, const std::vector<std::vector<cf>>
     kernel_rates r;
     float ms = 0;
     kernel->enqueue(dev, host, st); // warm-up (and shared memory limits)
+    GPURX_CUDA_CHECK(cudaStreamSynchronize(st));
     GPURX_CUDA_CHECK(cudaEventRecord(a, st));
+    const auto h0 = clk::now();
     for (int i = 0; i < reps; i++)
         kernel->enqueue(dev, host, st);
+    r.host_us = std::chrono::duration<double, std::micro>(clk::now() - h0).count() / reps;
     GPURX_CUDA_CHECK(cudaEventRecord(b, st));
     GPURX_CUDA_CHECK(cudaEventSynchronize(b));
     GPURX_CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
@@ -252,6 +299,23 @@ kernel_rates kernel_gbps(const shape_case& c, const std::vector<std::vector<cf>>
     GPURX_CUDA_CHECK(cudaEventSynchronize(b));
     GPURX_CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
     r.qr = bits * reps / (ms * 1e-3) / 1e9;
+    if (graph) {
+        // The implementation's settings for the detect step alone (mimo_cuda_kernel.cc).
+        core::mimo_gpu_settings d = s;
+        d.variant = c.impl == "cuda-mtt-fast" ? core::MIMO_GPU_MTT_FAST : core::MIMO_GPU_PLAIN;
+        d.sorted_qr = cfg.sorted_qr && cfg.algorithm != core::mimo::algorithm::ml &&
+                      cfg.algorithm != core::mimo::algorithm::lmmse;
+        d.clip = cfg.algorithm == core::mimo::algorithm::kbest || cfg.algorithm == core::mimo::algorithm::one_pass
+                     ? cfg.clip
+                     : std::numeric_limits<float>::infinity();
+        kernel->enqueue(dev, host, st); // the preparation the detect step reads
+        r.graph_us = graph_us(st, reps, [&] { kernel->enqueue(dev, host, st); });
+        r.graph_prep_us = graph_us(st, reps, [&] { core::cuda_mimo_prepare(dev, nf, s, st); });
+        kernel->enqueue(dev, host, st);
+        r.graph_detect_us = graph_us(st, reps, [&] {
+            core::cuda_mimo_detect(dev, nf, nf * size_t(vectors), c.bits, d, st, 1u << c.nt);
+        });
+    }
     for (void* ptr : { d_fd, d_params, d_in, d_out, d_results, d_scratch })
         GPURX_CUDA_CHECK(cudaFree(ptr));
     GPURX_CUDA_CHECK(cudaEventDestroy(a));
@@ -265,8 +329,8 @@ kernel_rates kernel_gbps(const shape_case& c, const std::vector<std::vector<cf>>
 
 int main(int argc, char** argv)
 {
-    bool quick = false, cpu = true, int8_out = false;
-    int vectors = 12, frames = 20000;
+    bool quick = false, cpu = true, int8_out = false, e2e_on = true, graph = false;
+    int vectors = 12, frames = 20000, only_nt = 0, only_bits = 0, reps = 0;
     size_t staging = 8, e2e_batch = 8192;
     int e2e_channels = 64;
     std::string only;
@@ -289,6 +353,22 @@ int main(int argc, char** argv)
             e2e_batch = size_t(std::atol(argv[++i]));
         else if (!std::strcmp(argv[i], "--e2e-channels") && i + 1 < argc)
             e2e_channels = std::max(1, std::atoi(argv[++i]));
+        else if (!std::strcmp(argv[i], "--nt") && i + 1 < argc)
+            only_nt = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--bits") && i + 1 < argc)
+            only_bits = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc)
+            reps = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--graph"))
+            graph = true;
+        else if (!std::strcmp(argv[i], "--kernel-only")) {
+            e2e_on = false;
+            cpu = false;
+        } else {
+            std::printf("usage: bench_mimo [--quick] [--vectors N] [--frames F] [--only NAME] [--no-cpu] "
+                        "[--staging T] [--e2e-batch B] [--e2e-channels C] [--int8-out] [--nt N] [--bits B] [--kernel-only] [--reps R] [--graph]\n");
+            return std::strcmp(argv[i], "--help") ? 1 : 0;
+        }
     }
     if (quick)
         frames = std::min(frames, 2000);
@@ -318,22 +398,33 @@ int main(int argc, char** argv)
                 int8_out ? " e2e, int8 out | pcie bound, int8 out | e2e int8 / float | cpu twin, int8 out |" : "",
                 int8_out ? "---|---|---|---|" : "");
     for (const auto& c : cases) {
-        if (!only.empty() && c.impl != only)
+        if ((!only.empty() && c.impl != only) || (only_nt && c.nt != only_nt) ||
+            (only_bits && c.bits != only_bits))
             continue;
         const float n0 = float(c.nt) * std::pow(10.0f, -1.6f);
         const auto data = make_frames(c, std::min(frames, 4096), vectors, n0);
         double k = 0, q = 0, e2e = 0, host = 0, e2e8 = 0, host8 = 0;
+        std::string graph_line;
 #ifdef GPURX_HAVE_CUDA
         if (gpu) {
             std::vector<std::vector<cf>> batch(frames);
             for (int f = 0; f < frames; f++)
                 batch[f] = data[f % data.size()];
-            const auto r = kernel_gbps(c, batch, vectors, n0, quick ? 3 : 20);
+            const auto r = kernel_gbps(c, batch, vectors, n0, reps > 0 ? reps : quick ? 3 : 20, graph);
             k = r.kernel;
             q = r.qr;
-            e2e = pipeline_gbps(c, c.impl, { core::backend_kind::cuda, { 0 }, "" }, data, vectors, n0, e2e_batch,
-                                quick ? 40000 : 400000, 0, staging, llr_format::float32, e2e_channels);
-            if (int8_out)
+            if (graph)
+                graph_line = "  graph: " + c.impl + " " + std::to_string(c.nt) + "x" + std::to_string(c.nr) +
+                             " " + std::to_string(1 << c.bits) + "-QAM: batch " + std::to_string(r.graph_us) +
+                             " us (" + std::to_string(double(frames) * vectors * c.nt * c.bits / r.graph_us / 1e3) +
+                             " Gbit/s), prepare " + std::to_string(r.graph_prep_us) + " us, detect " +
+                             std::to_string(r.graph_detect_us) + " us; host enqueue " +
+                             std::to_string(r.host_us) + " us per batch\n";
+            if (e2e_on)
+                e2e = pipeline_gbps(c, c.impl, { core::backend_kind::cuda, { 0 }, "" }, data, vectors, n0,
+                                    e2e_batch, quick ? 40000 : 400000, 0, staging, llr_format::float32,
+                                    e2e_channels);
+            if (int8_out && e2e_on)
                 e2e8 = pipeline_gbps(c, c.impl, { core::backend_kind::cuda, { 0 }, "" }, data, vectors, n0,
                                      e2e_batch, quick ? 40000 : 400000, 0, staging, llr_format::int8,
                                      e2e_channels);
@@ -357,7 +448,7 @@ int main(int argc, char** argv)
         if (int8_out)
             std::printf(" %.3f | %.2f | %.2f | %.4f |", e2e8, pcie_bound_gbps(c, vectors, llr_format::int8),
                         e2e > 0 ? e2e8 / e2e : 0.0, host8);
-        std::printf("\n");
+        std::printf("\n%s", graph_line.c_str());
         std::fflush(stdout);
     }
     if (!gpu)

@@ -132,8 +132,10 @@ std::vector<implementation<mimo_config>> mimo_cuda_implementations()
                    "full), one thread per vector, fp32; the reference of cuda-mtt-fast"),
         cuda_entry("cuda-mtt-fast", algorithm::mtt, MIMO_GPU_MTT_FAST,
                    "multi-pass trellis traversal: expanded-form reductions (2 FMAs per edge), "
-                   "extensions by per-axis slicing; up to 4 streams a lane per trellis vertex "
-                   "(a warp per vector above 32 points), beyond a thread per vector; fp32"),
+                   "extensions by per-axis slicing; two streams: exact max-log ML as LORD "
+                   "(two QR orders, 2 Q candidates), one thread per vector; 3-4 streams a lane "
+                   "per trellis vertex (a warp per vector above 32 points); beyond, a thread "
+                   "per vector; fp32"),
         cuda_entry("cuda-kbest", algorithm::kbest, MIMO_GPU_PLAIN,
                    "K-best, one warp per vector, tournament selection (k * Q <= 4096), fp32"),
         cuda_entry("cuda-lmmse", algorithm::lmmse, MIMO_GPU_PLAIN,

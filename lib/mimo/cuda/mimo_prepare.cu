@@ -12,6 +12,7 @@
 // frame's vectors; the vectors' threads then read R and Q^H from L1/L2.
 #include "cuda/launch.cuh"
 #include "mimo/cuda/mimo_device.cuh"
+#include "mimo/cuda/mimo_lord2.cuh"
 
 namespace gr {
 namespace gpurx {
@@ -391,6 +392,10 @@ __device__ int prepare_channel(const float2* h, const mimo::frame_params& p, con
         if (lmmse)
             lmmse_filter<0>(h, p.nr, p.nt, p.n0, fp);
     }
+    // cuda-mtt-fast at two streams: the second orientation (mimo_lord2.cuh).
+    if (p.nt == 2 && a.s.algorithm == int(mimo::algorithm::mtt) && a.s.variant == MIMO_GPU_MTT_FAST)
+        lord2::lord2_prepare(fp.r[0], fp.r[1], fp.r[max_ant + 1], p.bits_per_symbol,
+                              lord2::lord2_of(fp));
     return rank;
 }
 
