@@ -192,6 +192,16 @@ size_t batch_pipeline::submit_many(const void* in,
     uint8_t* dst = s.in + first_in;
     const size_t dst_stride = align_up(in_bytes);
     auto copy_run = [&](size_t from, size_t to) {
+        // Source laid out as the staging (frames of a multiple of 16 bytes,
+        // back to back): one copy of the whole run, which lets memcpy use
+        // its large-copy path instead of one call per frame.
+        // (The last frame's padding is not read: the source may end there.)
+        if (in_stride == dst_stride) {
+            if (to > from)
+                std::memcpy(dst + from * dst_stride, src + from * in_stride,
+                            (to - from - 1) * dst_stride + in_bytes);
+            return;
+        }
         for (size_t i = from; i < to; i++)
             std::memcpy(dst + i * dst_stride, src + i * in_stride, in_bytes);
     };

@@ -202,10 +202,11 @@ TEST(Pipeline, CpuAbortFrameLeavesNoTrace) { abort_leaves_no_trace(test::cpu_bac
 // submit_many(): frames of one shape taken in runs as large as the filling
 // slot allows, copied by several staging threads (runs over 1 MiB) or the
 // caller; every frame comes out once, in order, unchanged, with its seq and
-// user tag, mixed with single submissions.
-void submit_many_keeps_every_frame(const core::backend_choice& where)
+// user tag, mixed with single submissions. vlen 1021 (4084 bytes): the
+// staging stride (16-aligned) differs from the source's, a copy per frame;
+// 1024: the strides agree, one copy per run.
+void submit_many_keeps_every_frame(const core::backend_choice& where, size_t vlen)
 {
-    const size_t vlen = 1021; // 4084 bytes: the staging stride (16-aligned) differs from the source's
     auto cfg = make_cfg({ 3, 512, 1000 }, vlen);
     cfg.staging_threads = 4;
     auto pipe = core::make_pipeline(copy_kernels(vlen, 1.0f), where, cfg);
@@ -242,8 +243,16 @@ void submit_many_keeps_every_frame(const core::backend_choice& where)
     take(false);
     EXPECT_EQ(out, nframes);
 }
-TEST(Pipeline, CpuSubmitManyKeepsEveryFrame) { submit_many_keeps_every_frame(test::cpu_backend()); }
-TEST(PipelineCuda, SubmitManyKeepsEveryFrame) { submit_many_keeps_every_frame(test::cuda_backend()); }
+TEST(Pipeline, CpuSubmitManyKeepsEveryFrame)
+{
+    for (size_t vlen : { 1021, 1024 })
+        submit_many_keeps_every_frame(test::cpu_backend(), vlen);
+}
+TEST(PipelineCuda, SubmitManyKeepsEveryFrame)
+{
+    for (size_t vlen : { 1021, 1024 })
+        submit_many_keeps_every_frame(test::cuda_backend(), vlen);
+}
 TEST(PipelineCuda, AbortFrameLeavesNoTrace) { abort_leaves_no_trace(test::cuda_backend()); }
 
 TEST(Pipeline, ConfigErrorsNameTheParameter)
