@@ -331,7 +331,7 @@ int main(int argc, char** argv)
 {
     bool quick = false, cpu = true, int8_out = false, e2e_on = true, graph = false;
     int vectors = 12, frames = 20000, only_nt = 0, only_bits = 0, reps = 0;
-    size_t staging = 8, e2e_batch = 8192;
+    size_t staging = 8, e2e_batch = 65536;
     int e2e_channels = 64;
     std::string only;
     for (int i = 1; i < argc; i++) {
@@ -372,6 +372,9 @@ int main(int argc, char** argv)
     }
     if (quick)
         frames = std::min(frames, 2000);
+    // Channels through the pipeline per e2e figure: at least a dozen batches
+    // past the warm-up.
+    const size_t e2e_total = std::max<size_t>(quick ? 40000 : 400000, 12 * e2e_batch);
     const std::vector<shape_case> cases = {
         { "cuda-mtt-fast", 4, 4, 4, 16 }, { "cuda-mtt", 4, 4, 4, 16 },     { "cuda-mtt-fast", 4, 4, 6, 16 },
         { "cuda-mtt", 4, 4, 6, 16 },      { "cuda-mtt-fast", 2, 2, 4, 16 }, { "cuda-mtt-fast", 2, 2, 6, 16 },
@@ -422,11 +425,11 @@ int main(int argc, char** argv)
                              std::to_string(r.host_us) + " us per batch\n";
             if (e2e_on)
                 e2e = pipeline_gbps(c, c.impl, { core::backend_kind::cuda, { 0 }, "" }, data, vectors, n0,
-                                    e2e_batch, quick ? 40000 : 400000, 0, staging, llr_format::float32,
+                                    e2e_batch, e2e_total, 0, staging, llr_format::float32,
                                     e2e_channels);
             if (int8_out && e2e_on)
                 e2e8 = pipeline_gbps(c, c.impl, { core::backend_kind::cuda, { 0 }, "" }, data, vectors, n0,
-                                     e2e_batch, quick ? 40000 : 400000, 0, staging, llr_format::int8,
+                                     e2e_batch, e2e_total, 0, staging, llr_format::int8,
                                      e2e_channels);
         }
 #endif
