@@ -22,7 +22,7 @@
 // Noisy Rayleigh channels at 16 dB, no priors.
 //
 //   bench_mimo [--quick] [--vectors N] [--frames F] [--only NAME] [--no-cpu] [--staging T]
-//              [--e2e-batch B] [--e2e-channels C] [--int8-out] [--nt N] [--bits B] [--kernel-only]
+//              [--e2e-batch B] [--e2e-channels C] [--slots S] [--int8-out] [--nt N] [--bits B] [--kernel-only]
 //              [--reps R] [--graph]
 // B: channels per batch (frames of C channels: B / C frames);
 // --nt, --bits: only the rows of that many streams / bits per symbol;
@@ -110,6 +110,8 @@ core::mimo_config config_of(const shape_case& c, const std::string& impl,
     return cfg;
 }
 
+size_t g_slots = 3; // --slots: batches in flight in the e2e and CPU pipelines
+
 // Gbit/s through a pipeline on `where` (frames cycled), after one warm-up round.
 // staging_threads > 0: the frames go in as a contiguous pool through
 // submit_many() (one call per run of frames, the copies into the staging
@@ -130,7 +132,7 @@ double pipeline_gbps(const shape_case& c, const std::string& impl, const core::b
     total = std::max<size_t>(1, total / size_t(channels));
     core::pipeline_config pc;
     pc.types = core::mimo::frame_types_of();
-    pc.slots = 3;
+    pc.slots = g_slots;
     pc.max_batch = std::max<size_t>(1, max_batch / size_t(channels));
     pc.max_in_bytes = core::mimo::frame_in_bytes(p);
     pc.max_out_bytes = core::mimo::frame_out_bytes(p, llr);
@@ -347,6 +349,8 @@ int main(int argc, char** argv)
             frames = std::atoi(argv[++i]);
         else if (!std::strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i];
+        else if (!std::strcmp(argv[i], "--slots") && i + 1 < argc)
+            g_slots = size_t(std::max(1, std::atoi(argv[++i])));
         else if (!std::strcmp(argv[i], "--staging") && i + 1 < argc)
             staging = size_t(std::atol(argv[++i]));
         else if (!std::strcmp(argv[i], "--e2e-batch") && i + 1 < argc)
@@ -366,7 +370,7 @@ int main(int argc, char** argv)
             cpu = false;
         } else {
             std::printf("usage: bench_mimo [--quick] [--vectors N] [--frames F] [--only NAME] [--no-cpu] "
-                        "[--staging T] [--e2e-batch B] [--e2e-channels C] [--int8-out] [--nt N] [--bits B] [--kernel-only] [--reps R] [--graph]\n");
+                        "[--staging T] [--e2e-batch B] [--e2e-channels C] [--slots S] [--int8-out] [--nt N] [--bits B] [--kernel-only] [--reps R] [--graph]\n");
             return std::strcmp(argv[i], "--help") ? 1 : 0;
         }
     }
