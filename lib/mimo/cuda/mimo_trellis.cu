@@ -637,16 +637,7 @@ __device__ void lord2_vector(const frame_prep& fp, const mimo::frame_params& p, 
                              const mimo_gpu_settings& s)
 {
     float2 yh[2];
-#pragma unroll
-    for (int i = 0; i < 2; i++) {
-        float2 acc = make_float2(0.0f, 0.0f);
-        for (int r = 0; r < p.nr; r++) {
-            const float2 q = fp.qh[i * max_ant + r], v = io.y[r];
-            acc.x += q.x * v.x - q.y * v.y;
-            acc.y += q.x * v.y + q.y * v.x;
-        }
-        yh[i] = acc;
-    }
+    rotate(fp, io.y, 2, p.nr, yh);
     lord2::lord2_detect<BITS>(lord2::lord2_of(fp), yh[0], yh[1], fp.order[0], fp.order[1], io.la, p.n0,
                               s.extrinsic != 0, lord2_store<BITS>{ io });
 }
