@@ -12,7 +12,9 @@
 //           coded bits of the frames it serves per second
 //   e2e     through the batch pipeline, host in to host out (cuda backend),
 //           frames of C channels (--e2e-channels, default 64; mimo_frame.h)
-//           submitted with submit_many() from a contiguous pool
+//           submitted with submit_many() from a contiguous pool; with
+//           --in-place, left in that pool (pinned) and DMA'd from there
+//           (submit_many_in_place(): no host copy of the input)
 //   pcie    the bound PCIe sets on e2e: bytes in and out per coded bit at
 //           55 GB/s each way, 97 GB/s both at once
 //   cpu     the CPU twin through the pipeline on all cores
@@ -23,7 +25,7 @@
 //
 //   bench_mimo [--quick] [--vectors N] [--frames F] [--only NAME] [--no-cpu] [--staging T]
 //              [--e2e-batch B] [--e2e-channels C] [--slots S] [--int8-out] [--nt N] [--bits B] [--kernel-only]
-//              [--reps R] [--graph]
+//              [--reps R] [--graph] [--in-place]
 // B: channels per batch (frames of C channels: B / C frames);
 // --nt, --bits: only the rows of that many streams / bits per symbol;
 // --kernel-only: the kernel and qr columns alone (no e2e, no CPU twin);
@@ -35,6 +37,7 @@
 #include "mimo/mimo_implementations.h"
 #include "pipeline/batch_pipeline.h"
 #include "pipeline/cuda_probe.h"
+#include "pipeline/host_pinning.h"
 #ifdef GPURX_HAVE_CUDA
 #include "cuda/cuda_check.h"
 #include "mimo/cuda/mimo_launch.h"
@@ -49,6 +52,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <random>
 #include <string>
 #include <thread>
@@ -111,6 +115,7 @@ core::mimo_config config_of(const shape_case& c, const std::string& impl,
 }
 
 size_t g_slots = 3; // --slots: batches in flight in the e2e and CPU pipelines
+bool g_in_place = false; // --in-place: e2e input DMA'd from the pool (pinned), not staged
 
 // Gbit/s through a pipeline on `where` (frames cycled), after one warm-up round.
 // staging_threads > 0: the frames go in as a contiguous pool through
@@ -146,9 +151,17 @@ double pipeline_gbps(const shape_case& c, const std::string& impl, const core::b
     const size_t in_bytes = pc.max_in_bytes, pool = staging_threads ? pc.max_batch : 0;
     const size_t nsrc = std::max<size_t>(pool, (frames.size() + channels - 1) / channels);
     const size_t cb = core::mimo::channel_in_bytes(p);
-    std::vector<uint8_t> src(nsrc * in_bytes);
-    for (size_t i = 0; i < nsrc * size_t(channels); i++)
-        std::memcpy(&src[i * cb], frames[i % frames.size()].data(), cb);
+    // In place, frames sit at the staging's stride (16-byte aligned) and the
+    // pool is pinned; a staged pool is plain memory, as a producer's is.
+    const bool in_place = g_in_place && pool && where.kind == core::backend_kind::cuda;
+    const size_t stride = in_place ? (in_bytes + 15) & ~size_t(15) : in_bytes;
+    std::vector<uint8_t> src(nsrc * stride);
+    for (size_t i = 0; i < nsrc; i++)
+        for (size_t ch = 0; ch < size_t(channels); ch++)
+            std::memcpy(&src[i * stride + ch * cb], frames[(i * channels + ch) % frames.size()].data(), cb);
+    std::unique_ptr<core::pinned_host_region> pin;
+    if (in_place)
+        pin = std::make_unique<core::pinned_host_region>(src.data(), src.size());
     const size_t warm = pc.slots * pc.max_batch;
     size_t in = 0, out = 0;
     clk::time_point t0 = clk::now();
@@ -167,7 +180,9 @@ double pipeline_gbps(const shape_case& c, const std::string& impl, const core::b
         }
         if (pool) {
             const size_t at = in % pool, n = std::min(pool - at, total + warm - in);
-            in += pipe->submit_many(&src[at * in_bytes], in_bytes, in_bytes, pc.max_out_bytes, &p, n);
+            in += in_place
+                      ? pipe->submit_many_in_place(&src[at * stride], in_bytes, pc.max_out_bytes, &p, n)
+                      : pipe->submit_many(&src[at * in_bytes], in_bytes, in_bytes, pc.max_out_bytes, &p, n);
         } else {
             pipe->submit(&src[(in % nsrc) * in_bytes], pc.max_in_bytes, pc.max_out_bytes, &p);
             in++;
@@ -365,12 +380,14 @@ int main(int argc, char** argv)
             reps = std::atoi(argv[++i]);
         else if (!std::strcmp(argv[i], "--graph"))
             graph = true;
+        else if (!std::strcmp(argv[i], "--in-place"))
+            g_in_place = true;
         else if (!std::strcmp(argv[i], "--kernel-only")) {
             e2e_on = false;
             cpu = false;
         } else {
             std::printf("usage: bench_mimo [--quick] [--vectors N] [--frames F] [--only NAME] [--no-cpu] "
-                        "[--staging T] [--e2e-batch B] [--e2e-channels C] [--slots S] [--int8-out] [--nt N] [--bits B] [--kernel-only] [--reps R] [--graph]\n");
+                        "[--staging T] [--e2e-batch B] [--e2e-channels C] [--slots S] [--int8-out] [--nt N] [--bits B] [--kernel-only] [--reps R] [--graph] [--in-place]\n");
             return std::strcmp(argv[i], "--help") ? 1 : 0;
         }
     }
@@ -395,9 +412,13 @@ int main(int argc, char** argv)
     std::printf("N = %d vectors per channel, %d channels per kernel batch, 16 dB Rayleigh, no priors; "
                 "coded Gbit/s = vectors x nt x bits / s; %u CPU threads\n",
                 vectors, frames, cores);
-    std::printf("e2e: submit_many, %zu staging threads, %zu channels per batch in frames of %d channels; "
+    if (g_in_place)
+        std::printf("e2e: submit_many_in_place from a pinned pool (no host copy of the input), ");
+    else
+        std::printf("e2e: submit_many, %zu staging threads, ", staging);
+    std::printf("%zu channels per batch in frames of %d channels; "
                 "pcie: the bound on e2e (55 GB/s each way, 97 GB/s both)\n",
-                staging, e2e_batch, e2e_channels);
+                e2e_batch, e2e_channels);
     std::printf("| implementation | nt x nr | modulation | k | kernel | qr alone | e2e (pipeline) | pcie bound | "
                 "e2e / min(kernel, pcie) | cpu twin, %u threads |%s\n"
                 "|---|---|---|---|---|---|---|---|---|---|%s\n",

@@ -97,7 +97,12 @@ public:
         return d_slots[i].host_out.get<uint8_t>() + d_results_bytes;
     }
 
-    void launch(size_t i, size_t nframes, size_t in_bytes, size_t out_bytes) override
+    void launch(size_t i,
+                size_t nframes,
+                size_t in_bytes,
+                size_t out_bytes,
+                const input_run* runs,
+                size_t nruns) override
     {
         auto& s = d_slots[i];
         const cudaStream_t st = s.stream.stream();
@@ -114,8 +119,7 @@ public:
         if (pb)
             GPURX_CUDA_CHECK(cudaMemcpyAsync(
                 din + d_frames_bytes, hin + d_frames_bytes, pb, cudaMemcpyHostToDevice, st));
-        GPURX_CUDA_CHECK(
-            cudaMemcpyAsync(din + data_in, hin + data_in, in_bytes, cudaMemcpyHostToDevice, st));
+        copy_input(din + data_in, hin + data_in, in_bytes, runs, nruns, st);
         const batch_view dev{ reinterpret_cast<const frame_desc*>(din),
                               nframes,
                               din + d_frames_bytes,
@@ -135,6 +139,29 @@ public:
                                              st));
         GPURX_CUDA_CHECK(cudaEventRecord(s.stream.event(), st));
         s.in_flight = true;
+    }
+
+    // The input data area: the caller's runs straight from its memory, the
+    // staged parts between them from the staging, each in one copy.
+    static void copy_input(uint8_t* dst,
+                           const uint8_t* staged,
+                           size_t in_bytes,
+                           const input_run* runs,
+                           size_t nruns,
+                           cudaStream_t st)
+    {
+        size_t at = 0;
+        for (size_t r = 0; r <= nruns; r++) {
+            const size_t end = r < nruns ? runs[r].offset : in_bytes;
+            if (end > at)
+                GPURX_CUDA_CHECK(cudaMemcpyAsync(
+                    dst + at, staged + at, end - at, cudaMemcpyHostToDevice, st));
+            if (r == nruns)
+                break;
+            GPURX_CUDA_CHECK(cudaMemcpyAsync(
+                dst + runs[r].offset, runs[r].src, runs[r].bytes, cudaMemcpyHostToDevice, st));
+            at = runs[r].offset + runs[r].bytes;
+        }
     }
 
     bool done(size_t i) override

@@ -28,6 +28,19 @@ struct slot_geometry {
     frame_types types;   //!< the family's per-frame records
 };
 
+/*!
+ * A part of a batch's input data area that is not in the staging: its bytes
+ * are read from the caller's memory when the batch launches
+ * (batch_pipeline::submit_many_in_place()). On CUDA they go to the GPU
+ * straight from there, which saves the host a copy of every input byte
+ * (at PCIe rates, the host's memory bandwidth, not the bus, limits that copy).
+ */
+struct input_run {
+    size_t offset;      //!< where the run starts in the input data area
+    size_t bytes;       //!< its length
+    const uint8_t* src; //!< the caller's bytes (pinned: full DMA rate)
+};
+
 class batch_engine
 {
 public:
@@ -40,9 +53,16 @@ public:
     virtual const uint8_t* results(size_t slot) = 0; //!< max_frames x result_bytes
     virtual const uint8_t* out_data(size_t slot) = 0;
     //! Start the batch in \p slot: nframes descriptors, their parameters and
-    //! in_bytes of input are staged; out_bytes of output will be produced.
-    //! May return before the work is done (CUDA) or after (CPU).
-    virtual void launch(size_t slot, size_t nframes, size_t in_bytes, size_t out_bytes) = 0;
+    //! in_bytes of input are staged, except the \p nruns runs of \p runs
+    //! (sorted by offset, disjoint), which are read from where they point;
+    //! out_bytes of output will be produced. May return before the work is
+    //! done (CUDA) or after (CPU).
+    virtual void launch(size_t slot,
+                        size_t nframes,
+                        size_t in_bytes,
+                        size_t out_bytes,
+                        const input_run* runs = nullptr,
+                        size_t nruns = 0) = 0;
     //! True when the slot's batch has completed (non-blocking).
     virtual bool done(size_t slot) = 0;
     //! Block until the slot's batch has completed.

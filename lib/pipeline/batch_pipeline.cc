@@ -106,6 +106,7 @@ batch_pipeline::slot& batch_pipeline::filling_slot()
         s.state = slot_state::filling;
         s.entries.clear();
         s.nkernel = s.in_used = s.out_used = s.read = 0;
+        s.runs.clear();
         s.first_submit = clock::now();
     } else if (s.state != slot_state::filling) {
         throw std::logic_error("batch_pipeline: submit() while no slot can accept a frame");
@@ -156,21 +157,9 @@ uint8_t* batch_pipeline::begin_frame(size_t in_bytes, size_t out_bytes, const vo
     return dst;
 }
 
-size_t batch_pipeline::submit_many(const void* in,
-                                   size_t in_stride,
-                                   size_t in_bytes,
-                                   size_t out_bytes,
-                                   const void* params,
-                                   size_t n,
-                                   uint64_t user)
+size_t batch_pipeline::add_frames(
+    slot& s, size_t in_bytes, size_t out_bytes, const void* params, size_t m, uint64_t user)
 {
-    if (d_frame_open)
-        throw std::logic_error("batch_pipeline: submit_many() inside begin_frame()");
-    check_sizes(in_bytes, out_bytes);
-    if (n == 0 || !can_accept())
-        return 0;
-    auto& s = filling_slot();
-    const size_t m = std::min(n, d_cfg.max_batch - s.entries.size());
     const size_t pb = d_cfg.types.param_bytes;
     const size_t first_in = s.in_used;
     for (size_t i = 0; i < m; i++) {
@@ -187,6 +176,57 @@ size_t batch_pipeline::submit_many(const void* in,
         s.nkernel++;
         s.entries.push_back({ d_next_seq++, user, static_cast<int32_t>(idx), static_cast<uint32_t>(out_bytes) });
     }
+    d_pending += m;
+    return first_in;
+}
+
+size_t batch_pipeline::submit_many_in_place(
+    const void* in, size_t in_bytes, size_t out_bytes, const void* params, size_t n, uint64_t user)
+{
+    if (d_frame_open)
+        throw std::logic_error("batch_pipeline: submit_many_in_place() inside begin_frame()");
+    check_sizes(in_bytes, out_bytes);
+    if (n == 0 || !can_accept())
+        return 0;
+    auto& s = filling_slot();
+    const size_t m = std::min(n, d_cfg.max_batch - s.entries.size());
+    const size_t first_in = add_frames(s, in_bytes, out_bytes, params, m, user);
+    // One run for the m frames: the source has the staging's stride, so the
+    // run is the staging's bytes (the last frame's padding excluded: the
+    // source may end there). A run that continues the previous one in both
+    // places grows it instead.
+    const auto* src = static_cast<const uint8_t*>(in);
+    const size_t bytes = (m - 1) * align_up(in_bytes) + in_bytes;
+    if (!s.runs.empty()) {
+        input_run& last = s.runs.back();
+        const size_t pad = align_up(last.bytes) - last.bytes;
+        if (last.offset + last.bytes + pad == first_in && last.src + last.bytes + pad == src) {
+            last.bytes += pad + bytes;
+            launch_if_full(s);
+            return m;
+        }
+    }
+    s.runs.push_back({ first_in, bytes, src });
+    launch_if_full(s);
+    return m;
+}
+
+size_t batch_pipeline::submit_many(const void* in,
+                                   size_t in_stride,
+                                   size_t in_bytes,
+                                   size_t out_bytes,
+                                   const void* params,
+                                   size_t n,
+                                   uint64_t user)
+{
+    if (d_frame_open)
+        throw std::logic_error("batch_pipeline: submit_many() inside begin_frame()");
+    check_sizes(in_bytes, out_bytes);
+    if (n == 0 || !can_accept())
+        return 0;
+    auto& s = filling_slot();
+    const size_t m = std::min(n, d_cfg.max_batch - s.entries.size());
+    const size_t first_in = add_frames(s, in_bytes, out_bytes, params, m, user);
     // The copies: contiguous runs of frames per staging thread.
     const auto* src = static_cast<const uint8_t*>(in);
     uint8_t* dst = s.in + first_in;
@@ -216,7 +256,6 @@ size_t batch_pipeline::submit_many(const void* in,
     } else {
         copy_run(0, m);
     }
-    d_pending += m;
     launch_if_full(s);
     return m;
 }
@@ -270,7 +309,7 @@ void batch_pipeline::launch(size_t index)
     auto& s = d_slots[index];
     s.state = slot_state::in_flight;
     if (s.nkernel > 0)
-        d_engine->launch(index, s.nkernel, s.in_used, s.out_used);
+        d_engine->launch(index, s.nkernel, s.in_used, s.out_used, s.runs.data(), s.runs.size());
     else
         s.state = slot_state::done; // only rejected frames: nothing to run
     if (index == d_fill)

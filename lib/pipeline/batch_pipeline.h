@@ -112,6 +112,24 @@ public:
                        uint64_t user = 0);
 
     /*!
+     * submit_many() without the copy into the staging: frame i's input is
+     * \p in_bytes at \p in + i * align16(\p in_bytes) (the staging's stride;
+     * frames of a multiple of 16 bytes back to back), read from there when
+     * the batch launches. On CUDA it goes to the GPU by DMA straight from
+     * \p in, at the full PCIe rate when that memory is pinned
+     * (host_pin_memory()); the CPU engine copies it in at launch. The
+     * memory must stay valid and unchanged until the last of these frames
+     * has come out of front() (or drain() has returned). Returns the frames
+     * taken, as submit_many().
+     */
+    size_t submit_many_in_place(const void* in,
+                                size_t in_bytes,
+                                size_t out_bytes,
+                                const void* params,
+                                size_t n,
+                                uint64_t user = 0);
+
+    /*!
      * Zero-copy form of submit(): returns the staging area (pinned on CUDA)
      * where the caller writes the frame's \p in_bytes, then calls
      * commit_frame(). Nothing may be submitted in between; the frame may be
@@ -175,6 +193,7 @@ private:
         size_t in_used = 0;
         size_t out_used = 0;
         size_t read = 0;        // next entry to pop
+        std::vector<input_run> runs; // input left in the caller's memory (submit_many_in_place)
         clock::time_point first_submit;
         // The engine's staging of this slot, fixed for the pipeline's life:
         // looked up once, not per frame (a frame costs ~0.3 us at 17 Gbit/s).
@@ -186,6 +205,10 @@ private:
     };
 
     slot& filling_slot();
+    //! Descriptors, parameters and entries of \p m equal frames; returns the
+    //! input offset of the first.
+    size_t add_frames(
+        slot& s, size_t in_bytes, size_t out_bytes, const void* params, size_t m, uint64_t user);
     void check_sizes(size_t in_bytes, size_t out_bytes) const;
     void launch(size_t index);
     void launch_if_full(slot& s);

@@ -6,6 +6,7 @@
 #include "pipeline/batch_engine.h"
 #include "pipeline/worker_pool.h"
 
+#include <cstring>
 #include <string>
 
 namespace gr {
@@ -55,9 +56,18 @@ public:
     uint8_t* in_data(size_t i) override { return d_slots[i].in.get(); }
     const uint8_t* results(size_t i) override { return d_slots[i].results.get(); }
     const uint8_t* out_data(size_t i) override { return d_slots[i].out.get(); }
-    void launch(size_t i, size_t nframes, size_t, size_t) override
+    void launch(size_t i,
+                size_t nframes,
+                size_t,
+                size_t,
+                const input_run* runs,
+                size_t nruns) override
     {
         auto& s = d_slots[i];
+        // The kernel reads one input area: runs left in the caller's memory
+        // are copied in (on the CPU the copy costs little beside the kernel).
+        for (size_t r = 0; r < nruns; r++)
+            std::memcpy(s.in.get() + runs[r].offset, runs[r].src, runs[r].bytes);
         d_kernel->run({ frames(i),
                         nframes,
                         s.params.get(),

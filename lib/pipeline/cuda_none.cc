@@ -3,10 +3,11 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-// The pipeline's two CUDA entry points, for builds without CUDA. Families need
+// The pipeline's CUDA entry points, for builds without CUDA. Families need
 // nothing here: their CUDA implementations are simply not registered.
 #include "pipeline/batch_engine.h"
 #include "pipeline/cuda_probe.h"
+#include "pipeline/host_pinning.h"
 
 #include <stdexcept>
 
@@ -24,6 +25,10 @@ const cuda_probe_result& probe_cuda()
     }();
     return r;
 }
+
+// Nothing to pin for: the memory is used as it is.
+pinned_host_region::pinned_host_region(void* p, size_t) : d_p(p) {}
+pinned_host_region::~pinned_host_region() = default;
 
 std::unique_ptr<batch_engine>
 make_cuda_engine(const cuda_kernel_factory&, size_t, const slot_geometry&, const std::vector<int>&)

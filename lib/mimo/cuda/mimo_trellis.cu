@@ -506,6 +506,37 @@ __device__ void lanes_detect(const qam_table<BITS>& tab, float4* aux, uint32_t* 
         __syncwarp(gmask); // ems is written again by the next emit
     };
 
+    // MTT's stage lists at up to 32 points: lane q's path goes through vertex
+    // q of the stage, so its symbol there is the lane, and each bit's two
+    // minima are butterfly reductions over the lanes that agree in that bit
+    // (BITS - 1 exchanges, then one with the lanes that differ). All lanes
+    // work and nothing goes through shared memory, where emit() keeps BITS
+    // of the L lanes busy with Q reads each. fminf is exact and commutative:
+    // the minima, and so the LLRs, are emit()'s bit for bit.
+    auto emit_own_vertex = [&](int l, float m_own) {
+        float m0 = infinity_f(), m1 = infinity_f();
+#pragma unroll
+        for (int j = 0; j < BITS; j++) { // bit j of the symbol: LLR BITS - 1 - j
+            float v = m_own;
+#pragma unroll
+            for (int k = 0; k < BITS; k++)
+                if (k != j)
+                    v = fminf(v, __shfl_xor_sync(gmask, v, 1 << k, L));
+            const float other = __shfl_xor_sync(gmask, v, 1 << j, L);
+            if (lane == BITS - 1 - j) {
+                const bool one = (lane >> j) & 1;
+                m1 = one ? v : other;
+                m0 = one ? other : v;
+            }
+        }
+        if (lane < BITS) {
+            const int ant = fp.order[l];
+            io.put_llr(ant * BITS + lane, final_llr(m0 * inv_n0, m1 * inv_n0,
+                                                    io.la ? io.la[ant * BITS + lane] : 0.0f,
+                                                    extrinsic, clip));
+        }
+    };
+
     // Stage 0 (the last layer): one edge from the root into each vertex.
     float m[V];
     uint32_t h[V];
@@ -538,7 +569,10 @@ __device__ void lanes_detect(const qam_table<BITS>& tab, float4* aux, uint32_t* 
                 for (int st = t + 1; st < NT; st++)
                     extend_one(last - st, lm[j], lh[j]);
             }
-            emit(layer, lm, lh);
+            if constexpr (V == 1)
+                emit_own_vertex(layer, lm[0]);
+            else
+                emit(layer, lm, lh);
         }
     }
 }

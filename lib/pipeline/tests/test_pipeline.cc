@@ -7,6 +7,7 @@
 // unchanged, for slots 1..4, batch sizes 1..1000 and flush timeouts 0..10 ms.
 #include "copy/copy_kernel.h"
 #include "pipeline/batch_pipeline.h"
+#include "pipeline/host_pinning.h"
 #include "test_util.h"
 #include <gtest/gtest.h>
 
@@ -252,6 +253,63 @@ TEST(PipelineCuda, SubmitManyKeepsEveryFrame)
 {
     for (size_t vlen : { 1021, 1024 })
         submit_many_keeps_every_frame(test::cuda_backend(), vlen);
+}
+// submit_many_in_place(): the same stream of frames, left in the caller's
+// memory (pinned on CUDA) and read from there at launch. The source has the
+// staging's stride (4096 bytes); vlen 1021 leaves 12 bytes of padding per
+// frame, which must not reach the output. Runs of consecutive calls merge;
+// a lone submit() in the middle is staged between two runs of one slot.
+void submit_in_place_keeps_every_frame(const core::backend_choice& where, size_t vlen)
+{
+    auto cfg = make_cfg({ 3, 512, 1000 }, vlen);
+    auto pipe = core::make_pipeline(copy_kernels(vlen, 1.0f), where, cfg);
+    const size_t nframes = 2000, stride = 1024; // floats: 4096 bytes = align16(vlen * 4)
+    std::vector<float> src(nframes * stride, -1.0f); // padding: -1
+    for (size_t f = 0; f < nframes; f++)
+        for (size_t i = 0; i < vlen; i++)
+            src[f * stride + i] = float((f * 7919 + i) % 100003);
+    core::pinned_host_region pin(src.data(), src.size() * sizeof(float));
+    if (where.kind == core::backend_kind::cuda)
+        EXPECT_TRUE(pin.pinned());
+    size_t next = 0, out = 0;
+    auto take = [&](bool block) {
+        while (const auto* f = pipe->front(block)) {
+            ASSERT_EQ(f->seq, out);
+            EXPECT_EQ(f->user, out == 700 ? 7u : 5u);
+            EXPECT_EQ(std::memcmp(f->data, &src[out * stride], vlen * 4), 0) << "frame " << out;
+            pipe->pop();
+            out++;
+            block = false;
+        }
+    };
+    while (next < nframes) {
+        if (!pipe->can_accept()) {
+            take(true);
+            continue;
+        }
+        if (next == 700) {
+            pipe->submit(&src[next * stride], vlen * 4, vlen * 4, nullptr, 7);
+            next++;
+            continue;
+        }
+        // Runs of 1..300 frames: several calls per slot, merged or not.
+        const size_t want = std::min<size_t>(next < 700 ? 700 - next : nframes - next, 1 + next % 300);
+        next += pipe->submit_many_in_place(&src[next * stride], vlen * 4, vlen * 4, nullptr, want, 5);
+        take(false);
+    }
+    pipe->drain();
+    take(false);
+    EXPECT_EQ(out, nframes);
+}
+TEST(Pipeline, CpuSubmitInPlaceKeepsEveryFrame)
+{
+    for (size_t vlen : { 1021, 1024 })
+        submit_in_place_keeps_every_frame(test::cpu_backend(), vlen);
+}
+TEST(PipelineCuda, SubmitInPlaceKeepsEveryFrame)
+{
+    for (size_t vlen : { 1021, 1024 })
+        submit_in_place_keeps_every_frame(test::cuda_backend(), vlen);
 }
 TEST(PipelineCuda, AbortFrameLeavesNoTrace) { abort_leaves_no_trace(test::cuda_backend()); }
 
