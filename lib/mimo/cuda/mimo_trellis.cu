@@ -387,16 +387,29 @@ __device__ void lanes_detect(const qam_table<BITS>& tab, float4* aux, uint32_t* 
 #pragma unroll
         for (int j = i; j < NT; j++)
             R[i][j] = fp.r[i * max_ant + j];
+    // y_hat: lane i < NT computes row i (the others a row again, which they
+    // drop) and the group takes the rows by shuffles, instead of every lane
+    // computing all NT rows (L >= 4 >= NT lanes per group).
     float2 yh[NT];
-#pragma unroll
-    for (int i = 0; i < NT; i++) {
+    {
+        const int row = lane % NT;
         float2 acc = make_float2(0.0f, 0.0f);
         for (int r = 0; r < p.nr; r++) {
-            const float2 q = fp.qh[i * max_ant + r], v = io.y[r];
+            const float2 q = fp.qh[row * max_ant + r], v = io.y[r];
             acc.x += q.x * v.x - q.y * v.y;
             acc.y += q.x * v.y + q.y * v.x;
         }
-        yh[i] = acc;
+#pragma unroll
+        for (int i = 0; i < NT; i++)
+            yh[i] = make_float2(__shfl_sync(gmask, acc.x, i, L), __shfl_sync(gmask, acc.y, i, L));
+    }
+    // 1 / |R_ll|^2 of each layer, once per vector: the extensions slice
+    // t / R_ll with a multiplication instead of two IEEE divisions each.
+    float inv_rr[NT];
+#pragma unroll
+    for (int i = 0; i < NT; i++) {
+        const float rr = norm2(R[i][i]);
+        inv_rr[i] = rr > 0.0f ? 1.0f / rr : 0.0f;
     }
     auto pen = [&](int l, unsigned q) {
         return io.la ? n0 * prior_cost<BITS>(io.la + fp.order[l] * BITS, q) : 0.0f;
@@ -413,9 +426,8 @@ __device__ void lanes_detect(const qam_table<BITS>& tab, float4* aux, uint32_t* 
         const float2 rll = R[l][l];
         const float rr = norm2(rll);
         const float2 t = target(h, l);
-        const float2 z = rr > 0.0f ? make_float2((t.x * rll.x + t.y * rll.y) / rr,
-                                                 (t.y * rll.x - t.x * rll.y) / rr)
-                                   : make_float2(0.0f, 0.0f);
+        const float2 z = make_float2((t.x * rll.x + t.y * rll.y) * inv_rr[l],
+                                     (t.y * rll.x - t.x * rll.y) * inv_rr[l]);
         int bq = 0;
         if (io.la) {
             const float* la_ant = io.la + fp.order[l] * BITS;
