@@ -24,9 +24,10 @@
 // Noisy Rayleigh channels at 16 dB, no priors.
 //
 //   bench_mimo [--quick] [--vectors N] [--frames F] [--only NAME] [--no-cpu] [--staging T]
-//              [--e2e-batch B] [--e2e-channels C] [--slots S] [--int8-out] [--nt N] [--bits B] [--kernel-only]
+//              [--e2e-batch B] [--e2e-bits X] [--e2e-channels C] [--slots S] [--int8-out] [--nt N] [--bits B] [--kernel-only]
 //              [--reps R] [--graph] [--in-place]
-// B: channels per batch (frames of C channels: B / C frames);
+// B: channels per batch (frames of C channels: B / C frames); X: coded bits
+// timed per e2e figure (at least; 1e9, --quick 1e8);
 // --nt, --bits: only the rows of that many streams / bits per symbol;
 // --kernel-only: the kernel and qr columns alone (no e2e, no CPU twin);
 // --reps: batches timed for those two columns (20; --quick 3);
@@ -349,6 +350,7 @@ int main(int argc, char** argv)
     bool quick = false, cpu = true, int8_out = false, e2e_on = true, graph = false;
     int vectors = 12, frames = 20000, only_nt = 0, only_bits = 0, reps = 0;
     size_t staging = 8, e2e_batch = 65536;
+    double e2e_bits = 1e9;
     int e2e_channels = 64;
     std::string only;
     for (int i = 1; i < argc; i++) {
@@ -370,6 +372,8 @@ int main(int argc, char** argv)
             staging = size_t(std::atol(argv[++i]));
         else if (!std::strcmp(argv[i], "--e2e-batch") && i + 1 < argc)
             e2e_batch = size_t(std::atol(argv[++i]));
+        else if (!std::strcmp(argv[i], "--e2e-bits") && i + 1 < argc)
+            e2e_bits = std::atof(argv[++i]);
         else if (!std::strcmp(argv[i], "--e2e-channels") && i + 1 < argc)
             e2e_channels = std::max(1, std::atoi(argv[++i]));
         else if (!std::strcmp(argv[i], "--nt") && i + 1 < argc)
@@ -387,15 +391,19 @@ int main(int argc, char** argv)
             cpu = false;
         } else {
             std::printf("usage: bench_mimo [--quick] [--vectors N] [--frames F] [--only NAME] [--no-cpu] "
-                        "[--staging T] [--e2e-batch B] [--e2e-channels C] [--slots S] [--int8-out] [--nt N] [--bits B] [--kernel-only] [--reps R] [--graph] [--in-place]\n");
+                        "[--staging T] [--e2e-batch B] [--e2e-bits X] [--e2e-channels C] [--slots S] [--int8-out] [--nt N] [--bits B] [--kernel-only] [--reps R] [--graph] [--in-place]\n");
             return std::strcmp(argv[i], "--help") ? 1 : 0;
         }
     }
-    if (quick)
+    if (quick) {
         frames = std::min(frames, 2000);
+        e2e_bits = std::min(e2e_bits, 1e8);
+    }
     // Channels through the pipeline per e2e figure: at least a dozen batches
-    // past the warm-up.
-    const size_t e2e_total = std::max<size_t>(quick ? 40000 : 400000, 12 * e2e_batch);
+    // past the warm-up,
+    // and at least --e2e-bits coded bits (1e9; a dozen batches of a fast
+    // shape last a few milliseconds, where one hiccup of the host decides
+    // the figure).
     const std::vector<shape_case> cases = {
         { "cuda-mtt-fast", 4, 4, 4, 16 }, { "cuda-mtt", 4, 4, 4, 16 },     { "cuda-mtt-fast", 4, 4, 6, 16 },
         { "cuda-mtt", 4, 4, 6, 16 },      { "cuda-mtt-fast", 2, 2, 4, 16 }, { "cuda-mtt-fast", 2, 2, 6, 16 },
@@ -430,6 +438,9 @@ int main(int argc, char** argv)
             (only_bits && c.bits != only_bits))
             continue;
         const float n0 = float(c.nt) * std::pow(10.0f, -1.6f);
+        const size_t e2e_total =
+            std::max({ size_t(quick ? 40000 : 400000), 12 * e2e_batch,
+                       size_t(e2e_bits / (double(vectors) * c.nt * c.bits)) });
         const auto data = make_frames(c, std::min(frames, 4096), vectors, n0);
         double k = 0, q = 0, e2e = 0, host = 0, e2e8 = 0, host8 = 0;
         std::string graph_line;
