@@ -42,7 +42,7 @@ apps::mimo_curve run_curve(const apps::mimo_ber_options& o, core::mimo::algorith
     // the algorithm or the arithmetic): made before the context copies them.
     auto detector_choice = core::choose_mimo_implementation(m);
     auto decoder_choice = core::choose_turbo_implementation(t);
-    apps::mimo_ber_context ctx{ o, apps::mimo_link_geometry(m, o.K, o.vectors_per_channel),
+    apps::mimo_ber_context ctx{ o, apps::mimo_link_geometry(m, o.K, o.vectors_per_channel, o.sent_bits()),
                                 m, detector_choice, t, decoder_choice, where, "" };
     ctx.label = apps::curve_name(m);
     const bool cuda = where.kind == core::backend_kind::cuda;

@@ -4,10 +4,13 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "mimo_ber_options.h"
+
+#include <cmath>
 #include "mimo/mimo_implementations.h"
 #include "turbo/lte_qpp.h"
 #include "turbo/turbo_implementations.h"
 
+#include <cmath>
 #include <stdexcept>
 
 namespace gr {
@@ -56,6 +59,11 @@ MIMO detector:
   --sorted-qr            detect in the order of a sorted QR
   --vectors-per-channel N  received vectors per channel realisation (12)
   --no-rate-matching     no channel interleaver (see Link above)
+  --code-rate R          rate matching to E = ceil(K / R) bits sent
+                         (36.212 bit selection from the circular buffer, rv 0:
+                         puncturing below 3K+12 bits, repetition above;
+                         unsent bits reach the decoder as LLR 0), R in
+                         0.05..0.95; default: all 3K+12 bits (~1/3)
 
 Turbo decoder (the scaled max-log-MAP of the blocks):
   --K K                  information bits per block, a 36.212 size (6144)
@@ -157,6 +165,11 @@ mimo_ber_options parse_mimo_ber_options(int argc, char** argv, bool& help)
                 throw usage_error("--clip must be positive, got " + std::to_string(o.mimo.clip));
         } else if (a == "--sorted-qr") o.mimo.sorted_qr = true;
         else if (a == "--no-rate-matching") o.rate_matching = false;
+        else if (a == "--code-rate") {
+            o.code_rate = to_double(a, val());
+            if (!(o.code_rate >= 0.05 && o.code_rate <= 0.95))
+                throw usage_error("--code-rate must be in 0.05..0.95, got " + std::to_string(o.code_rate));
+        }
         else if (a == "--vectors-per-channel") o.vectors_per_channel = int(to_int(a, val(), 1, 1 << 20));
         else if (a == "--K") {
             o.K = int(to_int(a, val(), 40, 6144));
@@ -199,6 +212,8 @@ mimo_ber_options parse_mimo_ber_options(int argc, char** argv, bool& help)
     o.snr_axis = have_snr;
     if (!o.png.empty() && o.csv.empty())
         throw usage_error("--png plots the CSV: give --csv FILE too");
+    if (o.code_rate > 0 && !o.rate_matching)
+        throw usage_error("--code-rate punctures through rate matching: it does not go with --no-rate-matching");
     if (o.mimo.nr < o.mimo.nt)
         throw usage_error("--nr must be at least --nt (" + std::to_string(o.mimo.nt) + "), got " +
                           std::to_string(o.mimo.nr));
@@ -222,6 +237,11 @@ mimo_ber_options parse_mimo_ber_options(int argc, char** argv, bool& help)
         throw usage_error(std::string("the turbo decoder: ") + e.what());
     }
     return o;
+}
+
+int mimo_ber_options::sent_bits() const
+{
+    return code_rate > 0 ? int(std::ceil(double(K) / code_rate)) : 3 * K + 12;
 }
 
 } // namespace apps

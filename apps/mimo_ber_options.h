@@ -31,6 +31,11 @@ struct mimo_ber_options {
     //! LTE rate matching (36.212 §5.1.4.1, all 3K+12 bits, rv 0) as the channel
     //! interleaver; false sends the codeword in the encoder's order.
     bool rate_matching = true;
+    //! --code-rate: the rate K/E rate matching punctures (or repeats) the
+    //! codeword to, E = ceil(K / rate) bits sent; 0: all 3K+12 (about 1/3).
+    double code_rate = 0;
+    //! E, the bits sent per block.
+    int sent_bits() const;
     std::string backend = "auto";
     std::string devices = "0";
     size_t threads = 0; //!< CPU workers and signal generators, 0 = one per hardware thread

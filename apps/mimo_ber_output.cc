@@ -30,10 +30,15 @@ std::string crossing_text(const ber_crossing& x)
 
 std::string link_title(const mimo_ber_options& o)
 {
-    char b[200];
-    std::snprintf(b, sizeof b, "%dx%d %s, LTE turbo K=%d rate 1/3, %d it., %s, i.i.d. Rayleigh (N=%d)",
-                  o.mimo.nt, o.mimo.nr, core::mimo::modulation_name(o.mimo.modulation), o.K, o.turbo.iterations,
-                  o.rate_matching ? "rate-matched" : "no interleaver", o.vectors_per_channel);
+    char b[240], rate[64];
+    if (o.code_rate > 0)
+        std::snprintf(rate, sizeof rate, "rate %d/%d", o.K, o.sent_bits());
+    else
+        std::snprintf(rate, sizeof rate, "rate 1/3");
+    std::snprintf(b, sizeof b, "%dx%d %s, LTE turbo K=%d %s, %d it., %s, i.i.d. Rayleigh (N=%d)",
+                  o.mimo.nt, o.mimo.nr, core::mimo::modulation_name(o.mimo.modulation), o.K, rate,
+                  o.turbo.iterations, o.rate_matching ? "rate-matched" : "no interleaver",
+                  o.vectors_per_channel);
     return b;
 }
 

@@ -95,7 +95,7 @@ ber_point run_mimo_ber_point(const mimo_ber_context& ctx, int point, double ebn0
     std::vector<mimo_block_source> sources;
     for (unsigned t = 0; t < nthreads; t++)
         sources.emplace_back(g, ctx.detector.modulation, o.rate_matching);
-    const core::lte_rate_match rate_match(g.K);
+    const core::lte_rate_match rate_match(g.K, g.sent_bits);
     std::vector<float> dematched(size_t(g.coded_bits));
 
     ber_point p;

@@ -8,6 +8,8 @@
 #include "mimo/qam.h"
 
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace gr {
 namespace gpurx {
@@ -39,14 +41,15 @@ private:
 
 } // namespace
 
-mimo_link_geometry::mimo_link_geometry(const core::mimo_config& shape, int K_, int N)
+mimo_link_geometry::mimo_link_geometry(const core::mimo_config& shape, int K_, int N, int E)
     : nt(shape.nt),
       nr(shape.nr),
       bits_per_symbol(shape.bits_per_symbol()),
       K(K_),
       coded_bits(3 * K_ + 12),
+      sent_bits(E > 0 ? E : coded_bits),
       bits_per_vector(shape.nt * shape.bits_per_symbol()),
-      vectors((coded_bits + bits_per_vector - 1) / bits_per_vector),
+      vectors((sent_bits + bits_per_vector - 1) / bits_per_vector),
       vectors_per_channel(N),
       frames((vectors + N - 1) / N)
 {
@@ -78,11 +81,14 @@ size_t mimo_link_geometry::codeword_in_bytes() const
 }
 
 mimo_block_source::mimo_block_source(const mimo_link_geometry& g, core::mimo::modulation m, bool rate_matching)
-    : d_g(g),
+    : d_g(g.sent_bits == g.coded_bits || rate_matching
+              ? g
+              : throw std::invalid_argument("mimo_block_source: E=" + std::to_string(g.sent_bits) +
+                                            " bits sent needs rate matching")),
       d_points(core::mimo::constellation_of(m).points),
       d_encoder(g.K),
       d_rate_matching(rate_matching),
-      d_rate_match(g.K),
+      d_rate_match(g.K, g.sent_bits),
       d_codeword(size_t(g.coded_bits)),
       d_coded(size_t(g.vectors) * g.bits_per_vector),
       d_sent(size_t(g.nt))
@@ -101,7 +107,7 @@ void mimo_block_source::make(uint64_t seed, float n0, uint8_t* bits, uint8_t* in
     } else {
         d_encoder.encode(bits, d_coded.data());
     }
-    for (size_t i = size_t(g.coded_bits); i < d_coded.size(); i++)
+    for (size_t i = size_t(g.sent_bits); i < d_coded.size(); i++)
         d_coded[i] = uint8_t(rng.bits() >> 31);
 
     const float h_sigma = std::sqrt(0.5f), n_sigma = std::sqrt(n0 / 2);

@@ -6,9 +6,9 @@
 // The transmitter and channel of gpurx-mimo-ber: one LTE turbo codeword as
 // the MIMO detector's frames (mimo/mimo_frame.h).
 //
-// The n = 3K+12 coded bits, in the order LTE rate matching sends them
-// (lte_rate_match.h; or in the encoder's codeword order without it), fill V =
-// ceil(n / B) vectors of B = nt * bits_per_symbol bits (antenna 0's symbol
+// The n = 3K+12 coded bits, rate-matched to the E bits sent in the order LTE
+// rate matching sends them (lte_rate_match.h; E = n by default; or in the
+// encoder's codeword order without it), fill V = ceil(E / B) vectors of B = nt * bits_per_symbol bits (antenna 0's symbol
 // first, each symbol's bits b(0), b(1), ...: the order of the detector's
 // LLRs, so its output read in order is the sent bits' LLRs, with the padding
 // of the last vector after them). A frame is one channel H and the N vectors
@@ -36,13 +36,15 @@ namespace apps {
 
 //! Sizes of one codeword's MIMO frames.
 struct mimo_link_geometry {
-    mimo_link_geometry(const core::mimo_config& shape, int K, int vectors_per_channel);
+    //! \param sent_bits E, the rate-matched bits sent; 0: 3K + 12
+    mimo_link_geometry(const core::mimo_config& shape, int K, int vectors_per_channel, int sent_bits = 0);
 
     int nt, nr, bits_per_symbol;
     int K;            //!< information bits
-    int coded_bits;   //!< n = 3K + 12
+    int coded_bits;   //!< n = 3K + 12, the codeword the decoder takes
+    int sent_bits;    //!< E, the bits sent (rate matching punctures or repeats to E)
     int bits_per_vector; //!< B = nt * bits_per_symbol
-    int vectors;      //!< V = ceil(n / B)
+    int vectors;      //!< V = ceil(E / B)
     int vectors_per_channel; //!< N
     int frames;       //!< ceil(V / N)
 
@@ -64,6 +66,7 @@ class mimo_block_source
 {
 public:
     //! \param rate_matching send the codeword through LTE rate matching
+    //! (to g.sent_bits bits; without it g.sent_bits must be 3K + 12)
     mimo_block_source(const mimo_link_geometry& g, core::mimo::modulation m, bool rate_matching);
 
     /*!

@@ -42,6 +42,8 @@ expect_usage_error --ebn0 --ebn0 3:1:0.5
 expect_usage_error --nr --nt 4 --nr 2
 expect_usage_error --png --png out.png
 expect_usage_error --algorithm --algorithm ml --nt 4 --nr 4 --modulation 256qam
+expect_usage_error --code-rate --code-rate 1.5
+expect_usage_error --code-rate --code-rate 0.5 --no-rate-matching
 
 # Every detector, 2x2 QPSK, K=512, Eb/N0 8 dB: no bit errors in 16 blocks.
 common=(--backend cpu --threads 2 --nt 2 --nr 2 --modulation qpsk --K 512 --max-blocks 16 --quiet)
@@ -62,4 +64,14 @@ awk -v s="$snr" 'BEGIN { exit !(s > 9.2 && s < 9.22) }' || fail "snr_db $snr, wa
 "$app" "${common[@]}" --algorithm mtt --ebn0 -4:-4:1 --csv "$tmp/low.csv" > /dev/null || fail "the low-SNR run exited $?"
 awk -v b="$(col "$tmp/low.csv" ber 1)" 'BEGIN { exit !(b > 0.01 && b < 0.5) }' ||
     fail "BER at Eb/N0 -4 dB: $(col "$tmp/low.csv" ber 1), want 0.01..0.5"
+# --code-rate 0.5: E = 1024 bits sent for K = 512, a third fewer vectors;
+# the rate in the CSV is K over the bits of the vectors sent.
+"$app" "${common[@]}" --algorithm mtt,lmmse --code-rate 0.5 --ebn0 8:8:1 --csv "$tmp/half.csv" \
+    > "$tmp/half.md" || fail "the rate-1/2 run exited $?"
+for r in 1 2; do
+    [ "$(col "$tmp/half.csv" bit_errors $r)" = 0 ] || fail "rate 1/2: bit errors at Eb/N0 8 dB: $(sed -n "$((r + 1))p" "$tmp/half.csv")"
+    [ "$(col "$tmp/half.csv" rate $r)" = 0.5 ] || [ "$(col "$tmp/half.csv" rate $r)" = 0.500000 ] ||
+        fail "rate 1/2: rate column $(col "$tmp/half.csv" rate $r), want 0.5"
+done
+grep -q "rate 512/1024" "$tmp/half.md" || fail "rate 1/2: the title does not give the rate: $(head -3 "$tmp/half.md")"
 echo "gpurx-mimo-ber: command line and detectors OK"

@@ -6,6 +6,7 @@
 #include "turbo/lte_rate_match.h"
 #include "turbo/lte_qpp.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -23,11 +24,14 @@ constexpr int COLUMN_PERMUTATION[COLUMNS] = { 0, 16, 8,  24, 4, 20, 12, 28, 2, 1
 
 } // namespace
 
-lte_rate_match::lte_rate_match(int K) : d_K(K)
+lte_rate_match::lte_rate_match(int K, int E_) : d_K(K)
 {
     if (!lte_valid_K(K))
         throw std::invalid_argument("lte_rate_match: K=" + std::to_string(K) +
                                     " is not an LTE turbo block size");
+    if (E_ < 0 || E_ > 64 * (3 * K + 12))
+        throw std::invalid_argument("lte_rate_match: E=" + std::to_string(E_) + " must be in 1.." +
+                                    std::to_string(64 * (3 * K + 12)) + " (0: 3K+12)");
     const int D = K + 4;                             // bits per stream, tail included
     const int R = (D + COLUMNS - 1) / COLUMNS;       // rows
     const int Kpi = R * COLUMNS;                     // stream length with dummies
@@ -52,7 +56,7 @@ lte_rate_match::lte_rate_match(int K) : d_K(K)
     };
     const int Ncb = 3 * Kpi;
     const int k0 = 2 * R; // R (2 ceil(Ncb / 8R) rv + 2) with rv = 0
-    const int E = 3 * D;
+    const int E = E_ ? E_ : 3 * D;
     d_order.reserve(size_t(E));
     for (int j = 0; int(d_order.size()) < E; j++) {
         const int c = circular_buffer((k0 + j) % Ncb);
@@ -69,8 +73,9 @@ void lte_rate_match::match(const uint8_t* codeword, uint8_t* sent) const
 
 void lte_rate_match::dematch(const float* received, float* llr) const
 {
+    std::fill(llr, llr + 3 * (d_K + 4), 0.0f);
     for (size_t j = 0; j < d_order.size(); j++)
-        llr[d_order[j]] = received[j];
+        llr[d_order[j]] += received[j];
 }
 
 } // namespace core

@@ -3,12 +3,14 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-// LTE turbo rate matching (3GPP TS 36.212 §5.1.4.1) for one code block sent
-// whole: E = 3(K+4) bits, redundancy version 0, no soft-buffer limit
-// (Ncb = Kw), no filler bits. With E equal to the number of coded bits the
+// LTE turbo rate matching (3GPP TS 36.212 §5.1.4.1) for one code block of
+// E bits, redundancy version 0, no soft-buffer limit (Ncb = Kw), no filler
+// bits. With E = 3(K+4), the number of coded bits (the default), the
 // circular-buffer read visits every coded bit exactly once, so rate matching
-// is a permutation: it is the channel interleaver of an LTE transmitter, and
-// its inverse puts a receiver's LLRs back in the decoder's order.
+// is a permutation: the channel interleaver of an LTE transmitter, whose
+// inverse puts a receiver's LLRs back in the decoder's order. A smaller E
+// punctures (the read stops early: rate K/E), a larger one repeats (it
+// wraps), and dematch() gives unsent bits LLR 0 and sums repeated ones.
 //
 // What it does to a codeword: each of the three streams d(0), d(1), d(2)
 // goes through the 32-column sub-block interleaver, the systematic stream is
@@ -29,10 +31,11 @@ class lte_rate_match
 {
 public:
     //! \param K an LTE block size (36.212 Table 5.1.3-3)
-    explicit lte_rate_match(int K);
+    //! \param E the bits sent, >= 1; 0: 3K + 12
+    explicit lte_rate_match(int K, int E = 0);
 
     int K() const { return d_K; }
-    //! E = 3K + 12, the bits sent.
+    //! E, the bits sent.
     int size() const { return int(d_order.size()); }
     /*!
      * order()[j] is the position, in the encoder's codeword layout
@@ -43,7 +46,8 @@ public:
 
     //! e[j] = c[order[j]]: the bits in the order they are sent.
     void match(const uint8_t* codeword, uint8_t* sent) const;
-    //! llr[order[j]] = received[j]: the LLRs back in the codeword's order.
+    //! The LLRs back in the codeword's order (3K + 12 of them): llr[c] is
+    //! the sum of received[j] over the j with order[j] = c, 0 where none.
     void dematch(const float* received, float* llr) const;
 
 private:

@@ -3,7 +3,7 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-// LTE rate matching with E = 3K+12, rv 0: a permutation of the codeword, and
+// LTE rate matching, rv 0. E = 3K+12: a permutation of the codeword, and
 // for K = 40 the positions worked out by hand from TS 36.212 §5.1.4.1:
 // D = 44, R = 2 rows, 20 <NULL>s at the front of each stream, k0 = 2R = 4.
 #include "turbo/lte_qpp.h"
@@ -71,4 +71,49 @@ TEST(LteRateMatch, DematchUndoesMatch)
     // Consecutive bits sent are far apart in the trellis: the systematic
     // stream steps 32 positions at a time within a column.
     EXPECT_EQ(rm.order()[1] - rm.order()[0], 3 * 32);
+}
+
+// Other E (36.212 §5.1.4.1.2's bit selection): the read of the circular
+// buffer from k0 stops after E bits that are not <NULL>, wrapping at Ncb. So
+// puncturing sends a prefix of the E = 3K+12 order, and repetition repeats
+// that order with period 3K+12 (the <NULL>s do not move). For K = 40 the
+// first bits are those worked out by hand above.
+TEST(LteRateMatch, PuncturingAndRepetitionReadTheSameBuffer)
+{
+    for (int K : { 40, 1024, 6144 }) {
+        const core::lte_rate_match full(K);
+        const int n = full.size();
+        for (int E : { 1, K, 2 * K, n - 1, n + 1, 2 * n + 7 }) {
+            const core::lte_rate_match rm(K, E);
+            ASSERT_EQ(rm.size(), E);
+            for (int j = 0; j < E; j++)
+                ASSERT_EQ(rm.order()[size_t(j)], full.order()[size_t(j % n)]) << "K=" << K << " E=" << E;
+        }
+    }
+    EXPECT_EQ(core::lte_rate_match(40, 2).order()[0], 60);
+    EXPECT_EQ(core::lte_rate_match(40, 2).order()[1], 12);
+    EXPECT_THROW(core::lte_rate_match(40, -1), std::invalid_argument);
+}
+
+// dematch() of E bits: a bit never sent gets LLR 0 (no information), a bit
+// sent twice the sum of its two LLRs.
+TEST(LteRateMatch, DematchZerosUnsentBitsAndSumsRepeatedOnes)
+{
+    const int K = 512, n = 3 * K + 12;
+    for (int E : { K + 100, n + 50 }) {
+        const core::lte_rate_match rm(K, E);
+        std::vector<float> received(static_cast<size_t>(E)), llr(static_cast<size_t>(n), 99.0f),
+            want(static_cast<size_t>(n), 0.0f);
+        for (int j = 0; j < E; j++) {
+            received[size_t(j)] = 0.25f * float(j % 13) - 1.0f;
+            want[size_t(rm.order()[size_t(j)])] += received[size_t(j)];
+        }
+        rm.dematch(received.data(), llr.data());
+        for (int c = 0; c < n; c++)
+            ASSERT_EQ(llr[size_t(c)], want[size_t(c)]) << "E=" << E << " c=" << c;
+        // Puncturing leaves n - E bits unsent, all at 0.
+        if (E < n) {
+            EXPECT_GE(std::count(llr.begin(), llr.end(), 0.0f), n - E);
+        }
+    }
 }
