@@ -28,13 +28,14 @@ batching pipelines as the GNU Radio blocks; no flowgraph).
 Link, per block:
   K random bits -> LTE turbo encoder (36.212, rate K/(3K+12) ~ 1/3) -> LTE
   rate matching (36.212 5.1.4.1: sub-block interleavers and bit collection,
-  all 3K+12 bits, rv 0; the channel interleaver of an LTE transmitter) -> the
+  all 3K+12 bits, rv 0, or E bits with --code-rate; the channel interleaver
+  of an LTE transmitter) -> the
   coded bits, nt*log2(Q) per vector (antenna 0's
   bits first, 36.211 QAM, unit average energy Es = 1 per stream); the last
   vector is padded with random bits -> y = H s + n, H nr x nt with CN(0,1)
   entries, a new H every --vectors-per-channel vectors, n ~ CN(0, N0 I) ->
   detector (a-posteriori max-log LLRs, L = ln P(1)/P(0), knowing H and N0)
-  -> the first 3K+12 LLRs, rate matching undone -> turbo decoder -> K bits.
+  -> the LLRs of the bits sent, rate matching undone -> turbo decoder -> K bits.
   With --no-rate-matching the codeword goes out in the encoder's order:
   consecutive trellis steps then share a vector and a channel.
 
