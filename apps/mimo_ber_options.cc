@@ -5,7 +5,6 @@
  */
 #include "mimo_ber_options.h"
 
-#include <cmath>
 #include "mimo/mimo_implementations.h"
 #include "turbo/lte_qpp.h"
 #include "turbo/turbo_implementations.h"
@@ -242,7 +241,9 @@ mimo_ber_options parse_mimo_ber_options(int argc, char** argv, bool& help)
 
 int mimo_ber_options::sent_bits() const
 {
-    return code_rate > 0 ? int(std::ceil(double(K) / code_rate)) : 3 * K + 12;
+    // Less a hair: 168 / 0.7 is 240 in decimal but 240.00000000000003 in
+    // binary, and a rate given in decimal means the decimal E.
+    return code_rate > 0 ? int(std::ceil(double(K) / code_rate - 1e-9)) : 3 * K + 12;
 }
 
 } // namespace apps

@@ -147,7 +147,6 @@ double pipeline_gbps(const shape_case& c, const std::string& impl, const core::b
     pc.cpu_threads = threads;
     if (staging_threads)
         pc.staging_threads = staging_threads;
-    auto pipe = core::make_pipeline(core::mimo_kernel_factories(cfg, choice), where, pc);
     // The pool for submit_many() (and the frames of submit()): the channels
     // repeated, back to back.
     const size_t in_bytes = pc.max_in_bytes, pool = staging_threads ? pc.max_batch : 0;
@@ -164,6 +163,9 @@ double pipeline_gbps(const shape_case& c, const std::string& impl, const core::b
     std::unique_ptr<core::pinned_host_region> pin;
     if (in_place)
         pin = std::make_unique<core::pinned_host_region>(src.data(), src.size());
+    // Made after the pool and its pinning, so destroyed before them: the
+    // pipeline waits for its batches (and their DMA from the pool) first.
+    auto pipe = core::make_pipeline(core::mimo_kernel_factories(cfg, choice), where, pc);
     const size_t warm = pc.slots * pc.max_batch;
     size_t in = 0, out = 0;
     clk::time_point t0 = clk::now();
@@ -425,7 +427,7 @@ int main(int argc, char** argv)
     std::printf("N = %d vectors per channel, %d channels per kernel batch, 16 dB Rayleigh, no priors; "
                 "coded Gbit/s = vectors x nt x bits / s; %u CPU threads\n",
                 vectors, frames, cores);
-    if (g_in_place)
+    if (g_in_place && staging > 0)
         std::printf("e2e: submit_many_in_place from a pinned pool (no host copy of the input), ");
     else
         std::printf("e2e: submit_many, %zu staging threads, ", staging);

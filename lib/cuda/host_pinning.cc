@@ -15,22 +15,30 @@ namespace gpurx {
 namespace core {
 
 namespace {
-bool any_usable_device()
+//! The first usable device's ordinal, -1 when none.
+int first_usable_device()
 {
     for (const auto& d : probe_cuda().devices)
         if (d.usable)
-            return true;
-    return false;
+            return d.ordinal;
+    return -1;
 }
 } // namespace
 
 pinned_host_region::pinned_host_region(void* p, size_t bytes) : d_p(p)
 {
-    if (!p || bytes == 0 || !any_usable_device())
+    const int dev = first_usable_device();
+    if (!p || bytes == 0 || dev < 0)
         return;
-    // Portable: the pipeline's slots may run on any of several GPUs.
-    GPURX_CUDA_CHECK_CTX(cudaHostRegister(p, bytes, cudaHostRegisterPortable),
-                         "pinning " + std::to_string(bytes) + " bytes of host memory");
+    // Registered with a usable device current (the current one may be
+    // unusable); portable, so the pipeline's slots on any GPU see it pinned.
+    int current = 0;
+    GPURX_CUDA_CHECK(cudaGetDevice(&current));
+    GPURX_CUDA_CHECK(cudaSetDevice(dev));
+    const cudaError_t e = cudaHostRegister(p, bytes, cudaHostRegisterPortable);
+    GPURX_CUDA_CHECK(cudaSetDevice(current));
+    GPURX_CUDA_CHECK_CTX(e, "pinning " + std::to_string(bytes) + " bytes of host memory on CUDA device " +
+                                std::to_string(dev));
     d_pinned = true;
 }
 
@@ -40,8 +48,10 @@ pinned_host_region::~pinned_host_region()
         return;
     // A destructor cannot throw: a failure is reported, not hidden.
     const cudaError_t e = cudaHostUnregister(d_p);
-    if (e != cudaSuccess)
+    if (e != cudaSuccess) {
         std::fprintf(stderr, "gr-gpurx: cudaHostUnregister failed: %s\n", cudaGetErrorString(e));
+        cudaGetLastError(); // reported here: not to resurface as a later launch's error
+    }
 }
 
 } // namespace core

@@ -117,10 +117,12 @@ public:
      * frames of a multiple of 16 bytes back to back), read from there when
      * the batch launches. On CUDA it goes to the GPU by DMA straight from
      * \p in, at the full PCIe rate when that memory is pinned
-     * (host_pin_memory()); the CPU engine copies it in at launch. The
+     * (pinned_host_region); the CPU engine copies it in at launch. The
      * memory must stay valid and unchanged until the last of these frames
-     * has come out of front() (or drain() has returned). Returns the frames
-     * taken, as submit_many().
+     * has come out of front() (or drain() has returned). Consecutive calls
+     * whose frames continue each other in memory become one DMA, which then
+     * reads the padding between them too (inside the caller's buffer).
+     * Returns the frames taken, as submit_many().
      */
     size_t submit_many_in_place(const void* in,
                                 size_t in_bytes,

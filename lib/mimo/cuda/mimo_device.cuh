@@ -323,6 +323,11 @@ __device__ inline float final_llr(float min0, float min1, float la, bool extrins
     return fminf(clip, fmaxf(-clip, l));
 }
 
+//! 1 / x for the slicers' z = t conj(r) / |r|^2, multiplied rather than
+//! divided per path; 0 for a layer whose |r|^2 is zero or denormal (its
+//! reciprocal would overflow), so that z stays finite.
+__device__ inline float reciprocal_or_zero(float x) { return x >= 1.17549435e-38f ? 1.0f / x : 0.0f; }
+
 __device__ inline float2 cmul(float2 a, float2 b)
 {
     return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);

@@ -194,6 +194,7 @@ __device__ void extend(const trellis_thread<BITS>& th, int l, float* m, uint64_t
     const int T = th.T, tid = th.tid;
     const float2 rll = th.R(l, l);
     const float rr = norm2(rll);
+    const float inv_rr = reciprocal_or_zero(rr);
     for (int k = 0; k < Q; k++) {
         const uint64_t hk = h[k * T + tid];
         const float2 t = th.target(hk, l);
@@ -209,10 +210,10 @@ __device__ void extend(const trellis_thread<BITS>& th, int l, float* m, uint64_t
                 }
             }
         } else {
-            // |t - r c|^2 = |r|^2 |t/r - c|^2: the nearest point to z = t/r, per axis.
-            const float2 z = rr > 0.0f ? make_float2((t.x * rll.x + t.y * rll.y) / rr,
-                                                     (t.y * rll.x - t.x * rll.y) / rr)
-                                       : make_float2(0.0f, 0.0f);
+            // |t - r c|^2 = |r|^2 |t/r - c|^2: the nearest point to z = t/r, per axis
+            // (t conj(r) times 1/|r|^2, as the lane kernel computes it).
+            const float2 z = make_float2((t.x * rll.x + t.y * rll.y) * inv_rr,
+                                         (t.y * rll.x - t.x * rll.y) * inv_rr);
             if (th.la) {
                 const float* la_ant = th.la + th.fp.order[l] * BITS;
                 const int a = best_level<BITS>(th.n0, z.x, rr, la_ant, th.tab.level_bits_i,
@@ -352,8 +353,10 @@ __global__ void __launch_bounds__(trellis_threads<BITS>(), 1) mimo_trellis(trell
 //               vertices) and takes that path's symbols with one shuffle
 //               (from shared memory above 32 points);
 //   extension   each lane extends its own path (the per-axis slicing);
-//   LLRs        the Q (metric, symbol) pairs go through shared memory and
-//               BITS lanes take the per-bit minima.
+//   LLRs        MTT's stage lists up to 32 points: butterfly shuffles over
+//               the group (lane q holds symbol q); otherwise the Q (metric,
+//               symbol) pairs go through shared memory and BITS lanes take
+//               the per-bit minima.
 // The shape is a template parameter (one launch per number of streams
 // present), so that R, y_hat and the loops over layers are registers and
 // unrolled code. The arithmetic is that of the thread kernel's fast mode,
@@ -407,10 +410,8 @@ __device__ void lanes_detect(const qam_table<BITS>& tab, float4* aux, uint32_t* 
     // t / R_ll with a multiplication instead of two IEEE divisions each.
     float inv_rr[NT];
 #pragma unroll
-    for (int i = 0; i < NT; i++) {
-        const float rr = norm2(R[i][i]);
-        inv_rr[i] = rr > 0.0f ? 1.0f / rr : 0.0f;
-    }
+    for (int i = 0; i < NT; i++)
+        inv_rr[i] = reciprocal_or_zero(norm2(R[i][i]));
     auto pen = [&](int l, unsigned q) {
         return io.la ? n0 * prior_cost<BITS>(io.la + fp.order[l] * BITS, q) : 0.0f;
     };

@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "pipeline/cuda_probe.h"
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <thread>
@@ -254,49 +255,78 @@ TEST(PipelineCuda, SubmitManyKeepsEveryFrame)
     for (size_t vlen : { 1021, 1024 })
         submit_many_keeps_every_frame(test::cuda_backend(), vlen);
 }
-// submit_many_in_place(): the same stream of frames, left in the caller's
-// memory (pinned on CUDA) and read from there at launch. The source has the
-// staging's stride (4096 bytes); vlen 1021 leaves 12 bytes of padding per
-// frame, which must not reach the output. Runs of consecutive calls merge;
-// a lone submit() in the middle is staged between two runs of one slot.
+// submit_many_in_place(): a stream of frames left in the caller's memory
+// (pinned on CUDA) and read from there at launch. Each source has the
+// staging's stride (4096 bytes) and ends with the last frame's data (no
+// padding after it: a read past it is out of bounds, for ASan); vlen 1021
+// leaves 12 bytes of padding (-1) between frames, which merged runs carry
+// into the staging's padding. Calls alternate between two sources whose
+// frames differ (b = a + 0.5), so that runs contiguous in the staging but not
+// in memory must stay apart, and runs of 1..300 frames make several calls per slot, merged or
+// not. A lone submit() late in the stream is staged between runs, in a slot
+// used before; each frame's source is overwritten once the frame is out, so
+// runs left over from a slot's previous batch would show.
 void submit_in_place_keeps_every_frame(const core::backend_choice& where, size_t vlen)
 {
     auto cfg = make_cfg({ 3, 512, 1000 }, vlen);
     auto pipe = core::make_pipeline(copy_kernels(vlen, 1.0f), where, cfg);
-    const size_t nframes = 2000, stride = 1024; // floats: 4096 bytes = align16(vlen * 4)
-    std::vector<float> src(nframes * stride, -1.0f); // padding: -1
+    const size_t nframes = 2000, stride = 1024, lone = 1800; // stride in floats: align16(vlen * 4)
+    auto value = [&](size_t f, size_t i) { return float((f * 7919 + i) % 100003); };
+    std::vector<float> a((nframes - 1) * stride + vlen, -1.0f);
     for (size_t f = 0; f < nframes; f++)
         for (size_t i = 0; i < vlen; i++)
-            src[f * stride + i] = float((f * 7919 + i) % 100003);
-    core::pinned_host_region pin(src.data(), src.size() * sizeof(float));
-    if (where.kind == core::backend_kind::cuda)
-        EXPECT_TRUE(pin.pinned());
-    size_t next = 0, out = 0;
+            a[f * stride + i] = value(f, i);
+    std::vector<float> b = a;
+    for (size_t f = 0; f < nframes; f++)
+        for (size_t i = 0; i < vlen; i++)
+            b[f * stride + i] += 0.5f;
+    std::vector<uint8_t> from_b(nframes, 0);
+    core::pinned_host_region pin_a(a.data(), a.size() * sizeof(float)),
+        pin_b(b.data(), b.size() * sizeof(float));
+    if (where.kind == core::backend_kind::cuda) {
+        EXPECT_TRUE(pin_a.pinned() && pin_b.pinned());
+    }
+    size_t next = 0, out = 0, calls = 0;
+    bool lost = false; // a frame out of order: stop (a fatal assertion in take() would loop)
     auto take = [&](bool block) {
         while (const auto* f = pipe->front(block)) {
-            ASSERT_EQ(f->seq, out);
-            EXPECT_EQ(f->user, out == 700 ? 7u : 5u);
-            EXPECT_EQ(std::memcmp(f->data, &src[out * stride], vlen * 4), 0) << "frame " << out;
+            if (f->seq != out) {
+                ADD_FAILURE() << "frame " << f->seq << " came out in place of " << out;
+                lost = true;
+                return;
+            }
+            EXPECT_EQ(f->user, out == lone ? 7u : 5u);
+            size_t wrong = 0;
+            for (size_t i = 0; i < vlen; i++)
+                wrong += reinterpret_cast<const float*>(f->data)[i] != value(out, i) + (from_b[out] ? 0.5f : 0.0f);
+            EXPECT_EQ(wrong, 0u) << "items of frame " << out << " (from " << (from_b[out] ? "b" : "a") << ")";
             pipe->pop();
+            std::fill_n(&a[out * stride], vlen, 12345.0f); // out: the source is free again
+            std::fill_n(&b[out * stride], vlen, 12345.0f);
             out++;
             block = false;
         }
     };
-    while (next < nframes) {
+    while (next < nframes && !lost) {
         if (!pipe->can_accept()) {
             take(true);
             continue;
         }
-        if (next == 700) {
-            pipe->submit(&src[next * stride], vlen * 4, vlen * 4, nullptr, 7);
+        if (next == lone) {
+            pipe->submit(&a[next * stride], vlen * 4, vlen * 4, nullptr, 7);
             next++;
             continue;
         }
-        // Runs of 1..300 frames: several calls per slot, merged or not.
-        const size_t want = std::min<size_t>(next < 700 ? 700 - next : nframes - next, 1 + next % 300);
-        next += pipe->submit_many_in_place(&src[next * stride], vlen * 4, vlen * 4, nullptr, want, 5);
+        const size_t want = std::min<size_t>(next < lone ? lone - next : nframes - next, 1 + next % 300);
+        const bool use_b = calls++ % 2;
+        const float* src = (use_b ? b : a).data() + next * stride;
+        const size_t took = pipe->submit_many_in_place(src, vlen * 4, vlen * 4, nullptr, want, 5);
+        std::fill_n(&from_b[next], took, uint8_t(use_b));
+        next += took;
         take(false);
     }
+    if (lost)
+        return;
     pipe->drain();
     take(false);
     EXPECT_EQ(out, nframes);
@@ -311,6 +341,30 @@ TEST(PipelineCuda, SubmitInPlaceKeepsEveryFrame)
     for (size_t vlen : { 1021, 1024 })
         submit_in_place_keeps_every_frame(test::cuda_backend(), vlen);
 }
+
+// The input is read when the batch launches, not when it is submitted: a
+// change made in between is what the kernel sees.
+void in_place_reads_at_launch(const core::backend_choice& where)
+{
+    const size_t vlen = 64;
+    auto pipe = core::make_pipeline(copy_kernels(vlen, 1.0f), where, make_cfg({ 2, 8, 10000000 }, vlen));
+    std::vector<float> src(4 * vlen, 1.0f);
+    core::pinned_host_region pin(src.data(), src.size() * sizeof(float));
+    ASSERT_EQ(pipe->submit_many_in_place(src.data(), vlen * 4, vlen * 4, nullptr, 4), 4u);
+    ASSERT_TRUE(pipe->has_unlaunched()); // 4 of 8 frames, flush_us 10 s: still filling
+    std::fill(src.begin(), src.end(), 2.0f);
+    pipe->flush();
+    for (size_t f = 0; f < 4; f++) {
+        const auto* c = pipe->front(true);
+        ASSERT_NE(c, nullptr);
+        for (size_t i = 0; i < vlen; i++)
+            ASSERT_EQ(reinterpret_cast<const float*>(c->data)[i], 2.0f) << "frame " << f;
+        pipe->pop();
+    }
+}
+TEST(Pipeline, CpuInPlaceReadsAtLaunch) { in_place_reads_at_launch(test::cpu_backend()); }
+TEST(PipelineCuda, InPlaceReadsAtLaunch) { in_place_reads_at_launch(test::cuda_backend()); }
+
 TEST(PipelineCuda, AbortFrameLeavesNoTrace) { abort_leaves_no_trace(test::cuda_backend()); }
 
 TEST(Pipeline, ConfigErrorsNameTheParameter)
