@@ -408,10 +408,12 @@ __device__ void lanes_detect(const qam_table<BITS>& tab, float4* aux, uint32_t* 
     }
     // 1 / |R_ll|^2 of each layer, once per vector: the extensions slice
     // t / R_ll with a multiplication instead of two IEEE divisions each.
+    // Above 32 points (V > 1) the NT registers they would hold made ptxas
+    // spill at 256-QAM; there each extension takes its own reciprocal.
     float inv_rr[NT];
 #pragma unroll
     for (int i = 0; i < NT; i++)
-        inv_rr[i] = reciprocal_or_zero(norm2(R[i][i]));
+        inv_rr[i] = V == 1 ? reciprocal_or_zero(norm2(R[i][i])) : 0.0f;
     auto pen = [&](int l, unsigned q) {
         return io.la ? n0 * prior_cost<BITS>(io.la + fp.order[l] * BITS, q) : 0.0f;
     };
@@ -427,8 +429,8 @@ __device__ void lanes_detect(const qam_table<BITS>& tab, float4* aux, uint32_t* 
         const float2 rll = R[l][l];
         const float rr = norm2(rll);
         const float2 t = target(h, l);
-        const float2 z = make_float2((t.x * rll.x + t.y * rll.y) * inv_rr[l],
-                                     (t.y * rll.x - t.x * rll.y) * inv_rr[l]);
+        const float inv = V == 1 ? inv_rr[l] : reciprocal_or_zero(rr);
+        const float2 z = make_float2((t.x * rll.x + t.y * rll.y) * inv, (t.y * rll.x - t.x * rll.y) * inv);
         int bq = 0;
         if (io.la) {
             const float* la_ant = io.la + fp.order[l] * BITS;
