@@ -180,17 +180,33 @@ size_t batch_pipeline::add_frames(
     return first_in;
 }
 
-size_t batch_pipeline::submit_many_in_place(
-    const void* in, size_t in_bytes, size_t out_bytes, const void* params, size_t n, uint64_t user)
+size_t batch_pipeline::open_frames(const char* caller,
+                                   size_t in_bytes,
+                                   size_t out_bytes,
+                                   const void* params,
+                                   size_t n,
+                                   uint64_t user,
+                                   size_t& first_in)
 {
     if (d_frame_open)
-        throw std::logic_error("batch_pipeline: submit_many_in_place() inside begin_frame()");
+        throw std::logic_error(std::string("batch_pipeline: ") + caller + "() inside begin_frame()");
     check_sizes(in_bytes, out_bytes);
     if (n == 0 || !can_accept())
         return 0;
     auto& s = filling_slot();
     const size_t m = std::min(n, d_cfg.max_batch - s.entries.size());
-    const size_t first_in = add_frames(s, in_bytes, out_bytes, params, m, user);
+    first_in = add_frames(s, in_bytes, out_bytes, params, m, user);
+    return m;
+}
+
+size_t batch_pipeline::submit_many_in_place(
+    const void* in, size_t in_bytes, size_t out_bytes, const void* params, size_t n, uint64_t user)
+{
+    size_t first_in = 0;
+    const size_t m = open_frames("submit_many_in_place", in_bytes, out_bytes, params, n, user, first_in);
+    if (m == 0)
+        return 0;
+    auto& s = d_slots[d_fill];
     // One run for the m frames: the source has the staging's stride, so the
     // run is the staging's bytes (the last frame's padding excluded: the
     // source may end there). A run that continues the previous one in both
@@ -219,14 +235,11 @@ size_t batch_pipeline::submit_many(const void* in,
                                    size_t n,
                                    uint64_t user)
 {
-    if (d_frame_open)
-        throw std::logic_error("batch_pipeline: submit_many() inside begin_frame()");
-    check_sizes(in_bytes, out_bytes);
-    if (n == 0 || !can_accept())
+    size_t first_in = 0;
+    const size_t m = open_frames("submit_many", in_bytes, out_bytes, params, n, user, first_in);
+    if (m == 0)
         return 0;
-    auto& s = filling_slot();
-    const size_t m = std::min(n, d_cfg.max_batch - s.entries.size());
-    const size_t first_in = add_frames(s, in_bytes, out_bytes, params, m, user);
+    auto& s = d_slots[d_fill];
     // The copies: contiguous runs of frames per staging thread.
     const auto* src = static_cast<const uint8_t*>(in);
     uint8_t* dst = s.in + first_in;

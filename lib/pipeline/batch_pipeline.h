@@ -211,6 +211,16 @@ private:
     //! input offset of the first.
     size_t add_frames(
         slot& s, size_t in_bytes, size_t out_bytes, const void* params, size_t m, uint64_t user);
+    //! The start of submit_many() and submit_many_in_place(): the checks, then
+    //! add_frames() for as many of the \p n frames as the filling slot takes.
+    //! Returns that count (0: none taken) and the first one's input offset.
+    size_t open_frames(const char* caller,
+                       size_t in_bytes,
+                       size_t out_bytes,
+                       const void* params,
+                       size_t n,
+                       uint64_t user,
+                       size_t& first_in);
     void check_sizes(size_t in_bytes, size_t out_bytes) const;
     void launch(size_t index);
     void launch_if_full(slot& s);
