@@ -81,10 +81,7 @@ size_t mimo_link_geometry::codeword_in_bytes() const
 }
 
 mimo_block_source::mimo_block_source(const mimo_link_geometry& g, core::mimo::modulation m, bool rate_matching)
-    : d_g(g.sent_bits == g.coded_bits || rate_matching
-              ? g
-              : throw std::invalid_argument("mimo_block_source: E=" + std::to_string(g.sent_bits) +
-                                            " bits sent needs rate matching")),
+    : d_g(g),
       d_points(core::mimo::constellation_of(m).points),
       d_encoder(g.K),
       d_rate_matching(rate_matching),
@@ -93,6 +90,9 @@ mimo_block_source::mimo_block_source(const mimo_link_geometry& g, core::mimo::mo
       d_coded(size_t(g.vectors) * g.bits_per_vector),
       d_sent(size_t(g.nt))
 {
+    if (g.sent_bits != g.coded_bits && !rate_matching)
+        throw std::invalid_argument("mimo_block_source: E=" + std::to_string(g.sent_bits) +
+                                    " bits sent needs rate matching");
 }
 
 void mimo_block_source::make(uint64_t seed, float n0, uint8_t* bits, uint8_t* in)

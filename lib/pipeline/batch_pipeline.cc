@@ -213,16 +213,12 @@ size_t batch_pipeline::submit_many_in_place(
     // places grows it instead.
     const auto* src = static_cast<const uint8_t*>(in);
     const size_t bytes = (m - 1) * align_up(in_bytes) + in_bytes;
-    if (!s.runs.empty()) {
-        input_run& last = s.runs.back();
-        const size_t pad = align_up(last.bytes) - last.bytes;
-        if (last.offset + last.bytes + pad == first_in && last.src + last.bytes + pad == src) {
-            last.bytes += pad + bytes;
-            launch_if_full(s);
-            return m;
-        }
-    }
-    s.runs.push_back({ first_in, bytes, src });
+    input_run* last = s.runs.empty() ? nullptr : &s.runs.back();
+    const size_t pad = last ? align_up(last->bytes) - last->bytes : 0;
+    if (last && last->offset + last->bytes + pad == first_in && last->src + last->bytes + pad == src)
+        last->bytes += pad + bytes;
+    else
+        s.runs.push_back({ first_in, bytes, src });
     launch_if_full(s);
     return m;
 }
