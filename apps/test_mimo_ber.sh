@@ -74,4 +74,13 @@ for r in 1 2; do
         fail "rate 1/2: rate column $(col "$tmp/half.csv" rate $r), want 0.5"
 done
 grep -q "rate 512/1024" "$tmp/half.md" || fail "rate 1/2: the title does not give the rate: $(head -3 "$tmp/half.md")"
+# gpurx-plot-ber's default title describes the MIMO link, not BPSK/AWGN.
+plot=$(dirname "$0")/../scripts/plot_ber.py
+if [ -f "$plot" ]; then
+    title=$(/usr/bin/env python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import csv, plot_ber
+print(plot_ber.default_title(list(csv.DictReader(open(sys.argv[2])))))' "$(dirname "$plot")" "$tmp/half.csv") ||
+        fail "plot_ber.default_title failed on the CSV"
+    [ "$title" = "2x2 qpsk, LTE turbo K=512 rate 0.5, i.i.d. Rayleigh (N=12)" ] ||
+        fail "plot_ber's default title: \"$title\""
+fi
 echo "gpurx-mimo-ber: command line and detectors OK"

@@ -34,10 +34,22 @@ def read_rows(srcs):
 
 
 def default_title(rows):
-    """What the rows have in common, e.g. 'LTE turbo decoder, K=6144, BPSK/AWGN'."""
+    """What the rows have in common, e.g. 'LTE turbo decoder, K=6144, BPSK/AWGN',
+    or for gpurx-mimo-ber '4x4 16qam, LTE turbo K=6144 rate 0.333, i.i.d. Rayleigh (N=12)'."""
     def common(col):
         vals = {row.get(col) for row in rows if row.get(col)}
         return vals.pop() if len(vals) == 1 else None
+    if rows and "nt" in rows[0]:                 # gpurx-mimo-ber (has "algorithm" too)
+        parts = []
+        nt, nr, mod = common("nt"), common("nr"), common("modulation")
+        if nt and nr and mod:
+            parts.append("%sx%s %s" % (nt, nr, mod))
+        k, rate = common("K"), common("rate")
+        parts.append("LTE turbo" + (" K=" + k if k else "") +
+                     (" rate %.3g" % float(rate) if rate else ""))
+        n = common("vectors_per_channel")
+        parts.append("i.i.d. Rayleigh" + (" (N=%s)" % n if n else ""))
+        return ", ".join(parts)
     if rows and "algorithm" in rows[0]:          # gpurx-turbo-ber
         k = common("K")
         return "LTE turbo decoder%s, rate 1/3, BPSK/AWGN" % (", K=" + k if k else "")
