@@ -13,6 +13,7 @@
 #include "mimo_ber_options.h"
 #include "mimo_ber_output.h"
 #include "mimo_ber_point.h"
+#include "mimo_idd_point.h"
 
 #include "mimo/mimo_implementations.h"
 #include "turbo/turbo_implementations.h"
@@ -38,13 +39,18 @@ apps::mimo_curve run_curve(const apps::mimo_ber_options& o, core::mimo::algorith
     core::mimo_config m = o.mimo;
     m.algorithm = alg;
     core::turbo_config t = o.turbo;
+    const bool idd = o.idd_passes > 1;
+    if (idd) { // the detector takes the decoder's LLRs and gives its own part
+        m.apriori = true;
+        m.output = core::mimo::llr_output::extrinsic;
+    }
     // The choices normalise the configurations (a named implementation fixes
     // the algorithm or the arithmetic): made before the context copies them.
     auto detector_choice = core::choose_mimo_implementation(m);
     auto decoder_choice = core::choose_turbo_implementation(t);
     apps::mimo_ber_context ctx{ o, apps::mimo_link_geometry(m, o.K, o.vectors_per_channel, o.sent_bits()),
                                 m, detector_choice, t, decoder_choice, where, "" };
-    ctx.label = apps::curve_name(m);
+    ctx.label = apps::curve_name(m) + (idd ? "/idd" + std::to_string(o.idd_passes) : "");
     const bool cuda = where.kind == core::backend_kind::cuda;
     for (const auto* note : { &ctx.detector_choice.note, &ctx.decoder_choice.note })
         if (!note->empty())
@@ -56,14 +62,15 @@ apps::mimo_curve run_curve(const apps::mimo_ber_options& o, core::mimo::algorith
     // A CUDA choice left empty means this algorithm detects on the CPU
     // (the registry's note above says why).
     c.detector = cuda && !ctx.detector_choice.cuda.empty() ? ctx.detector_choice.cuda : ctx.detector_choice.cpu;
-    c.decoder = cuda && !ctx.decoder_choice.cuda.empty() ? ctx.decoder_choice.cuda : ctx.decoder_choice.cpu;
+    c.decoder = cuda && !ctx.decoder_choice.cuda.empty() && !idd ? ctx.decoder_choice.cuda : ctx.decoder_choice.cpu;
     c.backend = core::backend_name(where.kind);
     c.rate = ctx.geometry.rate();
     c.snr_minus_ebn0 = 10 * std::log10(double(m.nt) * c.rate * ctx.geometry.bits_per_symbol);
     const auto xs = o.sweep.points();
     for (size_t i = 0; i < xs.size(); i++) {
         const double ebn0 = ebn0_of(o, ctx.geometry, xs[i]);
-        c.pts.push_back(apps::run_mimo_ber_point(ctx, int(i), ebn0));
+        c.pts.push_back(idd ? apps::run_mimo_idd_point(ctx, int(i), ebn0)
+                            : apps::run_mimo_ber_point(ctx, int(i), ebn0));
         csv.row(o, c);
         if (apps::sweep_stops_after(c.pts.back(), o.keep_going, i + 1 < xs.size(), c.name, "curve"))
             break;

@@ -65,6 +65,15 @@ MIMO detector:
                          unsent bits reach the decoder as LLR 0), R in
                          0.05..0.95; default: all 3K+12 bits (~1/3)
 
+Iterative detection and decoding:
+  --idd-passes R         detection passes per block, 1..8 (1: none). Above 1,
+                         every pass after the first gives the detector, as
+                         a-priori LLRs, the decoder's extrinsic LLRs of the
+                         coded bits; the detector then gives extrinsic LLRs.
+                         The decoder runs on the CPU in float (the CUDA turbo
+                         kernels give no coded-bit LLRs), the detector on the
+                         backend; the curve is named e.g. "mtt/idd3"
+
 Turbo decoder (the scaled max-log-MAP of the blocks):
   --K K                  information bits per block, a 36.212 size (6144)
   --iterations N         full iterations, 1..16 (6)
@@ -127,7 +136,7 @@ mimo_ber_options parse_mimo_ber_options(int argc, char** argv, bool& help)
 {
     mimo_ber_options o;
     help = false;
-    bool have_ebn0 = false, have_snr = false;
+    bool have_ebn0 = false, have_snr = false, have_fixed = false;
     for (int i = 1; i < argc; i++) {
         const std::string a = argv[i];
         auto val = [&]() -> std::string {
@@ -170,6 +179,7 @@ mimo_ber_options parse_mimo_ber_options(int argc, char** argv, bool& help)
             if (!(o.code_rate >= 0.05 && o.code_rate <= 0.95))
                 throw usage_error("--code-rate must be in 0.05..0.95, got " + std::to_string(o.code_rate));
         }
+        else if (a == "--idd-passes") o.idd_passes = int(to_int(a, val(), 1, 8));
         else if (a == "--vectors-per-channel") o.vectors_per_channel = int(to_int(a, val(), 1, 1 << 20));
         else if (a == "--K") {
             o.K = int(to_int(a, val(), 40, 6144));
@@ -181,6 +191,7 @@ mimo_ber_options parse_mimo_ber_options(int argc, char** argv, bool& help)
             if (v != "fixed" && v != "float")
                 throw usage_error("--turbo-arithmetic wants fixed or float, got \"" + v + "\"");
             o.turbo.fixed_point = v == "fixed";
+            have_fixed = o.turbo.fixed_point;
         } else if (a == "--backend") {
             o.backend = val();
             if (o.backend != "auto" && o.backend != "cuda" && o.backend != "cpu")
@@ -214,6 +225,11 @@ mimo_ber_options parse_mimo_ber_options(int argc, char** argv, bool& help)
         throw usage_error("--png plots the CSV: give --csv FILE too");
     if (o.code_rate > 0 && !o.rate_matching)
         throw usage_error("--code-rate punctures through rate matching: it does not go with --no-rate-matching");
+    if (o.idd_passes > 1) {
+        if (have_fixed)
+            throw usage_error("--idd-passes needs the float decoder (coded-bit LLRs): drop --turbo-arithmetic fixed");
+        o.turbo.fixed_point = false;
+    }
     if (o.mimo.nr < o.mimo.nt)
         throw usage_error("--nr must be at least --nt (" + std::to_string(o.mimo.nt) + "), got " +
                           std::to_string(o.mimo.nr));

@@ -36,6 +36,9 @@ struct mimo_ber_options {
     double code_rate = 0;
     //! E, the bits sent per block.
     int sent_bits() const;
+    //! --idd-passes: detection passes per block; above 1, iterative detection
+    //! and decoding (mimo_idd_point.h), the decoder in float on the CPU.
+    int idd_passes = 1;
     std::string backend = "auto";
     std::string devices = "0";
     size_t threads = 0; //!< CPU workers and signal generators, 0 = one per hardware thread

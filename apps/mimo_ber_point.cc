@@ -30,7 +30,9 @@ using clk = std::chrono::steady_clock;
 
 bool on_cuda(const core::backend_choice& w) { return w.kind == core::backend_kind::cuda; }
 
-core::pipeline_config detector_pipeline(const mimo_ber_context& ctx)
+} // namespace
+
+core::pipeline_config detector_pipeline_config(const mimo_ber_context& ctx)
 {
     core::pipeline_config pc;
     pc.types = core::mimo::frame_types_of();
@@ -38,12 +40,14 @@ core::pipeline_config detector_pipeline(const mimo_ber_context& ctx)
     // 4096 frames of 12 vectors: ~50k vectors per launch fill an H100 (as
     // bench_mimo's e2e rows); on the CPU a few frames per worker suffice.
     pc.max_batch = on_cuda(ctx.where) ? 4096 : 64;
-    pc.max_in_bytes = ctx.geometry.full_frame_in_bytes();
+    pc.max_in_bytes = ctx.geometry.full_frame_in_bytes(ctx.detector.apriori);
     pc.max_out_bytes = ctx.geometry.full_frame_out_bytes();
     pc.flush_timeout = std::chrono::microseconds(1000000); // the point drains at its end
     pc.cpu_threads = ctx.o.threads;
     return pc;
 }
+
+namespace {
 
 core::pipeline_config decoder_pipeline(const mimo_ber_context& ctx)
 {
@@ -70,7 +74,7 @@ ber_point run_mimo_ber_point(const mimo_ber_context& ctx, int point, double ebn0
     const auto& o = ctx.o;
     const auto& g = ctx.geometry;
     const float n0 = float(std::pow(10.0, -esn0_of(g, ebn0) / 10));
-    const auto mpc = detector_pipeline(ctx), tpc = decoder_pipeline(ctx);
+    const auto mpc = detector_pipeline_config(ctx), tpc = decoder_pipeline(ctx);
     auto detect = core::make_pipeline(core::mimo_kernel_factories(ctx.detector, ctx.detector_choice), ctx.where, mpc);
     auto decode = core::make_pipeline(core::turbo_kernel_factories(ctx.decoder, ctx.decoder_choice), ctx.where, tpc);
     const auto tparams = core::turbo::frame_params_for(g.K);

@@ -41,6 +41,10 @@ struct mimo_ber_context {
  */
 ber_point run_mimo_ber_point(const mimo_ber_context& ctx, int point, double ebn0);
 
+//! The detector's pipeline for a curve: batches that fill the backend,
+//! frames of the link's size (with a-priori LLRs when ctx.detector takes them).
+core::pipeline_config detector_pipeline_config(const mimo_ber_context& ctx);
+
 //! Es/N0 (dB) per stream at \p ebn0 for the link's charged rate.
 double esn0_of(const mimo_link_geometry& g, double ebn0);
 

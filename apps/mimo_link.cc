@@ -65,9 +65,9 @@ core::mimo::frame_params mimo_link_geometry::frame_params(int f, float n0) const
     return { nt, nr, bits_per_symbol, vectors_in_frame(f), n0, 0, 1 };
 }
 
-size_t mimo_link_geometry::full_frame_in_bytes() const
+size_t mimo_link_geometry::full_frame_in_bytes(bool apriori) const
 {
-    return core::mimo::frame_in_bytes({ nt, nr, bits_per_symbol, vectors_per_channel, 1.0f, 0, 1 });
+    return core::mimo::frame_in_bytes({ nt, nr, bits_per_symbol, vectors_per_channel, 1.0f, apriori ? 1 : 0, 1 });
 }
 
 size_t mimo_link_geometry::full_frame_out_bytes() const

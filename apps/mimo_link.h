@@ -55,7 +55,8 @@ struct mimo_link_geometry {
     core::mimo::frame_params frame_params(int f, float n0) const;
     //! Offset of frame f in a codeword's input (a full frame's bytes times f).
     size_t frame_in_offset(int f) const { return size_t(f) * full_frame_in_bytes(); }
-    size_t full_frame_in_bytes() const;
+    //! A full frame's input; with \p apriori, its a-priori LLRs included.
+    size_t full_frame_in_bytes(bool apriori = false) const;
     size_t full_frame_out_bytes() const;
     //! All frames' input, back to back.
     size_t codeword_in_bytes() const;

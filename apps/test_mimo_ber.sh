@@ -74,6 +74,27 @@ for r in 1 2; do
         fail "rate 1/2: rate column $(col "$tmp/half.csv" rate $r), want 0.5"
 done
 grep -q "rate 512/1024" "$tmp/half.md" || fail "rate 1/2: the title does not give the rate: $(head -3 "$tmp/half.md")"
+# --idd-passes 2: iterative detection and decoding. At 8 dB no errors; at an
+# Eb/N0 where the plain receiver (float decoder, the same blocks: pass 1 of
+# IDD is that receiver) makes errors, the second pass makes fewer.
+expect_usage_error --idd-passes --idd-passes 9
+expect_usage_error --idd-passes --idd-passes 2 --turbo-arithmetic fixed
+"$app" "${common[@]}" --algorithm mtt,lmmse --idd-passes 2 --ebn0 8:8:1 --csv "$tmp/idd_high.csv" \
+    > "$tmp/idd_high.md" || fail "the IDD high-SNR run exited $?"
+for r in 1 2; do
+    [ "$(col "$tmp/idd_high.csv" bit_errors $r)" = 0 ] || fail "IDD: bit errors at Eb/N0 8 dB: $(sed -n "$((r + 1))p" "$tmp/idd_high.csv")"
+    [ "$(col "$tmp/idd_high.csv" idd_passes $r)" = 2 ] || fail "IDD: idd_passes column $(col "$tmp/idd_high.csv" idd_passes $r)"
+    [ "$(col "$tmp/idd_high.csv" decoder $r)" = cpu-float ] || fail "IDD: decoder $(col "$tmp/idd_high.csv" decoder $r), want cpu-float"
+done
+[ "$(col "$tmp/idd_high.csv" curve 1)" = mtt/idd2 ] || fail "IDD: curve $(col "$tmp/idd_high.csv" curve 1), want mtt/idd2"
+mid=(--backend cpu --threads 2 --nt 2 --nr 2 --modulation 16qam --K 512 --max-blocks 64 --quiet --algorithm mtt --ebn0 2:2:1)
+"$app" "${mid[@]}" --turbo-arithmetic float --csv "$tmp/plain.csv" > /dev/null || fail "the plain mid-SNR run exited $?"
+"$app" "${mid[@]}" --idd-passes 2 --csv "$tmp/idd.csv" > /dev/null || fail "the IDD mid-SNR run exited $?"
+plain_e=$(col "$tmp/plain.csv" bit_errors 1)
+idd_e=$(col "$tmp/idd.csv" bit_errors 1)
+[ "$plain_e" -gt 50 ] || fail "the plain receiver at 2 dB made only $plain_e bit errors: the check needs errors"
+[ "$idd_e" -lt "$plain_e" ] || fail "IDD made $idd_e bit errors, the plain receiver $plain_e: the second pass gained nothing"
+
 # gpurx-plot-ber's default title describes the MIMO link, not BPSK/AWGN.
 plot=$(dirname "$0")/../scripts/plot_ber.py
 if [ -f "$plot" ]; then

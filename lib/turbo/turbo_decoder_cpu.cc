@@ -24,6 +24,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace gr {
 namespace gpurx {
@@ -43,6 +44,7 @@ struct float_arith {
     void alpha(const T* a, T Lu, T Lp, T* out, bool) const { alpha_step<LOG>(a, Lu, Lp, out); }
     void beta(const T* b, T Lu, T Lp, T* out, bool) const { beta_step<LOG>(b, Lu, Lp, out); }
     T ext(const T* a, const T* b, T Lp) const { return extrinsic<LOG>(a, b, Lp); }
+    T parity_ext(const T* a, const T* b, T Lu) const { return parity_extrinsic<LOG>(a, b, Lu); }
     void tail(const T* t, T* out) const { tail_beta<LOG>(t, out); }
     T neg() const { return NEG; }
     T scaled(T le) const { return scale * le; }
@@ -90,6 +92,9 @@ struct one_sink {
     std::vector<uint8_t>& prev;
     int K;
     turbo_decode_result res{ 0, -1 };
+    //! decode_coded(): the 3K+12 coded bits' extrinsic LLRs, or nullptr.
+    float* coded = nullptr;
+    static constexpr bool can_code = true;
 
     template <class Arith, typename T>
     void decide(const Arith& ar, int idx, T app)
@@ -121,6 +126,7 @@ struct one_sink {
 struct lanes_sink {
     std::vector<one_sink> lane;
     std::vector<bool> done;
+    static constexpr bool can_code = false; // fixed point only
 
     template <class Arith>
     void decide(const Arith& ar, int idx, turbo_fx::simd_v app)
@@ -193,6 +199,23 @@ turbo_decode_result turbo_decoder_cpu::decode_int8(
     for (size_t i = 0; i < n; i++)
         d_convert[i] = float(llr[i]) * int8_scale; // as the GPU kernels convert
     return decode(d_convert.data(), K, hard, soft);
+}
+
+turbo_decode_result
+turbo_decoder_cpu::decode_coded(const float* llr, int K, uint8_t* hard, float* coded_ext)
+{
+    if (d_cfg.uses_fixed_point())
+        throw std::invalid_argument("decode_coded: the coded bits' extrinsic LLRs need float arithmetic "
+                                    "(turbo_config::fixed_point = false, or log-MAP)");
+    one_sink sink{ d_cfg, hard, nullptr, d_prev, K };
+    sink.coded = coded_ext;
+    if (d_cfg.algorithm == LOG_MAP)
+        run(float_arith<true>{ 1.0f }, d_fbuf, llr, K, sink);
+    else
+        run(float_arith<false>{ d_cfg.extrinsic_scale() }, d_fbuf, llr, K, sink);
+    // The tails are not fed back: the detector gets no a-priori for them.
+    std::fill(coded_ext + 3 * size_t(K), coded_ext + 3 * size_t(K) + 12, 0.0f);
+    return sink.res;
 }
 
 template <class Ops>
@@ -390,6 +413,15 @@ void turbo_decoder_cpu::run(const Arith& ar,
                     const T le = ar.ext(&bf.alpha[size_t(j) * 8], b, Lp);
                     if (d == 1 && want)
                         sink.decide(ar, idx, T(Lu + le));
+                    if constexpr (Sink::can_code && std::is_same<T, float>::value) {
+                        // Every iteration overwrites them, so an early stop
+                        // leaves the last iteration's.
+                        if (sink.coded) {
+                            sink.coded[3 * size_t(k) + 1 + d] = ar.parity_ext(&bf.alpha[size_t(j) * 8], b, Lu);
+                            if (d == 1)
+                                sink.coded[3 * size_t(idx)] = La[idx] + le; // L_app - Ls
+                        }
+                    }
                     ar.beta(b, Lu, Lp, t, j & 1);
                     std::copy(t, t + 8, b);
                     Le[idx] = ar.scaled(le);

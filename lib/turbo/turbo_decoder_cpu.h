@@ -47,6 +47,21 @@ public:
      */
     turbo_decode_result decode(const float* llr, int K, uint8_t* hard, float* soft);
     /*!
+     * Decode one codeword and give the extrinsic LLRs of all its 3K+12 coded
+     * bits, for iterative detection and decoding: what the decoder adds to
+     * the channel LLRs it was given, to be fed back to a detector as
+     * a-priori LLRs. Float arithmetic only (cfg.fixed_point = false, or
+     * log-MAP); throws std::invalid_argument otherwise.
+     * \param llr 3K+12 channel LLRs in the interleaved layout c[3k+i] = d(i)_k
+     * \param hard K output bits (0/1)
+     * \param coded_ext 3K+12 LLRs in the same layout, from the last
+     *        iteration: systematic L_app - Ls (the soft output of decode()
+     *        minus llr[3k]); each parity bit's L_app - Lp from its own
+     *        constituent decoder's pass (the second encoder's at its
+     *        interleaved step k); the 12 tail bits 0. Not scaled.
+     */
+    turbo_decode_result decode_coded(const float* llr, int K, uint8_t* hard, float* coded_ext);
+    /*!
      * Decode from int8 LLRs (LLR = value x int8_scale): quantised as they are
      * in fixed point, converted to float otherwise.
      */

@@ -108,6 +108,27 @@ GPURX_UNROLL
     return acc1 - acc0;
 }
 
+//! Extrinsic LLR of the parity bit of step k: its own channel LLR (Lp) is
+//! left out of both sides, so it is exactly L_app(z_k) - Lp. Iterative
+//! detection and decoding feeds it back to the detector.
+template <bool LOG>
+GPURX_HD float parity_extrinsic(const float a[8], const float b_next[8], float Lu)
+{
+    float acc0 = NEG, acc1 = NEG;
+GPURX_UNROLL
+    for (int s = 0; s < 8; s++) {
+GPURX_UNROLL
+        for (int u = 0; u < 2; u++) {
+            const float m = a[s] + branch(u, 0, Lu, 0.0f) + b_next[rsc_next(s, u)];
+            if (rsc_parity(s, u))
+                acc1 = max_star<LOG>(acc1, m);
+            else
+                acc0 = max_star<LOG>(acc0, m);
+        }
+    }
+    return acc1 - acc0;
+}
+
 //! beta_K from the three termination steps: tail[2t] = LLR of x_{K+t},
 //! tail[2t+1] = LLR of z_{K+t}. The encoder ends in state 0.
 template <bool LOG>
