@@ -66,13 +66,20 @@ MIMO detector:
                          0.05..0.95; default: all 3K+12 bits (~1/3)
 
 Iterative detection and decoding:
-  --idd-passes R         detection passes per block, 1..8 (1: none). Above 1,
+  --idd-passes P         detection passes per block, 1..8 (1: none). Above 1,
                          every pass after the first gives the detector, as
-                         a-priori LLRs, the decoder's extrinsic LLRs of the
-                         coded bits; the detector then gives extrinsic LLRs.
-                         The decoder runs on the CPU in float (the CUDA turbo
-                         kernels give no coded-bit LLRs), the detector on the
-                         backend; the curve is named e.g. "mtt/idd3"
+                         a-priori LLR of each bit sent, the decoder's
+                         extrinsic LLR of that coded bit times --idd-scale
+                         (plus a repeated bit's other copies); the detector
+                         then gives extrinsic LLRs. The decoder runs on the
+                         CPU in float (the CUDA turbo kernels give no
+                         coded-bit LLRs), the detector on the backend; the
+                         curve is named e.g. "mtt/idd3". kbest and one-pass
+                         give +-clip to a bit without a counter-hypothesis,
+                         in extrinsic output too: a smaller --clip (e.g. 4)
+                         serves them better with feedback
+  --idd-scale S          factor on the extrinsic LLRs fed back, (0, 1]
+                         (0.75: max-log extrinsics are overconfident)
 
 Turbo decoder (the scaled max-log-MAP of the blocks):
   --K K                  information bits per block, a 36.212 size (6144)
@@ -180,6 +187,11 @@ mimo_ber_options parse_mimo_ber_options(int argc, char** argv, bool& help)
                 throw usage_error("--code-rate must be in 0.05..0.95, got " + std::to_string(o.code_rate));
         }
         else if (a == "--idd-passes") o.idd_passes = int(to_int(a, val(), 1, 8));
+        else if (a == "--idd-scale") {
+            o.idd_scale = to_double(a, val());
+            if (!(o.idd_scale > 0 && o.idd_scale <= 1))
+                throw usage_error("--idd-scale must be in (0, 1], got " + std::to_string(o.idd_scale));
+        }
         else if (a == "--vectors-per-channel") o.vectors_per_channel = int(to_int(a, val(), 1, 1 << 20));
         else if (a == "--K") {
             o.K = int(to_int(a, val(), 40, 6144));

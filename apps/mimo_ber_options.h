@@ -39,6 +39,10 @@ struct mimo_ber_options {
     //! --idd-passes: detection passes per block; above 1, iterative detection
     //! and decoding (mimo_idd_point.h), the decoder in float on the CPU.
     int idd_passes = 1;
+    //! --idd-scale: the factor on the decoder's extrinsic LLRs fed back. Max-log
+    //! extrinsics are overconfident; 0.75 is the damping the decoder applies
+    //! between its own two halves.
+    double idd_scale = 0.75;
     std::string backend = "auto";
     std::string devices = "0";
     size_t threads = 0; //!< CPU workers and signal generators, 0 = one per hardware thread

@@ -39,8 +39,11 @@ std::string link_title(const mimo_ber_options& o)
                   o.mimo.nt, o.mimo.nr, core::mimo::modulation_name(o.mimo.modulation), o.K, rate,
                   o.turbo.iterations, o.rate_matching ? "rate-matched" : "no interleaver",
                   o.vectors_per_channel);
-    if (o.idd_passes > 1)
-        return std::string(b) + ", IDD " + std::to_string(o.idd_passes) + " passes";
+    if (o.idd_passes > 1) {
+        char idd[64];
+        std::snprintf(idd, sizeof idd, ", IDD %d passes (scale %g)", o.idd_passes, o.idd_scale);
+        return std::string(b) + idd;
+    }
     return b;
 }
 
@@ -49,7 +52,7 @@ mimo_csv_writer::mimo_csv_writer(const std::string& path)
              path,
              "curve,algorithm,k,clip,sorted_qr,detector,decoder,backend,nt,nr,modulation,"
              "vectors_per_channel,K,iterations,arithmetic,rate,ebn0_db,esn0_db,snr_db,n0,"
-             "frames,frame_errors,bits,bit_errors,ber,ber_stderr,fer,rate_matching,idd_passes")
+             "frames,frame_errors,bits,bit_errors,ber,ber_stderr,fer,rate_matching,idd_passes,idd_scale")
 {
 }
 
@@ -63,13 +66,13 @@ void mimo_csv_writer::row(const mimo_ber_options& o, const mimo_curve& c)
     // "frames" are blocks (codewords): the column names plot_ber.py and the
     // other BER programs share.
     d_file.row("%s,%s,%d,%g,%d,%s,%s,%s,%d,%d,%s,%d,%d,%d,%s,%.6f,%.3f,%.4f,%.4f,%.6e,%llu,%llu,%llu,%llu,"
-               "%.6e,%.3e,%.6e,%d,%d",
+               "%.6e,%.3e,%.6e,%d,%d,%g",
                c.name.c_str(), core::mimo::algorithm_name(c.cfg.algorithm), c.cfg.k, double(c.cfg.clip),
                c.cfg.sorted_qr ? 1 : 0, c.detector.c_str(), c.decoder.c_str(), c.backend.c_str(), c.cfg.nt,
                c.cfg.nr, core::mimo::modulation_name(c.cfg.modulation), o.vectors_per_channel, o.K,
                o.turbo.iterations, arithmetic(o.turbo), c.rate, p.ebn0, esn0, snr, std::pow(10.0, -esn0 / 10),
                (unsigned long long)p.frames, (unsigned long long)p.frame_errors, (unsigned long long)p.bits,
-               (unsigned long long)p.bit_errors, p.ber(), p.ber_stderr(), p.fer(), o.rate_matching ? 1 : 0, o.idd_passes);
+               (unsigned long long)p.bit_errors, p.ber(), p.ber_stderr(), p.fer(), o.rate_matching ? 1 : 0, o.idd_passes, o.idd_scale);
 }
 
 void mimo_csv_writer::close() { d_file.close(); }

@@ -64,6 +64,26 @@ core::pipeline_config decoder_pipeline(const mimo_ber_context& ctx)
 
 } // namespace
 
+unsigned worker_count(const mimo_ber_options& o)
+{
+    return o.threads ? unsigned(o.threads) : std::max(1u, std::thread::hardware_concurrency());
+}
+
+void check_detected(const core::completed_frame& f)
+{
+    const auto* r = f.result_as<core::mimo::frame_result>();
+    if (f.rejected || !r || (r->status != core::mimo::STATUS_OK && r->status != core::mimo::STATUS_RANK_DEFICIENT))
+        throw std::runtime_error("the detector could not detect frame " + std::to_string(f.seq) + " (status " +
+                                 std::to_string(r ? r->status : -1) + ")");
+}
+
+void print_point_progress(const std::string& label, double ebn0, const ber_point& p, double secs, bool final)
+{
+    std::fprintf(stderr, "\r  %-14s Eb/N0 %5.2f dB  blocks %8llu  block errors %6llu  BER %.2e  %7.1f blocks/s%s",
+                 label.c_str(), ebn0, (unsigned long long)p.frames, (unsigned long long)p.frame_errors, p.ber(),
+                 secs > 0 ? double(p.frames) / secs : 0.0, final ? "\n" : "   ");
+}
+
 double esn0_of(const mimo_link_geometry& g, double ebn0)
 {
     return ebn0 + 10 * std::log10(g.rate() * g.bits_per_symbol);
@@ -82,8 +102,7 @@ ber_point run_mimo_ber_point(const mimo_ber_context& ctx, int point, double ebn0
     for (int f = 0; f < g.frames; f++)
         mparams[size_t(f)] = g.frame_params(f, n0);
 
-    const unsigned nthreads =
-        o.threads ? unsigned(o.threads) : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned nthreads = worker_count(o);
     // Blocks made per round: enough to fill the pipelines' batches.
     const size_t chunk = on_cuda(ctx.where) ? 512 : std::max<size_t>(16, 2 * nthreads);
     // A block's bits and LLRs stay in the ring until its decoded bits are
@@ -136,11 +155,7 @@ ber_point run_mimo_ber_point(const mimo_ber_context& ctx, int point, double ebn0
     };
     auto collect_detected = [&](bool block) {
         while (const auto* f = detect->front(block)) {
-            const auto* r = f->result_as<core::mimo::frame_result>();
-            if (f->rejected || !r ||
-                (r->status != core::mimo::STATUS_OK && r->status != core::mimo::STATUS_RANK_DEFICIENT))
-                throw std::runtime_error("the detector could not detect frame " + std::to_string(f->seq) +
-                                         " (status " + std::to_string(r ? r->status : -1) + ")");
+            check_detected(*f);
             const uint64_t block_index = f->seq / uint64_t(g.frames);
             const int frame = int(f->seq % uint64_t(g.frames));
             std::memcpy(reinterpret_cast<uint8_t*>(llr[block_index % ring].data()) + size_t(frame) * g.full_frame_out_bytes(),
@@ -152,10 +167,7 @@ ber_point run_mimo_ber_point(const mimo_ber_context& ctx, int point, double ebn0
         }
     };
     auto progress = [&](bool final) {
-        const double secs = std::chrono::duration<double>(clk::now() - t0).count();
-        std::fprintf(stderr, "\r  %-14s Eb/N0 %5.2f dB  blocks %8llu  block errors %6llu  BER %.2e  %7.1f blocks/s%s",
-                     ctx.label.c_str(), ebn0, (unsigned long long)p.frames, (unsigned long long)p.frame_errors,
-                     p.ber(), secs > 0 ? double(p.frames) / secs : 0.0, final ? "\n" : "   ");
+        print_point_progress(ctx.label, ebn0, p, std::chrono::duration<double>(clk::now() - t0).count(), final);
     };
 
     while (p.frame_errors < o.min_block_errors && submitted < o.max_blocks) {

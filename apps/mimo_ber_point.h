@@ -13,6 +13,7 @@
 #include "mimo_link.h"
 
 #include "pipeline/backend.h"
+#include "pipeline/batch_pipeline.h"
 #include "pipeline/implementation.h"
 
 #include <string>
@@ -40,6 +41,17 @@ struct mimo_ber_context {
  * when the detector reports a frame it could not detect.
  */
 ber_point run_mimo_ber_point(const mimo_ber_context& ctx, int point, double ebn0);
+
+//! Signal generator threads (and CPU decoders): --threads, or one per
+//! hardware thread.
+unsigned worker_count(const mimo_ber_options& o);
+
+//! Throws std::runtime_error unless the detector detected frame \p f
+//! (status OK or rank-deficient: finite LLRs either way).
+void check_detected(const core::completed_frame& f);
+
+//! The progress line on stderr ("\r", or a newline when \p final).
+void print_point_progress(const std::string& label, double ebn0, const ber_point& p, double seconds, bool final);
 
 //! The detector's pipeline for a curve: batches that fill the backend,
 //! frames of the link's size (with a-priori LLRs when ctx.detector takes them).

@@ -15,7 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <numeric>
+#include <exception>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -28,18 +28,27 @@ namespace {
 
 using clk = std::chrono::steady_clock;
 
-// Runs f(thread, item) for items 0..n-1 spread over nthreads threads.
+// Runs f(thread, item) for items 0..n-1 spread over nthreads threads; the
+// first exception a thread throws is thrown here once all have joined.
 template <class F>
 void parallel_for(unsigned nthreads, size_t n, F f)
 {
     std::vector<std::thread> th;
+    std::vector<std::exception_ptr> err(nthreads);
     for (unsigned t = 0; t < nthreads; t++)
         th.emplace_back([&, t] {
-            for (size_t i = t; i < n; i += nthreads)
-                f(t, i);
+            try {
+                for (size_t i = t; i < n; i += nthreads)
+                    f(t, i);
+            } catch (...) {
+                err[t] = std::current_exception();
+            }
         });
     for (auto& x : th)
         x.join();
+    for (auto& e : err)
+        if (e)
+            std::rethrow_exception(e);
 }
 
 } // namespace
@@ -50,6 +59,8 @@ ber_point run_mimo_idd_point(const mimo_ber_context& ctx, int point, double ebn0
     const auto& g = ctx.geometry;
     if (!ctx.detector.apriori || ctx.detector.output != core::mimo::llr_output::extrinsic)
         throw std::logic_error("run_mimo_idd_point: the detector must take a-priori and give extrinsic LLRs");
+    if (ctx.decoder.uses_fixed_point())
+        throw std::logic_error("run_mimo_idd_point: the decoder must run in float (coded-bit LLRs)");
     const float n0 = float(std::pow(10.0, -esn0_of(g, ebn0) / 10));
     const auto mpc = detector_pipeline_config(ctx);
     auto detect = core::make_pipeline(core::mimo_kernel_factories(ctx.detector, ctx.detector_choice), ctx.where, mpc);
@@ -73,17 +84,8 @@ ber_point run_mimo_idd_point(const mimo_ber_context& ctx, int point, double ebn0
         const size_t v = e / B, f = v / size_t(g.vectors_per_channel);
         return prior_at[f] / sizeof(float) + (v % size_t(g.vectors_per_channel)) * B + e % B;
     };
-    // The codeword position of each bit sent (rate matching's order, or the
-    // encoder's own without it).
     const core::lte_rate_match rate_match(g.K, g.sent_bits);
-    std::vector<int> order(E);
-    if (o.rate_matching)
-        order = rate_match.order();
-    else
-        std::iota(order.begin(), order.end(), 0);
-
-    const unsigned nthreads =
-        o.threads ? unsigned(o.threads) : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned nthreads = worker_count(o);
     const bool cuda = ctx.where.kind == core::backend_kind::cuda;
     const size_t chunk = cuda ? 256 : std::max<size_t>(16, 2 * nthreads);
     std::vector<std::vector<uint8_t>> sent(chunk, std::vector<uint8_t>(size_t(g.K)));
@@ -95,7 +97,8 @@ ber_point run_mimo_idd_point(const mimo_ber_context& ctx, int point, double ebn0
     std::vector<std::vector<float>> llr(chunk, std::vector<float>(size_t(g.vectors) * B));
     std::vector<mimo_block_source> sources;
     std::vector<core::turbo_decoder_cpu> decoders;
-    std::vector<std::vector<float>> chan(nthreads, std::vector<float>(n)), ext(nthreads, std::vector<float>(n));
+    std::vector<std::vector<float>> chan(nthreads, std::vector<float>(n)), ext(nthreads, std::vector<float>(n)),
+        prior(nthreads, std::vector<float>(E));
     for (unsigned t = 0; t < nthreads; t++) {
         sources.emplace_back(g, ctx.detector.modulation, o.rate_matching);
         decoders.emplace_back(ctx.decoder);
@@ -107,10 +110,7 @@ ber_point run_mimo_idd_point(const mimo_ber_context& ctx, int point, double ebn0
     const auto t0 = clk::now();
     auto last_print = t0;
     auto progress = [&](bool final) {
-        const double secs = std::chrono::duration<double>(clk::now() - t0).count();
-        std::fprintf(stderr, "\r  %-14s Eb/N0 %5.2f dB  blocks %8llu  block errors %6llu  BER %.2e  %7.1f blocks/s%s",
-                     ctx.label.c_str(), ebn0, (unsigned long long)p.frames, (unsigned long long)p.frame_errors,
-                     p.ber(), secs > 0 ? double(p.frames) / secs : 0.0, final ? "\n" : "   ");
+        print_point_progress(ctx.label, ebn0, p, std::chrono::duration<double>(clk::now() - t0).count(), final);
     };
 
     while (p.frame_errors < o.min_block_errors && submitted < o.max_blocks) {
@@ -126,13 +126,11 @@ ber_point run_mimo_idd_point(const mimo_ber_context& ctx, int point, double ebn0
         });
         for (int pass = 1; pass <= o.idd_passes; pass++) {
             const uint64_t base = frames_in;
+            uint64_t frames_out = 0;
             auto collect = [&](bool block) {
                 while (const auto* f = detect->front(block)) {
-                    const auto* r = f->result_as<core::mimo::frame_result>();
-                    if (f->rejected || !r ||
-                        (r->status != core::mimo::STATUS_OK && r->status != core::mimo::STATUS_RANK_DEFICIENT))
-                        throw std::runtime_error("the detector could not detect frame " + std::to_string(f->seq) +
-                                                 " (status " + std::to_string(r ? r->status : -1) + ")");
+                    check_detected(*f);
+                    frames_out++;
                     const uint64_t idx = f->seq - base;
                     const size_t i = size_t(idx / uint64_t(g.frames)), frame = size_t(idx % uint64_t(g.frames));
                     std::memcpy(reinterpret_cast<uint8_t*>(llr[i].data()) + frame * g.full_frame_out_bytes(),
@@ -154,10 +152,14 @@ ber_point run_mimo_idd_point(const mimo_ber_context& ctx, int point, double ebn0
                 }
             detect->drain();
             collect(false);
+            // A frame missing would leave the previous pass's LLRs in place.
+            if (frames_out != frames_in - base)
+                throw std::runtime_error("internal: " + std::to_string(frames_in - base) + " frames sent, " +
+                                         std::to_string(frames_out) + " detected");
             // Decode; before another pass, each bit sent gets as a-priori LLR
-            // the decoder's a-posteriori LLR of its codeword bit less this
-            // copy's own detector LLR (a repeated bit's other copies count
-            // as the decoder's; a punctured bit is never sent).
+            // what is known of its codeword bit without it: the decoder's
+            // extrinsic LLR, damped by --idd-scale, plus a repeated bit's
+            // other copies (lte_rate_match::feedback). The padding stays 0.
             const bool last = pass == o.idd_passes;
             parallel_for(nthreads, now_blocks, [&](unsigned t, size_t i) {
                 float* ch = chan[t].data();
@@ -165,14 +167,20 @@ ber_point run_mimo_idd_point(const mimo_ber_context& ctx, int point, double ebn0
                     rate_match.dematch(llr[i].data(), ch);
                 else
                     std::copy(llr[i].begin(), llr[i].begin() + std::ptrdiff_t(n), ch);
-                decoders[t].decode_coded(ch, g.K, decided[i].data(), ext[t].data());
+                float* x = ext[t].data();
+                decoders[t].decode_coded(ch, g.K, decided[i].data(), x);
                 if (last)
                     return;
-                float* prior = fin[i].data();
-                for (size_t e = 0; e < E; e++) {
-                    const size_t c = size_t(order[e]);
-                    prior[prior_index(e)] = ext[t][c] + ch[c] - llr[i][e];
-                }
+                for (size_t c = 0; c < n; c++)
+                    x[c] *= o.idd_scale;
+                float* pr = prior[t].data();
+                if (o.rate_matching)
+                    rate_match.feedback(x, llr[i].data(), pr, ch);
+                else // sent in the codeword's order, each bit once
+                    std::copy(x, x + n, pr);
+                float* in_prior = fin[i].data();
+                for (size_t e = 0; e < E; e++)
+                    in_prior[prior_index(e)] = pr[e];
             });
         }
         for (size_t i = 0; i < now_blocks; i++) {

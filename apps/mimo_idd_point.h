@@ -4,15 +4,16 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 // One point of gpurx-mimo-ber with iterative detection and decoding
-// (--idd-passes R > 1): each block goes R times through the detector and the
+// (--idd-passes P > 1): each block goes P times through the detector and the
 // turbo decoder. Pass 1 is the plain receiver. Each later pass gives the
-// detector, as a-priori LLRs of the bits sent, what the previous decoding
-// added to them: the decoder's extrinsic LLR of every coded bit
-// (turbo_decoder_cpu::decode_coded), less nothing else, since the detector
-// runs with extrinsic output (its own contribution is what the decoder got as
-// channel LLRs). The detector runs on the chosen backend through its
-// pipeline, a-priori LLRs in its frames; the decoder runs on the CPU in float
-// (the CUDA turbo kernels give no coded-bit LLRs), one per thread.
+// detector, as a-priori LLR of each bit sent, what is known of it without
+// the detector's own last word: the decoder's extrinsic LLR of the coded bit
+// (turbo_decoder_cpu::decode_coded) times --idd-scale, plus a repeated bit's
+// other copies (lte_rate_match::feedback). The detector gives extrinsic
+// LLRs in turn, so neither side gets its own information back. The detector
+// runs on the chosen backend through its pipeline, a-priori LLRs in its
+// frames; the decoder runs on the CPU in float (the CUDA turbo kernels give
+// no coded-bit LLRs), one per thread.
 #ifndef INCLUDED_GPURX_APPS_MIMO_IDD_POINT_H
 #define INCLUDED_GPURX_APPS_MIMO_IDD_POINT_H
 

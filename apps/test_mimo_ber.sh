@@ -79,6 +79,7 @@ grep -q "rate 512/1024" "$tmp/half.md" || fail "rate 1/2: the title does not giv
 # IDD is that receiver) makes errors, the second pass makes fewer.
 expect_usage_error --idd-passes --idd-passes 9
 expect_usage_error --idd-passes --idd-passes 2 --turbo-arithmetic fixed
+expect_usage_error --idd-scale --idd-passes 2 --idd-scale 1.5
 "$app" "${common[@]}" --algorithm mtt,lmmse --idd-passes 2 --ebn0 8:8:1 --csv "$tmp/idd_high.csv" \
     > "$tmp/idd_high.md" || fail "the IDD high-SNR run exited $?"
 for r in 1 2; do
@@ -87,6 +88,14 @@ for r in 1 2; do
     [ "$(col "$tmp/idd_high.csv" decoder $r)" = cpu-float ] || fail "IDD: decoder $(col "$tmp/idd_high.csv" decoder $r), want cpu-float"
 done
 [ "$(col "$tmp/idd_high.csv" curve 1)" = mtt/idd2 ] || fail "IDD: curve $(col "$tmp/idd_high.csv" curve 1), want mtt/idd2"
+# With repetition (rate 1/4: bits sent twice or more; lte_rate_match::feedback,
+# tested on its own in test_lte_rate_match) and without rate matching.
+for extra in "--code-rate 0.25" "--no-rate-matching"; do
+    # shellcheck disable=SC2086 # extra is a list of options
+    "$app" "${common[@]}" --algorithm mtt --idd-passes 3 --ebn0 8:8:1 $extra --csv "$tmp/idd_x.csv" > /dev/null ||
+        fail "IDD $extra exited $?"
+    [ "$(col "$tmp/idd_x.csv" bit_errors 1)" = 0 ] || fail "IDD $extra: bit errors at Eb/N0 8 dB: $(sed -n 2p "$tmp/idd_x.csv")"
+done
 mid=(--backend cpu --threads 2 --nt 2 --nr 2 --modulation 16qam --K 512 --max-blocks 64 --quiet --algorithm mtt --ebn0 2:2:1)
 "$app" "${mid[@]}" --turbo-arithmetic float --csv "$tmp/plain.csv" > /dev/null || fail "the plain mid-SNR run exited $?"
 "$app" "${mid[@]}" --idd-passes 2 --csv "$tmp/idd.csv" > /dev/null || fail "the IDD mid-SNR run exited $?"
@@ -97,11 +106,10 @@ idd_e=$(col "$tmp/idd.csv" bit_errors 1)
 
 # gpurx-plot-ber's default title describes the MIMO link, not BPSK/AWGN.
 plot=$(dirname "$0")/../scripts/plot_ber.py
-if [ -f "$plot" ]; then
-    title=$(/usr/bin/env python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import csv, plot_ber
+[ -f "$plot" ] || fail "no $plot beside this script"
+title=$(/usr/bin/env python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import csv, plot_ber
 print(plot_ber.default_title(list(csv.DictReader(open(sys.argv[2])))))' "$(dirname "$plot")" "$tmp/half.csv") ||
-        fail "plot_ber.default_title failed on the CSV"
-    [ "$title" = "2x2 qpsk, LTE turbo K=512 rate 0.5, i.i.d. Rayleigh (N=12)" ] ||
-        fail "plot_ber's default title: \"$title\""
-fi
+    fail "plot_ber.default_title failed on the CSV"
+[ "$title" = "2x2 qpsk, LTE turbo K=512 rate 0.5, i.i.d. Rayleigh (N=12)" ] ||
+    fail "plot_ber's default title: \"$title\""
 echo "gpurx-mimo-ber: command line and detectors OK"

@@ -11,7 +11,7 @@ flags="-fsanitize=address,undefined -fno-omit-frame-pointer -O1"
 cmake -S . -B "$b" -DENABLE_CUDA=OFF -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="$flags" \
       -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
       -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
-tests=$(grep -ho 'gpurx_add_test(test_[a-z0-9_]*' lib/tests/CMakeLists.txt lib/*/tests/CMakeLists.txt |
+tests=$(grep -ho '^gpurx_add_test(test_[a-z0-9_]*' lib/tests/CMakeLists.txt lib/*/tests/CMakeLists.txt |
         sed 's/.*(//' | sort -u)
 make -C "$b" -j"$(nproc)" $tests >/dev/null
 failed=""

@@ -78,6 +78,15 @@ void lte_rate_match::dematch(const float* received, float* llr) const
         llr[d_order[j]] += received[j];
 }
 
+void lte_rate_match::feedback(const float* coded_ext, const float* received, float* apriori, float* scratch) const
+{
+    dematch(received, scratch);
+    for (size_t j = 0; j < d_order.size(); j++) {
+        const int c = d_order[j];
+        apriori[j] = coded_ext[c] + (scratch[c] - received[j]);
+    }
+}
+
 } // namespace core
 } // namespace gpurx
 } // namespace gr

@@ -49,6 +49,17 @@ public:
     //! The LLRs back in the codeword's order (3K + 12 of them): llr[c] is
     //! the sum of received[j] over the j with order[j] = c, 0 where none.
     void dematch(const float* received, float* llr) const;
+    /*!
+     * Iterative detection and decoding: the a-priori LLR of each bit sent,
+     * given the decoder's extrinsic LLRs of the codeword (3K + 12, as from
+     * turbo_decoder_cpu::decode_coded) and the \p received LLRs it was
+     * given (E, before dematch()). A copy's a-priori LLR is what is known of
+     * its codeword bit without it: the extrinsic plus the other copies'
+     * received LLRs, apriori[j] = coded_ext[c] + dematch(received)[c] -
+     * received[j] with c = order()[j]. Its own LLR is never fed back, or
+     * the detector would count it twice. \p scratch: 3K + 12 floats.
+     */
+    void feedback(const float* coded_ext, const float* received, float* apriori, float* scratch) const;
 
 private:
     int d_K;

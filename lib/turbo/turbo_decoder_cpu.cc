@@ -181,9 +181,15 @@ turbo_decoder_cpu::decode(const float* llr, int K, uint8_t* hard, float* soft)
         turbo_fx::quantize_llrs(llr, n, d_cfg.fixed_scale, d_quant.data());
         return decode_fixed<turbo_fx::int_ops>(d_quant.data(), K, 1.0f / d_cfg.fixed_scale, hard, soft);
     }
+    return run_float(llr, K, hard, soft, nullptr);
+}
+
+turbo_decode_result
+turbo_decoder_cpu::run_float(const float* llr, int K, uint8_t* hard, float* soft, float* coded)
+{
     if (d_cfg.algorithm == LOG_MAP)
-        return run_one(float_arith<true>{ 1.0f }, d_fbuf, llr, K, hard, soft);
-    return run_one(float_arith<false>{ d_cfg.extrinsic_scale() }, d_fbuf, llr, K, hard, soft);
+        return run_one(float_arith<true>{ 1.0f }, d_fbuf, llr, K, hard, soft, coded);
+    return run_one(float_arith<false>{ d_cfg.extrinsic_scale() }, d_fbuf, llr, K, hard, soft, coded);
 }
 
 turbo_decode_result turbo_decoder_cpu::decode_int8(
@@ -207,15 +213,10 @@ turbo_decoder_cpu::decode_coded(const float* llr, int K, uint8_t* hard, float* c
     if (d_cfg.uses_fixed_point())
         throw std::invalid_argument("decode_coded: the coded bits' extrinsic LLRs need float arithmetic "
                                     "(turbo_config::fixed_point = false, or log-MAP)");
-    one_sink sink{ d_cfg, hard, nullptr, d_prev, K };
-    sink.coded = coded_ext;
-    if (d_cfg.algorithm == LOG_MAP)
-        run(float_arith<true>{ 1.0f }, d_fbuf, llr, K, sink);
-    else
-        run(float_arith<false>{ d_cfg.extrinsic_scale() }, d_fbuf, llr, K, sink);
+    const auto res = run_float(llr, K, hard, nullptr, coded_ext);
     // The tails are not fed back: the detector gets no a-priori for them.
     std::fill(coded_ext + 3 * size_t(K), coded_ext + 3 * size_t(K) + 12, 0.0f);
-    return sink.res;
+    return res;
 }
 
 template <class Ops>
@@ -315,9 +316,11 @@ turbo_decode_result turbo_decoder_cpu::run_one(const Arith& ar,
                                                const typename Arith::T* llr,
                                                int K,
                                                uint8_t* hard,
-                                               float* soft)
+                                               float* soft,
+                                               float* coded)
 {
     one_sink sink{ d_cfg, hard, soft, d_prev, K };
+    sink.coded = coded;
     run(ar, bf, llr, K, sink);
     return sink.res;
 }

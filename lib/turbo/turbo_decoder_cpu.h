@@ -125,7 +125,9 @@ private:
     template <class Arith>
     turbo_decode_result
     run_one(const Arith& ar, buffers<typename Arith::T>& buf, const typename Arith::T* llr, int K,
-            uint8_t* hard, float* soft);
+            uint8_t* hard, float* soft, float* coded = nullptr);
+    //! decode() and decode_coded() in float: log-MAP or (scaled) max-log-MAP.
+    turbo_decode_result run_float(const float* llr, int K, uint8_t* hard, float* soft, float* coded);
     void set_interleaver(int K);
     struct lanes_job;
     // The SIMD schedule, everything inlined into it, compiled for AVX2 and

@@ -95,6 +95,38 @@ TEST(LteRateMatch, PuncturingAndRepetitionReadTheSameBuffer)
     EXPECT_THROW(core::lte_rate_match(40, -1), std::invalid_argument);
 }
 
+// feedback(): a copy's a-priori LLR is the decoder's extrinsic plus the
+// other copies' LLRs, never its own. Checked by hand on a bit sent once, one
+// sent twice (repetition) and the sums, against a plain count of copies.
+TEST(LteRateMatch, FeedbackLeavesOutEachCopysOwnLlr)
+{
+    const int K = 40, n = 3 * K + 12;
+    for (int E : { n, n + 60, K + 20 }) {
+        const core::lte_rate_match rm(K, E);
+        std::vector<float> ext(static_cast<size_t>(n)), received(static_cast<size_t>(E)),
+            apriori(static_cast<size_t>(E), 99.0f), scratch(static_cast<size_t>(n));
+        for (int c = 0; c < n; c++)
+            ext[size_t(c)] = 0.5f * float(c % 7) - 1.5f;
+        for (int j = 0; j < E; j++)
+            received[size_t(j)] = float(j % 5) - 2.0f + 0.125f * float(j % 3);
+        rm.feedback(ext.data(), received.data(), apriori.data(), scratch.data());
+        for (int j = 0; j < E; j++) {
+            const int c = rm.order()[size_t(j)];
+            float others = 0.0f; // the other copies of bit c
+            int copies = 0;
+            for (int i = 0; i < E; i++)
+                if (rm.order()[size_t(i)] == c) {
+                    copies++;
+                    if (i != j)
+                        others += received[size_t(i)];
+                }
+            ASSERT_FLOAT_EQ(apriori[size_t(j)], ext[size_t(c)] + others) << "E=" << E << " j=" << j;
+            if (copies == 1) // sent once: exactly the decoder's extrinsic
+                ASSERT_EQ(apriori[size_t(j)], ext[size_t(c)]) << "E=" << E << " j=" << j;
+        }
+    }
+}
+
 // dematch() of E bits: a bit never sent gets LLR 0 (no information), a bit
 // sent twice the sum of its two LLRs.
 TEST(LteRateMatch, DematchZerosUnsentBitsAndSumsRepeatedOnes)

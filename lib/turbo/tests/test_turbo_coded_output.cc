@@ -29,6 +29,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -479,6 +480,64 @@ TEST(TurboCodedOutput, CpuNoiselessSignsAgreeWithCodeword)
 }
 
 // decode_coded runs in float only: fixed-point max-log configurations throw.
+// Early stop: a codeword that stops after i iterations gives what a run of
+// exactly i iterations gives (the coded LLRs are those of the last iteration
+// run), bit for bit, since the two run the same schedule.
+TEST(TurboCodedOutput, EarlyStopGivesTheLastIterationsOutput)
+{
+    std::mt19937 rng(47);
+    int stopped_early = 0;
+    for (int f = 0; f < 6; f++) {
+        const int K = 1056;
+        const codeword cw = test::make_codeword(K, -3.0, rng);
+        auto cfg = float_cfg(core::turbo::SCALED_MAX_LOG_MAP, 8);
+        cfg.stop = core::turbo::early_stop::hard_decision;
+        core::turbo_decoder_cpu stopping(cfg);
+        std::vector<uint8_t> hard(K), hard_ref(K);
+        std::vector<float> ext(3 * K + 12), ext_ref(3 * K + 12);
+        const auto res = stopping.decode_coded(cw.llr.data(), K, hard.data(), ext.data());
+        stopped_early += res.iterations < 8;
+        core::turbo_decoder_cpu fixed_count(float_cfg(core::turbo::SCALED_MAX_LOG_MAP, res.iterations));
+        fixed_count.decode_coded(cw.llr.data(), K, hard_ref.data(), ext_ref.data());
+        EXPECT_EQ(hard, hard_ref) << "frame " << f << ", " << res.iterations << " iterations";
+        EXPECT_EQ(0, std::memcmp(ext.data(), ext_ref.data(), ext.size() * sizeof(float)))
+            << "frame " << f << ", " << res.iterations << " iterations";
+    }
+    EXPECT_GT(stopped_early, 0) << "no frame stopped early: the case was not exercised";
+}
+
+// Windows (P > 1, the parallel schedule): the outputs keep their meaning.
+// The hard bits are decode()'s, the systematic output is decode()'s soft
+// output less the channel LLR, the tails are 0, and on a frame every window
+// decodes the signs are the codeword's.
+TEST(TurboCodedOutput, WindowedScheduleKeepsTheOutputsConsistent)
+{
+    std::mt19937 rng(53);
+    for (int P : { 4, 16 }) {
+        const int K = 2048;
+        auto cfg = float_cfg(core::turbo::SCALED_MAX_LOG_MAP, 6);
+        cfg.subblocks = P;
+        core::turbo_decoder_cpu dec(cfg);
+        for (double esn0 : { -4.0, 0.0 }) {
+            const codeword cw = test::make_codeword(K, esn0, rng);
+            std::vector<uint8_t> hard(K), hard_plain(K);
+            std::vector<float> ext(3 * K + 12, 99.0f), soft(K);
+            dec.decode_coded(cw.llr.data(), K, hard.data(), ext.data());
+            dec.decode(cw.llr.data(), K, hard_plain.data(), soft.data());
+            EXPECT_EQ(hard, hard_plain) << "P=" << P;
+            for (int k = 0; k < K; k++)
+                ASSERT_NEAR(ext[3 * k] + cw.llr[3 * k], soft[k], 1e-4 * (1 + std::fabs(soft[k]))) << "P=" << P << " k=" << k;
+            for (int i = 3 * K; i < 3 * K + 12; i++)
+                ASSERT_EQ(ext[i], 0.0f);
+            if (esn0 == 0.0) {
+                const auto c = encode(cw);
+                for (int i = 0; i < 3 * K; i++)
+                    ASSERT_TRUE(c[i] ? ext[i] + cw.llr[i] > 0 : ext[i] + cw.llr[i] < 0) << "P=" << P << " i=" << i;
+            }
+        }
+    }
+}
+
 TEST(TurboCodedOutput, CpuFixedPointMaxLogThrows)
 {
     std::mt19937 rng(37);
