@@ -297,8 +297,9 @@ void agree_viterbi_stream(const core::implementation_info& i)
         const auto got = test::run_stream(cfg, backend_of(i), test::soft_stream(llr), { 500 });
         cfg.implementation = i.reference.empty() ? i.name : i.reference;
         const auto ref = test::run_stream(cfg, test::cpu_backend(), test::soft_stream(llr), { 500 });
-        if (i.bit_exact)
+        if (i.bit_exact) {
             EXPECT_EQ(got, ref) << i.name << " against " << i.reference;
+        }
         EXPECT_LT(test::hamming(got, bits) * 4, raw_errors) << i.name << " does not decode";
     }
 }

@@ -117,10 +117,12 @@ void check_backend(core::backend_kind kind)
                 // Byte for byte: the same arithmetic on the same channel.
                 // (An empty vector's data() may be null, which memcmp must
                 // not get even for 0 bytes: one of the two is empty per run.)
-                if (!want.empty())
+                if (!want.empty()) {
                     EXPECT_EQ(0, std::memcmp(r.llr.data(), want.data(), want.size() * sizeof(float)));
-                if (!want8.empty())
+                }
+                if (!want8.empty()) {
                     EXPECT_EQ(0, std::memcmp(r.llr8.data(), want8.data(), want8.size()));
+                }
             }
             // The refusals and zeros the single frames show, so the grouped
             // comparison above covers them.

@@ -121,8 +121,9 @@ TEST(LteRateMatch, FeedbackLeavesOutEachCopysOwnLlr)
                         others += received[size_t(i)];
                 }
             ASSERT_FLOAT_EQ(apriori[size_t(j)], ext[size_t(c)] + others) << "E=" << E << " j=" << j;
-            if (copies == 1) // sent once: exactly the decoder's extrinsic
+            if (copies == 1) { // sent once: exactly the decoder's extrinsic
                 ASSERT_EQ(apriori[size_t(j)], ext[size_t(c)]) << "E=" << E << " j=" << j;
+            }
         }
     }
 }
