@@ -12,6 +12,7 @@
 #define INCLUDED_GPURX_BLOCKS_FRAME_ADAPTER_H
 
 #include "pipeline/batch_pipeline.h"
+#include "pipeline/implementation.h"
 #include <pmt/pmt.h>
 
 #include <array>
@@ -73,8 +74,8 @@ public:
     virtual core::frame_types types() const = 0;
     //! Its kernels for either backend (the implementations chosen).
     virtual core::kernel_factories kernels() const = 0;
-    //! A line for the log when an implementation request fell back; or "".
-    virtual std::string implementation_note() const { return ""; }
+    //! The implementations chosen, with what the block logs about them.
+    virtual core::implementation_choice implementation() const { return {}; }
 
     virtual size_t in_item_bytes() const = 0;  //!< e.g. 4 for float LLRs
     virtual size_t out_item_bytes() const = 0; //!< e.g. 1 for unpacked bits

@@ -65,7 +65,7 @@ public:
 
     core::frame_types types() const override { return core::mimo::frame_types_of(); }
     core::kernel_factories kernels() const override;
-    std::string implementation_note() const override { return d_choice.note; }
+    core::implementation_choice implementation() const override { return d_choice; }
     size_t in_item_bytes() const override { return 2 * sizeof(float); }
     size_t out_item_bytes() const override { return core::mimo::llr_bytes(d_cfg.llr_type); }
     size_t max_in_items() const override { return items_for(d_max_vectors); }

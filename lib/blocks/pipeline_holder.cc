@@ -65,9 +65,15 @@ pipeline_holder::pipeline_holder(const frame_adapter& adapter,
         d_logger->warn("{}", d_backend.reason);
     else
         d_logger->info("{}", d_backend.reason);
-    const std::string note = adapter.implementation_note();
+    // Once per block: a named implementation that was not honoured (a
+    // warning), and why "auto" runs less than a production implementation
+    // on the backend that runs.
+    const auto choice = adapter.implementation();
+    if (!choice.warning.empty())
+        d_logger->warn("{}", choice.warning);
+    const std::string& note = choice.note_for(d_backend.kind);
     if (!note.empty())
-        d_logger->warn("{}", note);
+        d_logger->info("{}", note);
 }
 
 void pipeline_holder::start()

@@ -8,9 +8,6 @@
 #include "pipeline/backend.h"
 #include "pipeline/cuda_probe.h"
 #include "pipeline/cuda_arch.h"
-#include "turbo/turbo_decoder_cpu.h"
-#include "turbo/turbo_window_decoder.h"
-#include "turbo/turbo_fixed.h"
 #include <gnuradio/gpurx/runtime_info.h>
 
 #include <sstream>
@@ -70,10 +67,6 @@ std::string runtime_report()
               << (s.runs ? "runs (" + s.how + ")" : "cannot run: " + s.how) << "\n";
         }
     }
-    o << "  CPU backend: turbo decoder fixed point in SIMD lanes of "
-      << core::turbo_fx::SIMD_LANES << " codewords, " << core::turbo_decoder_cpu::simd_isa() << " build; "
-      << "windowed (cpu-window16-simd): " << core::turbo_win::simd_isa_name(core::turbo_win::default_simd_isa())
-      << " build\n";
     const auto choice = core::select_backend("auto", "0");
     o << "  backend=\"auto\" chooses: " << core::backend_name(choice.kind) << " (" << choice.reason
       << ")\n";
@@ -83,10 +76,10 @@ std::string runtime_report()
         for (const auto& i : f.implementations) {
             const bool dflt = i.name == (i.backend == core::backend_kind::cpu ? f.default_cpu : f.default_cuda);
             o << "      " << (dflt ? "* " : "  ") << i.name << " [" << core::backend_name(i.backend)
-              << "]: " << i.description;
+              << ", " << core::role_name(i.role) << ", " << i.arithmetic << "]: " << i.description;
             if (!i.reference.empty())
-                o << " (checked " << (i.bit_exact ? "bit for bit" : "to tolerance") << " against "
-                  << i.reference << ")";
+                o << " (checked " << (i.tolerance.bit_exact ? "bit for bit" : "to tolerance: " + i.tolerance.why)
+                  << " against " << i.reference << ")";
             o << "\n";
         }
     }

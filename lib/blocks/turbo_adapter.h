@@ -45,7 +45,7 @@ public:
 
     core::frame_types types() const override;
     core::kernel_factories kernels() const override;
-    std::string implementation_note() const override { return d_choice.note; }
+    core::implementation_choice implementation() const override { return d_choice; }
     size_t in_item_bytes() const override
     {
         return d_input == core::turbo::INPUT_INT8 ? sizeof(int8_t) : sizeof(float);

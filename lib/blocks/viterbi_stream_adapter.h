@@ -36,7 +36,7 @@ public:
 
     core::frame_types types() const override { return core::viterbi::stream_frame_types_of(); }
     core::kernel_factories kernels() const override;
-    std::string implementation_note() const override { return d_choice.note; }
+    core::implementation_choice implementation() const override { return d_choice; }
     size_t in_item_bytes() const override { return core::stream_item_bytes(d_input); }
     size_t out_item_bytes() const override { return 1; }
     size_t max_in_items() const override;

@@ -41,8 +41,8 @@ void copy_cpu_kernel::run(const batch_view& b, worker_pool&)
 std::vector<implementation<copy_config>> copy_implementations()
 {
     implementation<copy_config> cpu;
-    cpu.info = { "cpu-volk", backend_kind::cpu, "VOLK's scaled copy, frame by frame; the reference",
-                 "", true };
+    cpu.info = { "cpu-volk", backend_kind::cpu, implementation_role::reference, "float",
+                 "VOLK's scaled copy, frame by frame; the reference", "", agreement_tolerance::exact(), "" };
     cpu.unsupported = [](const copy_config&) { return std::string(); };
     cpu.make_cpu = [](const copy_config& c) -> std::unique_ptr<cpu_kernel> {
         return std::make_unique<copy_cpu_kernel>(c);
@@ -54,27 +54,16 @@ std::vector<implementation<copy_config>> copy_implementations()
     return all;
 }
 
+registry<copy_config> copy_registry() { return registry<copy_config>("copy", copy_implementations()); }
+
 kernel_factories copy_kernel_factories(const copy_config& cfg)
 {
     cfg.validate();
-    kernel_factories k;
-    for (const auto& e : copy_implementations()) {
-        if (e.make_cpu)
-            k.cpu = [cfg, f = e.make_cpu] { return f(cfg); };
-        if (e.make_cuda)
-            k.cuda = [cfg, f = e.make_cuda](int device) { return f(cfg, device); };
-    }
-    return k;
+    copy_config c = cfg;
+    return copy_registry().factories(cfg, copy_registry().choose(c));
 }
 
-family_listing copy_listing()
-{
-    implementation_choice defaults{ "cpu-volk", "", "" };
-#ifdef GPURX_HAVE_CUDA
-    defaults.cuda = "cuda-scale";
-#endif
-    return listing_of("copy", copy_implementations(), defaults);
-}
+family_listing copy_listing() { return copy_registry().listing(); }
 
 } // namespace core
 } // namespace gpurx

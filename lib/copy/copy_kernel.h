@@ -9,6 +9,7 @@
 #ifndef INCLUDED_GPURX_COPY_COPY_KERNEL_H
 #define INCLUDED_GPURX_COPY_COPY_KERNEL_H
 
+#include <string>
 #include "pipeline/batch_pipeline.h"
 #include "pipeline/implementation.h"
 
@@ -19,6 +20,7 @@ namespace core {
 struct copy_config {
     size_t vlen = 1;    //!< floats per frame, 1..2^24
     float scale = 1.0f; //!< finite
+    std::string implementation = "auto";
 
     //! Throws std::invalid_argument naming vlen or scale.
     void validate() const;
@@ -38,6 +40,7 @@ private:
 //! Every copy implementation this build has.
 std::vector<implementation<copy_config>> copy_implementations();
 kernel_factories copy_kernel_factories(const copy_config& cfg);
+registry<copy_config> copy_registry();
 family_listing copy_listing();
 #ifdef GPURX_HAVE_CUDA
 implementation<copy_config> copy_cuda_implementation(); // copy/cuda/copy_cuda_kernel.cc

@@ -13,10 +13,11 @@
 // With CUDA, each cuda-<algorithm> (cuda/mimo_cuda_kernel.h) is checked
 // against its CPU twin in float precision; mtt has two: cuda-mtt, the
 // thesis-literal one, and cuda-mtt-fast.
-// "auto" picks the CPU implementation of cfg.algorithm and, on CUDA, its
-// fastest implementation. Naming one fixes the algorithm; one that cannot run
-// the configuration (cpu-ml beyond 2^24 candidates) falls back to the
-// automatic choice with a note.
+// An entry runs one algorithm: "auto" picks, per backend, the production
+// entry of cfg.algorithm (on the CPU, ml runs on its reference, cpu-ml);
+// naming an entry sets the algorithm. One that cannot run the configuration
+// (cpu-ml beyond 2^24 candidates) falls back to the automatic choice with a
+// warning.
 #ifndef INCLUDED_GPURX_MIMO_MIMO_IMPLEMENTATIONS_H
 #define INCLUDED_GPURX_MIMO_MIMO_IMPLEMENTATIONS_H
 
@@ -32,12 +33,14 @@ namespace core {
 
 //! Every MIMO implementation this build has.
 std::vector<implementation<mimo_config>> mimo_implementations();
+registry<mimo_config> mimo_registry();
 
-/*!
- * Resolve cfg.implementation; returns the choice with \p cfg normalised to it
- * (a named implementation fixes cfg.algorithm). Throws std::invalid_argument
- * naming `implementation` for an unknown name.
- */
+//! "" when an entry of algorithm \p a can run \p c, else why not.
+std::string mimo_runs_algorithm(mimo::algorithm a, const mimo_config& c);
+
+//! cfg.implementation resolved (mimo_registry().choose: \p cfg takes the
+//! named entry's algorithm). Throws std::invalid_argument naming
+//! `implementation` for an unknown name.
 implementation_choice choose_mimo_implementation(mimo_config& cfg);
 
 //! Kernel factories for the chosen implementations (cfg as normalised above).

@@ -9,8 +9,6 @@
 #include "viterbi/cuda/viterbi_cuda_kernel.h"
 #endif
 
-#include <stdexcept>
-
 namespace gr {
 namespace gpurx {
 namespace core {
@@ -18,13 +16,15 @@ namespace core {
 namespace {
 
 implementation<viterbi_config> cpu_entry(const char* name,
+                                         implementation_role role,
+                                         const char* arithmetic,
                                          const std::string& description,
                                          const char* reference,
-                                         bool bit_exact,
+                                         agreement_tolerance tolerance,
                                          viterbi_cpu_algorithm algorithm)
 {
     implementation<viterbi_config> e;
-    e.info = { name, backend_kind::cpu, description, reference, bit_exact };
+    e.info = { name, backend_kind::cpu, role, arithmetic, description, reference, std::move(tolerance), "" };
     // Every CPU implementation runs every code, termination and puncturing.
     e.unsupported = [](const viterbi_config&) { return std::string(); };
     e.make_cpu = [algorithm](const viterbi_config& c) -> std::unique_ptr<cpu_kernel> {
@@ -37,24 +37,29 @@ implementation<viterbi_config> cpu_entry(const char* name,
 
 std::vector<implementation<viterbi_config>> viterbi_implementations()
 {
+    using role = implementation_role;
     std::vector<implementation<viterbi_config>> all;
-    all.push_back(cpu_entry("cpu-reference",
+    all.push_back(cpu_entry(
+        "cpu-simd", role::production, "int16 metrics (int8, hard input); float32 (float input)",
+        std::string("full-frame Viterbi in SIMD lanes (AVX2/SSE2/portable by CPU; this one: ") +
+            viterbi::simd_isa_name(viterbi::default_simd_isa()) +
+            "): int16 metrics for int8/hard input, bit-exact; float32 for float input, equal up to "
+            "near-ties",
+        "cpu-reference",
+        // float32 lanes may order two paths of nearly equal metric otherwise;
+        // int8 and hard input are bit-exact (test_viterbi_simd).
+        agreement_tolerance::decisions_within(0.01, "float input: float32 metrics order near-ties "
+                                                   "otherwise than the double reference"),
+        viterbi_cpu_algorithm::simd));
+    all.push_back(cpu_entry("cpu-reference", role::reference, "double metrics",
                             "full-frame Viterbi, one frame per worker; exact tail-biting "
                             "(every start state); the reference",
-                            "", true, viterbi_cpu_algorithm::reference));
-    all.push_back(cpu_entry("cpu-tiled",
+                            "", agreement_tolerance::exact(), viterbi_cpu_algorithm::reference));
+    all.push_back(cpu_entry("cpu-tiled", role::paper, "double metrics",
                             "Lin et al.'s tiled Viterbi: chunks decoded from every start state, "
-                            "then merged; equal to the reference up to exact metric ties",
-                            "cpu-reference", true, viterbi_cpu_algorithm::tiled));
-    // Not marked bit-exact: float input may order two paths of nearly equal
-    // metric otherwise (float32 lanes); int8 and hard input are bit-exact
-    // (test_viterbi_simd).
-    all.push_back(cpu_entry("cpu-simd",
-                            std::string("full-frame Viterbi in SIMD lanes (AVX2/SSE2/portable by CPU; this one: ") +
-                                viterbi::simd_isa_name(viterbi::default_simd_isa()) +
-                                "): int16 metrics for int8/hard input, bit-exact; float32 for float "
-                                "input, equal up to near-ties",
-                            "cpu-reference", false, viterbi_cpu_algorithm::simd));
+                            "then merged; equal to the reference up to exact metric ties "
+                            "(about 1 Mbit/s: for comparison, not for use)",
+                            "cpu-reference", agreement_tolerance::exact(), viterbi_cpu_algorithm::tiled));
 #ifdef GPURX_HAVE_CUDA
     for (auto& e : viterbi_cuda_implementations())
         all.push_back(std::move(e));
@@ -62,35 +67,24 @@ std::vector<implementation<viterbi_config>> viterbi_implementations()
     return all;
 }
 
+registry<viterbi_config> viterbi_registry()
+{
+    return registry<viterbi_config>("viterbi", viterbi_implementations());
+}
+
 implementation_choice choose_viterbi_implementation(const viterbi_config& cfg)
 {
-    // On the CPU: cpu-simd (it runs every configuration; should that change,
-    // the reference takes what it cannot). On CUDA: the thread-per-frame
-    // decoder (standard codes, every termination), else the warp-per-frame
-    // one (any code, terminated or truncated), else the tiled one
-    // (tail-biting) when its memory allows; when none can run the
-    // configuration, the block runs on the CPU and logs why.
-    return choose_ranked(viterbi_implementations(), cfg, { "cpu-simd", "cpu-reference" },
-                         { "cuda-thread", "cuda-warp", "cuda-tiled" }, cfg.implementation);
+    viterbi_config c = cfg; // nothing to bind: every entry runs the configuration as given
+    return viterbi_registry().choose(c);
 }
 
 kernel_factories viterbi_kernel_factories(const viterbi_config& cfg, const implementation_choice& choice)
 {
     cfg.validate();
-    return factories_of(viterbi_implementations(), choice, cfg);
+    return viterbi_registry().factories(cfg, choice);
 }
 
-family_listing viterbi_listing()
-{
-    family_listing l;
-    l.family = "viterbi";
-    for (const auto& e : viterbi_implementations())
-        l.implementations.push_back(e.info);
-    const auto c = choose_viterbi_implementation(viterbi_config());
-    l.default_cpu = c.cpu;
-    l.default_cuda = c.cuda;
-    return l;
-}
+family_listing viterbi_listing() { return viterbi_registry().listing(); }
 
 } // namespace core
 } // namespace gpurx

@@ -3,21 +3,19 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-// The Viterbi family's registry: every implementation by name, and the choice
-// for a configuration. CPU only so far.
+// The Viterbi family's registry (pipeline/implementation.h chooses from it).
 //
-// "auto" picks cpu-simd on the CPU whenever it supports the configuration
-// (it supports all): with frames already decoded in parallel across the
-// workers, a full-frame decoder does the least work (the tiled one decodes
-// each chunk from all 2^(K-1) start states, the price of the intra-frame
-// parallelism it offers a GPU), and cpu-simd is the reference's algorithm
-// in SIMD lanes: bit-exact on int8/hard input, equal up to float near-ties
-// on float input, and an order of magnitude or more faster (K=7 on one
-// AVX2 core: about 30x on int8 input, 10x on float). Otherwise
-// cpu-reference. A CPU
-// implementation asked for by name that cannot run the configuration falls
-// back the same way, with a note. A name that is not registered throws,
-// naming `implementation`.
+// On the CPU "auto" picks cpu-simd, which runs every configuration: with
+// frames already decoded in parallel across the workers, a full-frame
+// decoder does the least work, and cpu-simd is the reference's algorithm in
+// SIMD lanes (bit-exact on int8/hard input, equal up to float near-ties on
+// float input; K=7 on one AVX2 core about 30x the reference on int8 input,
+// 10x on float). cpu-tiled, Lin et al.'s layout, decodes each chunk from
+// all 2^(K-1) start states: the price of the intra-frame parallelism it
+// offers a GPU; it runs only when named. On CUDA: cuda-thread (the standard
+// codes compiled in, every termination), else cuda-warp (any code,
+// terminated or truncated); a configuration neither runs (tail-biting with
+// another code) runs on the CPU, unless cuda-tiled is named.
 #ifndef INCLUDED_GPURX_VITERBI_VITERBI_IMPLEMENTATIONS_H
 #define INCLUDED_GPURX_VITERBI_VITERBI_IMPLEMENTATIONS_H
 
@@ -33,6 +31,7 @@ namespace core {
 
 //! Every Viterbi implementation this build has.
 std::vector<implementation<viterbi_config>> viterbi_implementations();
+registry<viterbi_config> viterbi_registry();
 
 //! Resolve cfg.implementation (throws std::invalid_argument naming
 //! `implementation` for an unknown name).

@@ -25,6 +25,7 @@ namespace gpurx {
 namespace core {
 
 std::vector<implementation<viterbi_stream_config>> viterbi_stream_implementations();
+registry<viterbi_stream_config> viterbi_stream_registry();
 
 //! Resolve cfg.implementation (throws std::invalid_argument naming
 //! `implementation` for an unknown name); a request that cannot run the

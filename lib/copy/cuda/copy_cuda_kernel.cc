@@ -32,8 +32,9 @@ private:
 implementation<copy_config> copy_cuda_implementation()
 {
     implementation<copy_config> e;
-    e.info = { "cuda-scale", backend_kind::cuda, "grid-stride float4 scaled copy of the whole batch",
-               "cpu-volk", true };
+    e.info = { "cuda-scale",      backend_kind::cuda, implementation_role::production, "float",
+               "grid-stride float4 scaled copy of the whole batch",
+               "cpu-volk",        agreement_tolerance::exact(), "" };
     e.unsupported = [](const copy_config&) { return std::string(); };
     e.make_cuda = [](const copy_config& c, int) -> std::unique_ptr<cuda_kernel> {
         return std::make_unique<copy_cuda_kernel>(c);

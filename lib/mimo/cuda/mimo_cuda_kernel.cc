@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "mimo/cuda/mimo_cuda_kernel.h"
+#include "mimo/mimo_implementations.h"
 #include "mimo/cuda/mimo_detect.h"
 #include "mimo/cuda/mimo_launch.h"
 #include "mimo/mimo_frame.h"
@@ -95,13 +96,21 @@ private:
 };
 
 implementation<mimo_config> cuda_entry(const char* name, mimo::algorithm a, int variant,
-                                       const char* description)
+                                       implementation_role role, const char* description)
 {
     implementation<mimo_config> e;
-    e.info = { name, backend_kind::cuda, description,
-               std::string("cpu-") + mimo::algorithm_name(a), false };
+    const std::string twin = std::string("cpu-") + mimo::algorithm_name(a);
+    e.info = { name,
+               backend_kind::cuda,
+               role,
+               "fp32",
+               description,
+               twin,
+               agreement_tolerance::llrs_within(0.02, 0.01, "fp32 against its double-precision CPU twin"),
+               twin };
+    e.bind = [a](mimo_config& c) { c.algorithm = a; };
     e.unsupported = [a](const mimo_config& c) -> std::string {
-        std::string why = mimo::unsupported_shape(a, c.nt, c.modulation);
+        std::string why = mimo_runs_algorithm(a, c);
         if (why.empty() && a == mimo::algorithm::kbest &&
             size_t(c.k) << mimo::bits_per_symbol(c.modulation) > size_t(mimo_kbest_max_children))
             why = "cuda-kbest keeps at most " + std::to_string(mimo_kbest_max_children) +
@@ -111,10 +120,8 @@ implementation<mimo_config> cuda_entry(const char* name, mimo::algorithm a, int 
         return why;
     };
     std::string n = name;
-    e.make_cuda = [a, variant, n](const mimo_config& c, int) -> std::unique_ptr<cuda_kernel> {
-        mimo_config k = c;
-        k.algorithm = a;
-        return std::make_unique<mimo_cuda_detector>(k, n, variant);
+    e.make_cuda = [variant, n](const mimo_config& c, int) -> std::unique_ptr<cuda_kernel> {
+        return std::make_unique<mimo_cuda_detector>(c, n, variant);
     };
     return e;
 }
@@ -124,24 +131,25 @@ implementation<mimo_config> cuda_entry(const char* name, mimo::algorithm a, int 
 std::vector<implementation<mimo_config>> mimo_cuda_implementations()
 {
     using mimo::algorithm;
+    using role = implementation_role;
     return {
-        cuda_entry("cuda-ml", algorithm::ml, MIMO_GPU_PLAIN,
+        cuda_entry("cuda-ml", algorithm::ml, MIMO_GPU_PLAIN, role::production,
                    "exhaustive max-log on R, one thread per vector, fp32"),
-        cuda_entry("cuda-mtt", algorithm::mtt, MIMO_GPU_PLAIN,
+        cuda_entry("cuda-mtt", algorithm::mtt, MIMO_GPU_PLAIN, role::reference,
                    "multi-pass trellis traversal as the thesis states it (every edge in "
                    "full), one thread per vector, fp32; the reference of cuda-mtt-fast"),
-        cuda_entry("cuda-mtt-fast", algorithm::mtt, MIMO_GPU_MTT_FAST,
+        cuda_entry("cuda-mtt-fast", algorithm::mtt, MIMO_GPU_MTT_FAST, role::production,
                    "multi-pass trellis traversal: expanded-form reductions (2 FMAs per edge), "
                    "extensions by per-axis slicing; two streams: exact max-log ML as LORD "
                    "(two QR orders, 2 Q candidates), one thread per vector; 3-4 streams a lane "
                    "per trellis vertex (a warp per vector above 32 points); beyond, a thread "
                    "per vector; fp32"),
-        cuda_entry("cuda-kbest", algorithm::kbest, MIMO_GPU_PLAIN,
+        cuda_entry("cuda-kbest", algorithm::kbest, MIMO_GPU_PLAIN, role::production,
                    "K-best, one warp per vector, tournament selection (k * Q <= 4096), fp32"),
-        cuda_entry("cuda-lmmse", algorithm::lmmse, MIMO_GPU_PLAIN,
+        cuda_entry("cuda-lmmse", algorithm::lmmse, MIMO_GPU_PLAIN, role::production,
                    "LMMSE filter per frame, per-axis max-log demapping, one thread per "
                    "vector, fp32"),
-        cuda_entry("cuda-one-pass", algorithm::one_pass, MIMO_GPU_PLAIN,
+        cuda_entry("cuda-one-pass", algorithm::one_pass, MIMO_GPU_PLAIN, role::production,
                    "one-pass trellis traversal (fast reductions), LLRs clipped; the lanes "
                    "of cuda-mtt-fast up to 4 streams, beyond a thread per vector; fp32"),
     };

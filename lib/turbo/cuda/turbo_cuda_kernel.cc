@@ -7,6 +7,7 @@
 #include "turbo/cuda/turbo_launch.h"
 #include "turbo/turbo_frame.h"
 #include "turbo/turbo_geometry.h"
+#include "turbo/turbo_implementations.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -69,43 +70,53 @@ private:
 };
 
 implementation<turbo_config> entry(const char* name,
+                                   implementation_role role,
                                    const char* description,
-                                   const char* reference,
                                    bool fixed,
                                    turbo_float_layout layout,
-                                   std::function<std::string(const turbo_config&)> unsupported,
+                                   std::function<std::string(const turbo_config&)> layout_limit,
                                    float int8_scale)
 {
     implementation<turbo_config> e;
-    e.info = { name, backend_kind::cuda, description, reference, fixed };
-    e.unsupported = std::move(unsupported);
+    e.info = { name,
+               backend_kind::cuda,
+               role,
+               fixed ? turbo_arithmetic_fixed16 : turbo_arithmetic_float,
+               description,
+               fixed ? "cpu-fixed16-simd" : "cpu-float",
+               fixed ? agreement_tolerance::exact()
+                     : agreement_tolerance::decisions_within(
+                           0.002, "log-MAP's exp/log round differently on the GPU (the max-log "
+                                  "variants agree bit for bit: test_turbo_decoder)"),
+               fixed ? "cpu-fixed16-simd" : "cpu-float" };
+    e.bind = fixed ? bind_turbo_fixed16 : bind_turbo_float;
+    e.unsupported = [fixed, layout_limit](const turbo_config& c) {
+        std::string why = fixed ? turbo_needs_fixed16(c) : turbo_needs_float(c);
+        return why.empty() && layout_limit ? layout_limit(c) : why;
+    };
     e.make_cuda = [=](const turbo_config& cfg, int) -> std::unique_ptr<cuda_kernel> {
         return std::make_unique<turbo_cuda_kernel>(name, cfg, fixed, layout, int8_scale);
     };
     return e;
 }
 
-std::string needs_fixed(const turbo_config& c)
-{
-    return c.algorithm == turbo::LOG_MAP ? "log-MAP runs in float only" : "";
-}
-
 } // namespace
 
 std::vector<implementation<turbo_config>> turbo_cuda_implementations(float int8_scale)
 {
+    using role = implementation_role;
     return {
-        entry("cuda-fixed16-dpx",
+        entry("cuda-fixed16-dpx", role::production,
               "16-bit fixed point, two codewords per thread block with packed 16x2 DPX "
               "add-max (Hopper; other GPUs: the same arithmetic without DPX), one thread per window",
-              "cpu-fixed16-simd", true, turbo_float_layout::window, needs_fixed, int8_scale),
-        entry("cuda-float-window",
+              true, turbo_float_layout::window, nullptr, int8_scale),
+        entry("cuda-float-window", role::production,
               "float, one thread per window, checkpointed alpha, several codewords per block",
-              "cpu-float", false, turbo_float_layout::window,
-              [](const turbo_config&) { return std::string(); }, int8_scale),
-        entry("cuda-float-state",
-              "float, one thread per trellis state with warp shuffles (at most 64 windows)",
-              "cpu-float", false, turbo_float_layout::state,
+              false, turbo_float_layout::window, nullptr, int8_scale),
+        entry("cuda-float-state", role::paper,
+              "float, the paper's mapping: one thread per trellis state with warp shuffles "
+              "(at most 64 windows)",
+              false, turbo_float_layout::state,
               [](const turbo_config& c) {
                   return c.max_subblocks() > 64
                              ? "it runs at most 64 windows per codeword and this configuration "
@@ -113,9 +124,9 @@ std::vector<implementation<turbo_config>> turbo_cuda_implementations(float int8_
                              : std::string();
               },
               int8_scale),
-        entry("cuda-float-block",
+        entry("cuda-float-block", role::paper,
               "float, the paper's layout: one codeword per block, all of alpha in shared memory",
-              "cpu-float", false, turbo_float_layout::block,
+              false, turbo_float_layout::block,
               [](const turbo_config& c) {
                   return c.guard != 0 ? "it needs guard 0, got " + std::to_string(c.guard)
                                       : std::string();

@@ -7,10 +7,10 @@
 // sizes, CPU/GPU agreement on noisy input, early termination, int8 input, and
 // the 16-bit bounds of the fixed-point arithmetic.
 //
-// `kernel` below: 1-3 are the float CUDA implementations (cuda-float-block,
-// -window, -state; on the CPU any of them means cpu-float), 4 the fixed-point
-// one (cuda-fixed16-dpx / cpu-fixed16-simd, named: "auto" gives the CPU
-// cpu-window16-simd; log-MAP stays float).
+// `impl` below names a CUDA implementation (registry names); the CPU runs
+// its twin of equal arithmetic: cpu-float for the float ones, cpu-fixed16-simd
+// for cuda-fixed16-dpx ("auto" would give the CPU cpu-window16-simd, which
+// chooses its own windows; log-MAP stays float).
 #include "common/lte_crc.h"
 #include "turbo/lte_turbo_encoder.h"
 #include "turbo/turbo_decoder_cpu.h"
@@ -42,40 +42,40 @@ std::vector<codeword> all_sizes(std::mt19937& rng)
     return v;
 }
 
-core::turbo_config cfg_of(core::turbo::algorithm a, int P, int iters = 4, int kernel = 4)
+const char* const float_block = "cuda-float-block";   // the paper's layout: guard 0 only
+const char* const float_window = "cuda-float-window";
+const char* const float_state = "cuda-float-state";   // at most 64 windows
+const char* const fixed16 = "cuda-fixed16-dpx";
+
+core::turbo_config cfg_of(core::turbo::algorithm a, int P, int iters = 4, const std::string& impl = fixed16)
 {
     core::turbo_config c;
     c.algorithm = a;
     c.subblocks = P;
     c.iterations = iters;
-    c.fixed_point = kernel == 4;
-    static const char* names[] = { "auto", "cuda-float-block", "cuda-float-window", "cuda-float-state", "auto" };
 #ifdef GPURX_HAVE_CUDA
-    c.implementation = names[kernel];
+    c.implementation = impl;
 #else
-    (void)names; // the CUDA names are not registered: the CPU twin is cpu-float
+    // The CUDA names are not registered: their CPU twins.
+    c.implementation = impl == fixed16 ? "cpu-fixed16-simd" : "cpu-float";
 #endif
-    // Fixed point: the CUDA kernel's CPU twin, by name (the CPU's automatic
-    // choice is cpu-window16-simd, with windows of its own: test_turbo_window);
-    // the CUDA side's automatic choice stays cuda-fixed16-dpx.
-    if (kernel == 4)
-        c.implementation = "cpu-fixed16-simd";
+    core::choose_turbo_implementation(c); // the named arithmetic
     return c;
 }
 
-void noiseless_all_sizes(const core::backend_choice& where, int kernel)
+void noiseless_all_sizes(const core::backend_choice& where, const std::string& impl)
 {
     std::mt19937 rng(3);
     const auto cws = all_sizes(rng);
     for (auto a : { core::turbo::LOG_MAP, core::turbo::MAX_LOG_MAP, core::turbo::SCALED_MAX_LOG_MAP })
-        for (int P : { 0, 1, 8, kernel == 3 ? 64 : 96 }) { // kernel 3 runs at most 64 windows
-            auto cfg = cfg_of(a, P, 2, kernel);
-            cfg.guard = kernel == 1 ? 0 : 32;
+        for (int P : { 0, 1, 8, impl == float_state ? 64 : 96 }) {
+            auto cfg = cfg_of(a, P, 2, impl);
+            cfg.guard = impl == float_block ? 0 : 32;
             const auto out = test::decode_all(cws, cfg, where, 50);
             for (size_t i = 0; i < cws.size(); i++) {
                 ASSERT_EQ(out[i].hard, cws[i].bits)
                     << "K=" << cws[i].K << " P=" << P << " " << core::turbo::algorithm_name(a)
-                    << " kernel " << kernel;
+                    << " " << impl;
                 EXPECT_EQ(out[i].result.iterations, 2);
             }
         }
@@ -91,7 +91,7 @@ void noiseless_all_sizes(const core::backend_choice& where, int kernel)
 const std::vector<int> mixed_K = { 40, 1024, 6144, 512, 3200 };
 const std::vector<int> runs_K = { 6144, 6144, 6144, 6144, 6144, 40, 40, 1024, 1024, 1024, 528 };
 
-void cpu_gpu_agree(core::turbo::algorithm a, int P, int guard = 32, int kernel = 4,
+void cpu_gpu_agree(core::turbo::algorithm a, int P, int guard = 32, const std::string& impl = fixed16,
                    const std::vector<int>& Ks = mixed_K)
 {
     std::mt19937 rng(17 + P);
@@ -100,7 +100,7 @@ void cpu_gpu_agree(core::turbo::algorithm a, int P, int guard = 32, int kernel =
         const int K = Ks[i % Ks.size()];
         cws.push_back(test::make_codeword(K, -4.0, rng)); // near the waterfall
     }
-    auto cfg = cfg_of(a, P, 6, kernel);
+    auto cfg = cfg_of(a, P, 6, impl);
     cfg.soft_output = true;
     cfg.guard = guard;
     const auto cpu = test::decode_all(cws, cfg, test::cpu_backend(), 7);
@@ -116,47 +116,47 @@ void cpu_gpu_agree(core::turbo::algorithm a, int P, int guard = 32, int kernel =
             ASSERT_EQ(cpu[i].soft, gpu[i].soft) << "frame " << i;
         }
     }
-    std::printf("%s P=%d guard=%d kernel %d: %zu of %zu hard decisions differ, in %zu of %zu frames\n",
-                core::turbo::algorithm_name(a), P, guard, kernel, differ, bits, frames_differ, cws.size());
+    std::printf("%s P=%d guard=%d %s: %zu of %zu hard decisions differ, in %zu of %zu frames\n",
+                core::turbo::algorithm_name(a), P, guard, impl.c_str(), differ, bits, frames_differ, cws.size());
     EXPECT_LE(double(differ), 1e-3 * double(bits));
 }
 
 } // namespace
 
-TEST(TurboDecoder, CpuNoiselessAllSizes) { noiseless_all_sizes(test::cpu_backend(), 2); }
-TEST(TurboDecoder, CpuFixedNoiselessAllSizes) { noiseless_all_sizes(test::cpu_backend(), 4); }
-TEST(TurboDecoderCuda, NoiselessAllSizes) { noiseless_all_sizes(test::cuda_backend(), 2); }
-TEST(TurboDecoderCuda, Kernel1NoiselessAllSizes) { noiseless_all_sizes(test::cuda_backend(), 1); }
-TEST(TurboDecoderCuda, Kernel3NoiselessAllSizes) { noiseless_all_sizes(test::cuda_backend(), 3); }
-TEST(TurboDecoderCuda, FixedNoiselessAllSizes) { noiseless_all_sizes(test::cuda_backend(), 4); }
+TEST(TurboDecoder, CpuNoiselessAllSizes) { noiseless_all_sizes(test::cpu_backend(), float_window); }
+TEST(TurboDecoder, CpuFixedNoiselessAllSizes) { noiseless_all_sizes(test::cpu_backend(), fixed16); }
+TEST(TurboDecoderCuda, NoiselessAllSizes) { noiseless_all_sizes(test::cuda_backend(), float_window); }
+TEST(TurboDecoderCuda, FloatBlockNoiselessAllSizes) { noiseless_all_sizes(test::cuda_backend(), float_block); }
+TEST(TurboDecoderCuda, FloatStateNoiselessAllSizes) { noiseless_all_sizes(test::cuda_backend(), float_state); }
+TEST(TurboDecoderCuda, FixedNoiselessAllSizes) { noiseless_all_sizes(test::cuda_backend(), fixed16); }
 
-TEST(TurboDecoderCuda, AgreesWithCpuMaxLogP1) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 1, 32, 2); }
-TEST(TurboDecoderCuda, AgreesWithCpuScaledP96) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 96, 32, 2); }
-TEST(TurboDecoderCuda, AgreesWithCpuScaledP7) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 7, 32, 2); }
+TEST(TurboDecoderCuda, AgreesWithCpuMaxLogP1) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 1, 32, float_window); }
+TEST(TurboDecoderCuda, AgreesWithCpuScaledP96) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 96, 32, float_window); }
+TEST(TurboDecoderCuda, AgreesWithCpuScaledP7) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 7, 32, float_window); }
 TEST(TurboDecoderCuda, AgreesWithCpuLogMapP32) { cpu_gpu_agree(core::turbo::LOG_MAP, 32); }
-TEST(TurboDecoderCuda, AgreesWithCpuNoGuardP96) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 96, 0, 2); }
-TEST(TurboDecoderCuda, AgreesWithCpuGuard5P50) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 50, 5, 2); }
-TEST(TurboDecoderCuda, Kernel3AgreesWithCpuP64) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 64, 32, 3); }
-TEST(TurboDecoderCuda, Kernel3AgreesWithCpuLogMapP16) { cpu_gpu_agree(core::turbo::LOG_MAP, 16, 32, 3); }
-TEST(TurboDecoderCuda, Kernel3FallsBackAbove64Windows) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 200, 16, 3); }
-TEST(TurboDecoderCuda, Kernel1AgreesWithCpuP96) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 96, 0, 1); }
-TEST(TurboDecoderCuda, Kernel1AgreesWithCpuLogMapP1) { cpu_gpu_agree(core::turbo::LOG_MAP, 1, 0, 1); }
+TEST(TurboDecoderCuda, AgreesWithCpuNoGuardP96) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 96, 0, float_window); }
+TEST(TurboDecoderCuda, AgreesWithCpuGuard5P50) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 50, 5, float_window); }
+TEST(TurboDecoderCuda, FloatStateAgreesWithCpuP64) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 64, 32, float_state); }
+TEST(TurboDecoderCuda, FloatStateAgreesWithCpuLogMapP16) { cpu_gpu_agree(core::turbo::LOG_MAP, 16, 32, float_state); }
+TEST(TurboDecoderCuda, FloatStateFallsBackAbove64Windows) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 200, 16, float_state); }
+TEST(TurboDecoderCuda, FloatBlockAgreesWithCpuP96) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 96, 0, float_block); }
+TEST(TurboDecoderCuda, FloatBlockAgreesWithCpuLogMapP1) { cpu_gpu_agree(core::turbo::LOG_MAP, 1, 0, float_block); }
 TEST(TurboDecoderCuda, FixedAgreesWithCpuScaledP96Pairs)
 {
-    cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 96, 16, 4, runs_K);
+    cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 96, 16, fixed16, runs_K);
 }
-TEST(TurboDecoderCuda, FixedAgreesWithCpuScaledP96Mixed) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 96, 16, 4); }
-TEST(TurboDecoderCuda, FixedAgreesWithCpuMaxLogP1) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 1, 16, 4, runs_K); }
-TEST(TurboDecoderCuda, FixedAgreesWithCpuP7Guard5) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 7, 5, 4, runs_K); }
-TEST(TurboDecoderCuda, FixedAgreesWithCpuNoGuardP50) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 50, 0, 4, runs_K); }
-TEST(TurboDecoderCuda, FixedAgreesWithCpuAutoP) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 0, 16, 4, runs_K); }
-TEST(TurboDecoderCuda, AgreesWithCpuAutoPMixed) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 0, 16, 2); }
-TEST(TurboDecoderCuda, Kernel1AgreesWithCpuAutoP) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 0, 0, 1); }
-TEST(TurboDecoderCuda, Kernel3AgreesWithCpuAutoP) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 0, 16, 3); }
-TEST(TurboDecoderCuda, FixedAgreesWithCpuP256) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 256, 16, 4, runs_K); }
+TEST(TurboDecoderCuda, FixedAgreesWithCpuScaledP96Mixed) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 96, 16, fixed16); }
+TEST(TurboDecoderCuda, FixedAgreesWithCpuMaxLogP1) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 1, 16, fixed16, runs_K); }
+TEST(TurboDecoderCuda, FixedAgreesWithCpuP7Guard5) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 7, 5, fixed16, runs_K); }
+TEST(TurboDecoderCuda, FixedAgreesWithCpuNoGuardP50) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 50, 0, fixed16, runs_K); }
+TEST(TurboDecoderCuda, FixedAgreesWithCpuAutoP) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 0, 16, fixed16, runs_K); }
+TEST(TurboDecoderCuda, AgreesWithCpuAutoPMixed) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 0, 16, float_window); }
+TEST(TurboDecoderCuda, FloatBlockAgreesWithCpuAutoP) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 0, 0, float_block); }
+TEST(TurboDecoderCuda, FloatStateAgreesWithCpuAutoP) { cpu_gpu_agree(core::turbo::MAX_LOG_MAP, 0, 16, float_state); }
+TEST(TurboDecoderCuda, FixedAgreesWithCpuP256) { cpu_gpu_agree(core::turbo::SCALED_MAX_LOG_MAP, 256, 16, fixed16, runs_K); }
 
 namespace {
-void early_termination(const core::backend_choice& where, int kernel)
+void early_termination(const core::backend_choice& where, const std::string& impl)
 {
     std::mt19937 rng(23);
     std::vector<codeword> cws;
@@ -170,7 +170,7 @@ void early_termination(const core::backend_choice& where, int kernel)
             cw.llr[i] = c[i] ? 3.0f : -3.0f;
         cws.push_back(cw);
     }
-    auto cfg = cfg_of(core::turbo::SCALED_MAX_LOG_MAP, 16, 8, kernel);
+    auto cfg = cfg_of(core::turbo::SCALED_MAX_LOG_MAP, 16, 8, impl);
     cfg.stop = core::turbo::early_stop::crc24b;
     auto out = test::decode_all(cws, cfg, where);
     for (size_t i = 0; i < cws.size(); i++) {
@@ -196,13 +196,13 @@ void early_termination(const core::backend_choice& where, int kernel)
 
 TEST(TurboDecoder, CpuEarlyTermination)
 {
-    early_termination(test::cpu_backend(), 2);
-    early_termination(test::cpu_backend(), 4);
+    early_termination(test::cpu_backend(), float_window);
+    early_termination(test::cpu_backend(), fixed16);
 }
 TEST(TurboDecoderCuda, EarlyTermination)
 {
-    early_termination(test::cuda_backend(), 2);
-    early_termination(test::cuda_backend(), 4);
+    early_termination(test::cuda_backend(), float_window);
+    early_termination(test::cuda_backend(), fixed16);
 }
 
 namespace {
@@ -287,14 +287,14 @@ TEST(TurboDecoderCuda, PortablePathMatchesCpuTwin)
 
 TEST(TurboDecoderCuda, Int8InputMatchesCpu)
 {
-    for (int kernel : { 2, 4 }) {
+    for (const char* impl : { float_window, fixed16 }) {
     std::mt19937 rng(29);
     const int K = 2048;
     const float q_scale = 0.25f;
     std::vector<codeword> cws;
     for (int i = 0; i < 6; i++)
         cws.push_back(test::make_codeword(K, -3.0, rng));
-    auto cfg = cfg_of(core::turbo::MAX_LOG_MAP, 32, 5, kernel);
+    auto cfg = cfg_of(core::turbo::MAX_LOG_MAP, 32, 5, impl);
     const auto choice = core::choose_turbo_implementation(cfg);
     const auto kernels = core::turbo_kernel_factories(cfg, choice, q_scale);
     core::pipeline_config pc;

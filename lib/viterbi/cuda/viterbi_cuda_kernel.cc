@@ -166,19 +166,21 @@ std::string unsupported_by_thread(const viterbi_config& c)
 std::vector<implementation<viterbi_config>> viterbi_cuda_implementations()
 {
     implementation<viterbi_config> thread;
-    thread.info = { "cuda-thread", backend_kind::cuda,
+    using role = implementation_role;
+    thread.info = { "cuda-thread", backend_kind::cuda, role::production,
+                    "packed 16-bit metrics (int8, hard input); float32 (float input)",
                     "full-frame Viterbi, one thread per frame, the trellis in registers "
                     "(packed 16-bit metrics for int8 and hard input), standard codes compiled in; "
                     "tail-biting exact (every start state, one thread each)",
-                    "cpu-reference", true };
+                    "cpu-reference", agreement_tolerance::exact(), "" };
     thread.unsupported = unsupported_by_thread;
     thread.make_cuda = [](const viterbi_config& c, int) -> std::unique_ptr<cuda_kernel> {
         return std::make_unique<viterbi_cuda_thread>(c);
     };
     implementation<viterbi_config> warp;
-    warp.info = { "cuda-warp", backend_kind::cuda,
+    warp.info = { "cuda-warp", backend_kind::cuda, role::production, "float32 metrics",
                   "full-frame Viterbi, one warp per frame, decisions by ballot, traceback by one lane",
-                  "cpu-reference", true };
+                  "cpu-reference", agreement_tolerance::exact(), "" };
     warp.unsupported = [](const viterbi_config& c) -> std::string {
         const viterbi_code code = c.code();
         if (code.term() == viterbi::termination::tail_biting)
@@ -191,10 +193,11 @@ std::vector<implementation<viterbi_config>> viterbi_cuda_implementations()
         return std::make_unique<viterbi_cuda_warp>(c);
     };
     implementation<viterbi_config> e;
-    e.info = { "cuda-tiled", backend_kind::cuda,
+    e.info = { "cuda-tiled", backend_kind::cuda, role::paper, "float32 metrics",
                "Lin et al.'s tiled Viterbi as the paper lays it out: every tile of every frame "
-               "from every start state at once, merged per frame, tiles traced back at once",
-               "cpu-reference", true };
+               "from every start state at once, merged per frame, tiles traced back at once "
+               "(slower than the CPU: for comparison, runs only when named)",
+               "cpu-reference", agreement_tolerance::exact(), "" };
     e.unsupported = unsupported_on_gpu;
     e.make_cuda = [](const viterbi_config& c, int) -> std::unique_ptr<cuda_kernel> {
         return std::make_unique<viterbi_cuda_tiled>(c);

@@ -76,10 +76,10 @@ private:
 std::vector<implementation<viterbi_stream_config>> viterbi_stream_cuda_implementations()
 {
     implementation<viterbi_stream_config> regs;
-    regs.info = { "cuda-stream-regs", backend_kind::cuda,
+    regs.info = { "cuda-stream-regs", backend_kind::cuda, implementation_role::production, "float32 metrics",
                   "one thread per window, the state metrics in registers; the codes compiled in "
                   "(K=7 0133/0171 and 0133/0171/0165, K=5 023/033, K=3 07/05)",
-                  "cpu-stream", true };
+                  "cpu-stream", agreement_tolerance::exact(), "" };
     regs.unsupported = [](const viterbi_stream_config& c) -> std::string {
         if (!viterbi_stream_regs_supports(c.code()))
             return "its code is not compiled into the register kernel";
@@ -89,9 +89,9 @@ std::vector<implementation<viterbi_stream_config>> viterbi_stream_cuda_implement
         return std::make_unique<viterbi_stream_cuda>(c, true);
     };
     implementation<viterbi_stream_config> warp;
-    warp.info = { "cuda-stream-warp", backend_kind::cuda,
+    warp.info = { "cuda-stream-warp", backend_kind::cuda, implementation_role::production, "float32 metrics",
                   "one warp per window, metrics in shared memory, decisions by ballot: any code", "cpu-stream",
-                  true };
+                  agreement_tolerance::exact(), "" };
     warp.unsupported = puncture_unsupported;
     warp.make_cuda = [](const viterbi_stream_config& c, int) -> std::unique_ptr<cuda_kernel> {
         return std::make_unique<viterbi_stream_cuda>(c, false);
