@@ -57,8 +57,12 @@ public:
         }
         if (d_fixed)
             cuda_turbo_decode_fixed(dev, d_cfg, d_int8_scale, int8, geo, stream);
+        else if (d_layout == turbo_float_layout::window)
+            cuda_turbo_decode_float_window(dev, d_cfg, d_int8_scale, int8, geo, stream);
+        else if (d_layout == turbo_float_layout::block)
+            cuda_turbo_decode_float_block(dev, d_cfg, d_int8_scale, int8, geo, stream);
         else
-            cuda_turbo_decode(dev, d_cfg, d_layout, d_int8_scale, int8, geo, stream);
+            cuda_turbo_decode_float_state(dev, d_cfg, d_int8_scale, int8, geo, stream);
     }
 
 private:

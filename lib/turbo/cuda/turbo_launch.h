@@ -3,9 +3,10 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-// Host entry points of the CUDA turbo kernels (turbo_decode.cu,
-// turbo_decode_fixed.cu), called only by the turbo family's CUDA
-// implementations (turbo_cuda_kernel.cc).
+// Host entry points of the CUDA turbo kernels, one per implementation
+// (turbo_decode_fixed.cu, turbo_float_window.cu, and the paper's layouts
+// turbo_float_block.cu and turbo_float_state.cu), called only by the turbo
+// family's CUDA implementations (turbo_cuda_kernel.cc).
 #ifndef INCLUDED_GPURX_TURBO_CUDA_TURBO_LAUNCH_H
 #define INCLUDED_GPURX_TURBO_CUDA_TURBO_LAUNCH_H
 
@@ -25,16 +26,27 @@ enum class turbo_float_layout {
 };
 
 /*!
- * Enqueue the float decoding of a batch (log-MAP or max-log-MAP in float).
- * \p geo bounds the batch's frames.
+ * Enqueue the float decoding of a batch (log-MAP or max-log-MAP in float)
+ * in one layout. \p geo bounds the batch's frames.
  */
-void cuda_turbo_decode(const batch_view& dev,
-                       const turbo_config& cfg,
-                       turbo_float_layout layout,
-                       float int8_scale,
-                       bool int8_input,
-                       const turbo_geometry& geo,
-                       void* stream);
+void cuda_turbo_decode_float_window(const batch_view& dev,
+                                    const turbo_config& cfg,
+                                    float int8_scale,
+                                    bool int8_input,
+                                    const turbo_geometry& geo,
+                                    void* stream);
+void cuda_turbo_decode_float_block(const batch_view& dev,
+                                   const turbo_config& cfg,
+                                   float int8_scale,
+                                   bool int8_input,
+                                   const turbo_geometry& geo,
+                                   void* stream);
+void cuda_turbo_decode_float_state(const batch_view& dev,
+                                   const turbo_config& cfg,
+                                   float int8_scale,
+                                   bool int8_input,
+                                   const turbo_geometry& geo,
+                                   void* stream);
 
 /*!
  * The 16-bit fixed-point decoder: two codewords of equal K per thread block,
