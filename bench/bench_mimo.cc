@@ -259,8 +259,8 @@ kernel_rates kernel_gbps(const shape_case& c, const std::vector<std::vector<cf>>
     auto cfg = config_of(c, c.impl);
     cfg.noise_variance = n0;
     const auto choice = core::choose_mimo_implementation(cfg);
-    const auto all = core::mimo_implementations();
-    const auto* e = core::find_implementation(all, choice.cuda);
+    const auto registry = core::mimo_registry();
+    const auto* e = registry.find(choice.cuda);
     if (!e)
         return {};
     auto kernel = e->make_cuda(cfg, 0);

@@ -72,7 +72,6 @@ constexpr int trellis_threads()
 // One thread's view of its vector and paths.
 template <int BITS>
 struct trellis_thread {
-    static constexpr int Q = 1 << BITS;
     const qam_table<BITS>& tab;
     const frame_prep& fp;
     int nt, T, tid;
@@ -128,42 +127,42 @@ __device__ void reduce(const trellis_thread<BITS>& th, int l, float4* aux, const
             m_out[q * T + tid] = best + th.pen(l, q);
             h_out[q * T + tid] = h_in[bk * T + tid] | (uint64_t(q) << (8 * l));
         }
-        return;
-    }
-    // Four vertices per sweep over the incoming paths: one shared-memory load
-    // serves four edges of two FMAs each.
-    for (int q0 = 0; q0 < Q; q0 += 4) {
-        float2 rc2[4];
-        float best[4];
-        int bk[4];
-#pragma unroll
-        for (int j = 0; j < 4; j++) {
-            const float2 rc = cmul(rll, th.tab.point[q0 + j]);
-            rc2[j] = make_float2(-2.0f * rc.x, -2.0f * rc.y);
-            best[j] = infinity_f();
-            bk[j] = 0;
-        }
-#pragma unroll 4
-        for (int k = 0; k < Q; k++) {
-            const float4 x = aux[k * T + tid];
-#pragma unroll
+    } else {
+        // Four vertices per sweep over the incoming paths: one shared-memory load
+        // serves four edges of two FMAs each.
+        for (int q0 = 0; q0 < Q; q0 += 4) {
+            float2 rc2[4];
+            float best[4];
+            int bk[4];
+    #pragma unroll
             for (int j = 0; j < 4; j++) {
-                const float e = __fmaf_rn(x.x, rc2[j].x, __fmaf_rn(x.y, rc2[j].y, x.z));
-                if (e < best[j]) {
-                    best[j] = e;
-                    bk[j] = k;
+                const float2 rc = cmul(rll, th.tab.point[q0 + j]);
+                rc2[j] = make_float2(-2.0f * rc.x, -2.0f * rc.y);
+                best[j] = infinity_f();
+                bk[j] = 0;
+            }
+    #pragma unroll 4
+            for (int k = 0; k < Q; k++) {
+                const float4 x = aux[k * T + tid];
+    #pragma unroll
+                for (int j = 0; j < 4; j++) {
+                    const float e = __fmaf_rn(x.x, rc2[j].x, __fmaf_rn(x.y, rc2[j].y, x.z));
+                    if (e < best[j]) {
+                        best[j] = e;
+                        bk[j] = k;
+                    }
                 }
             }
-        }
-#pragma unroll
-        for (int j = 0; j < 4; j++) {
-            const int q = q0 + j;
-            // The expanded form cancels |t|^2 against the cross term: the kept
-            // path's metric is recomputed in the direct form.
-            const float4 x = aux[bk[j] * T + tid];
-            const float2 rc = make_float2(-0.5f * rc2[j].x, -0.5f * rc2[j].y);
-            m_out[q * T + tid] = x.w + norm2(csub(make_float2(x.x, x.y), rc)) + th.pen(l, q);
-            h_out[q * T + tid] = h_in[bk[j] * T + tid] | (uint64_t(q) << (8 * l));
+    #pragma unroll
+            for (int j = 0; j < 4; j++) {
+                const int q = q0 + j;
+                // The expanded form cancels |t|^2 against the cross term: the kept
+                // path's metric is recomputed in the direct form.
+                const float4 x = aux[bk[j] * T + tid];
+                const float2 rc = make_float2(-0.5f * rc2[j].x, -0.5f * rc2[j].y);
+                m_out[q * T + tid] = x.w + norm2(csub(make_float2(x.x, x.y), rc)) + th.pen(l, q);
+                h_out[q * T + tid] = h_in[bk[j] * T + tid] | (uint64_t(q) << (8 * l));
+            }
         }
     }
 }
@@ -318,23 +317,23 @@ __global__ void __launch_bounds__(trellis_threads<BITS>(), 1) mimo_trellis(trell
         }
         for (int l = 0; l < p.nt; l++)
             emit<BITS>(th, l, cur_m, cur_h, io, extrinsic, clip);
-        return;
-    }
-    for (int t = 0; t < p.nt; t++) {
-        const int layer = last - t;
-        if (t > 0) {
-            reduce<BITS, MODE>(th, layer, aux, cur_m, cur_h, nxt_m, nxt_h);
-            float* tm = cur_m; cur_m = nxt_m; nxt_m = tm;
-            uint64_t* thh = cur_h; cur_h = nxt_h; nxt_h = thh;
+    } else {
+        for (int t = 0; t < p.nt; t++) {
+            const int layer = last - t;
+            if (t > 0) {
+                reduce<BITS, MODE>(th, layer, aux, cur_m, cur_h, nxt_m, nxt_h);
+                float* tm = cur_m; cur_m = nxt_m; nxt_m = tm;
+                uint64_t* thh = cur_h; cur_h = nxt_h; nxt_h = thh;
+            }
+            // cur: path q ends in vertex q of stage t; extend copies to the end.
+            for (int k = 0; k < Q; k++) {
+                lst_m[k * T + tid] = cur_m[k * T + tid];
+                lst_h[k * T + tid] = cur_h[k * T + tid];
+            }
+            for (int s = t + 1; s < p.nt; s++)
+                extend<BITS, MODE>(th, last - s, lst_m, lst_h);
+            emit<BITS>(th, layer, lst_m, lst_h, io, extrinsic, clip);
         }
-        // cur: path q ends in vertex q of stage t; extend copies to the end.
-        for (int k = 0; k < Q; k++) {
-            lst_m[k * T + tid] = cur_m[k * T + tid];
-            lst_h[k * T + tid] = cur_h[k * T + tid];
-        }
-        for (int s = t + 1; s < p.nt; s++)
-            extend<BITS, MODE>(th, last - s, lst_m, lst_h);
-        emit<BITS>(th, layer, lst_m, lst_h, io, extrinsic, clip);
     }
 }
 

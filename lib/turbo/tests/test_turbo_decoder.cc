@@ -232,7 +232,7 @@ TEST(TurboDecoderCuda, FixedEarlyTerminationPerCodewordMatchesCpu)
     const int K = 1024;
     for (int i = 0; i < 16; i++)
         cws.push_back(crc_codeword_awgn(K, 0.75f + 0.03f * float(i), rng));
-    auto cfg = cfg_of(core::turbo::SCALED_MAX_LOG_MAP, 16, 10, 4);
+    auto cfg = cfg_of(core::turbo::SCALED_MAX_LOG_MAP, 16, 10, fixed16);
     cfg.stop = core::turbo::early_stop::crc24a;
     cfg.soft_output = true;
     const auto cpu = test::decode_all(cws, cfg, test::cpu_backend());
@@ -264,7 +264,7 @@ TEST(TurboDecoderCuda, PortablePathMatchesCpuTwin)
         std::vector<codeword> cws;
         for (int i = 0; i < 9; i++) // odd: one codeword decodes alone
             cws.push_back(crc_codeword_awgn(sh.K, 0.72f + 0.03f * float(i), rng));
-        auto cfg = cfg_of(core::turbo::SCALED_MAX_LOG_MAP, sh.P, 8, 4);
+        auto cfg = cfg_of(core::turbo::SCALED_MAX_LOG_MAP, sh.P, 8, fixed16);
         cfg.stop = core::turbo::early_stop::crc24a;
         cfg.soft_output = true;
         const auto cpu = test::decode_all(cws, cfg, test::cpu_backend());
@@ -423,7 +423,7 @@ TEST(TurboDecoder, FixedPointStaysInInt16)
         for (int P : { 1, 16, 96 })
             for (int guard : { 0, 16 })
             for (const auto& in : inputs) {
-                auto cfg = cfg_of(a, P, 8, 4);
+                auto cfg = cfg_of(a, P, 8, fixed16);
                 cfg.guard = guard;
                 core::turbo_decoder_cpu dec(cfg);
                 core::turbo_fx::checked_int_ops::violations = 0;
@@ -550,7 +550,7 @@ TEST(TurboDecoder, PortablePackedArithmeticMatchesInt)
             for (int P : { 1, 16, 96 })
                 for (int guard : { 0, 16 })
                     for (const auto& in : inputs) {
-                        auto cfg = cfg_of(a, P, 8, 4);
+                        auto cfg = cfg_of(a, P, 8, fixed16);
                         cfg.guard = guard;
                         core::turbo_decoder_cpu dec(cfg);
                         std::vector<uint8_t> h0(K), h1(K), h2(K);
@@ -595,7 +595,7 @@ TEST(TurboDecoder, SimdLanesMatchScalar)
     for (auto stop : { core::turbo::early_stop::crc24a, core::turbo::early_stop::hard_decision, core::turbo::early_stop::none })
         for (int P : { 1, 16, 50 })
             for (int n : { 16, 5 }) {
-                auto cfg = cfg_of(core::turbo::SCALED_MAX_LOG_MAP, P, 8, 4);
+                auto cfg = cfg_of(core::turbo::SCALED_MAX_LOG_MAP, P, 8, fixed16);
                 cfg.stop = stop;
                 core::turbo_decoder_cpu scalar(cfg), simd(cfg);
                 std::vector<std::vector<uint8_t>> h1(n, std::vector<uint8_t>(K)), h2 = h1;
@@ -632,8 +632,8 @@ TEST(TurboDecoder, AutomaticSubblocksAreWindowsOf48)
     std::mt19937 rng(59);
     for (int K : { 40, 48, 56, 1024, 3200, 6144 }) {
         const codeword cw = test::make_codeword(K, -4.0, rng);
-        auto automatic = cfg_of(core::turbo::SCALED_MAX_LOG_MAP, 0, 6, 4);
-        auto expl = cfg_of(core::turbo::SCALED_MAX_LOG_MAP, (K + 47) / 48, 6, 4);
+        auto automatic = cfg_of(core::turbo::SCALED_MAX_LOG_MAP, 0, 6, fixed16);
+        auto expl = cfg_of(core::turbo::SCALED_MAX_LOG_MAP, (K + 47) / 48, 6, fixed16);
         EXPECT_EQ(automatic.subblocks_for(K), expl.subblocks);
         EXPECT_LE(core::turbo::window_length(K, automatic.subblocks_for(K)), 48);
         std::vector<uint8_t> h1(K), h2(K);
@@ -654,8 +654,8 @@ TEST(TurboDecoder, FixedPointTracksFloat)
     std::vector<codeword> cws;
     for (int i = 0; i < 12; i++)
         cws.push_back(test::make_codeword(1024, -3.5, rng));
-    const auto fx = test::decode_all(cws, cfg_of(core::turbo::SCALED_MAX_LOG_MAP, 16, 6, 4), test::cpu_backend());
-    const auto fl = test::decode_all(cws, cfg_of(core::turbo::SCALED_MAX_LOG_MAP, 16, 6, 2), test::cpu_backend());
+    const auto fx = test::decode_all(cws, cfg_of(core::turbo::SCALED_MAX_LOG_MAP, 16, 6, fixed16), test::cpu_backend());
+    const auto fl = test::decode_all(cws, cfg_of(core::turbo::SCALED_MAX_LOG_MAP, 16, 6, float_window), test::cpu_backend());
     size_t e_fx = 0, e_fl = 0, raw = 0, bits = 0;
     for (size_t i = 0; i < cws.size(); i++) {
         e_fx += test::bit_errors(fx[i].hard, cws[i].bits);
