@@ -38,8 +38,8 @@
 #include "mimo/mimo_frame.h"
 #include "mimo/mimo_implementations.h"
 #include "pipeline/batch_pipeline.h"
-#include "pipeline/cuda_probe.h"
-#include "pipeline/host_pinning.h"
+#include "cuda/cuda_probe.h"
+#include "cuda/host_pinning.h"
 #ifdef GPURX_HAVE_CUDA
 #include "cuda/cuda_check.h"
 #include "mimo/cuda/mimo_launch.h"

@@ -16,7 +16,7 @@
 //   bench_pipeline [--quick] [--markdown]
 #include "copy/copy_kernel.h"
 #include "pipeline/batch_pipeline.h"
-#include "pipeline/cuda_probe.h"
+#include "cuda/cuda_probe.h"
 
 #include <cuda_runtime_api.h>
 

@@ -22,7 +22,7 @@
 //               [--devices]   (1 GPU against all GPUs, kernel-bound and end to end)
 #include "common/awgn_llr.h"
 #include "pipeline/batch_pipeline.h"
-#include "pipeline/cuda_probe.h"
+#include "cuda/cuda_probe.h"
 #include "turbo/lte_turbo_encoder.h"
 #include "turbo/turbo_fixed.h"
 #include "turbo/turbo_frame.h"

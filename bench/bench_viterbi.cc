@@ -21,7 +21,7 @@
 //   bench_viterbi --impl cpu-simd [--threads 1] [--input int8] [--frames 50000] [--frame-bits N] [--K k]
 #include "bench/viterbi_bench_frames.h"
 #include "pipeline/batch_pipeline.h"
-#include "pipeline/cuda_probe.h"
+#include "cuda/cuda_probe.h"
 #include "viterbi/viterbi_implementations.h"
 
 #include <algorithm>

@@ -17,7 +17,7 @@
 //   bench_viterbi_gpu [--quick] [--pcie-gbs 55]
 #include "bench/viterbi_bench_frames.h"
 #include "pipeline/batch_pipeline.h"
-#include "pipeline/cuda_probe.h"
+#include "cuda/cuda_probe.h"
 #include "viterbi/viterbi_frame.h"
 #include "viterbi/viterbi_implementations.h"
 

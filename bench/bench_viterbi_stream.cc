@@ -16,7 +16,7 @@
 //                        [--cpu-bits N] [--frame-windows W] [--max-batch B]
 //                        [--impl cuda-stream-regs|cuda-stream-warp] [--quick]
 #include "pipeline/batch_pipeline.h"
-#include "pipeline/cuda_probe.h"
+#include "cuda/cuda_probe.h"
 #include "viterbi/viterbi_stream.h"
 #include "viterbi/viterbi_stream_framer.h"
 #include "viterbi/viterbi_stream_implementations.h"

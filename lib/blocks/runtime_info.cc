@@ -6,8 +6,8 @@
 #include "families.h"
 #include "gpurx_build_info.h" // generated: version, CUDA architectures
 #include "pipeline/backend.h"
-#include "pipeline/cuda_probe.h"
-#include "pipeline/cuda_arch.h"
+#include "cuda/cuda_probe.h"
+#include "cuda/cuda_arch.h"
 #include <gnuradio/gpurx/runtime_info.h>
 
 #include <sstream>

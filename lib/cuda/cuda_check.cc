@@ -26,26 +26,6 @@ void throw_cuda_error(cudaError_t err,
     throw cuda_error(err, msg);
 }
 
-bool cuda_portable_forced()
-{
-    // Read at every launch (tests switch it; getenv costs nanoseconds).
-    const char* e = std::getenv("GPURX_CUDA_PORTABLE");
-    return e != nullptr && *e != '\0' && std::strcmp(e, "0") != 0;
-}
-
-bool cuda_dpx_enabled()
-{
-    if (cuda_portable_forced())
-        return false;
-    int dev = 0, major = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
-        cudaGetLastError();
-        return false;
-    }
-    return major == 9;
-}
-
 } // namespace core
 } // namespace gpurx
 } // namespace gr

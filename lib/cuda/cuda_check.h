@@ -45,15 +45,6 @@ inline void check_cuda(cudaError_t err,
         throw_cuda_error(err, call, file, line, context);
 }
 
-//! Whether kernels with a Hopper DPX variant (the turbo fixed-point decoder)
-//! run it on the current device: compute
-//! capability 9.x, and the environment variable GPURX_CUDA_PORTABLE unset or
-//! "0". Elsewhere they run their portable path, bit-exact with it; setting
-//! GPURX_CUDA_PORTABLE=1 forces that path on a Hopper GPU (tests).
-bool cuda_dpx_enabled();
-//! GPURX_CUDA_PORTABLE is set to something other than "0" (read at each call).
-bool cuda_portable_forced();
-
 } // namespace core
 } // namespace gpurx
 } // namespace gr

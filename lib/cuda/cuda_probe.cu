@@ -7,9 +7,9 @@
 // this very library ran on it and wrote the expected values: that catches a
 // driver older than the toolkit, a missing kernel image for the device's
 // architecture, and any other case where launches would silently do nothing.
-#include "pipeline/cuda_probe.h"
+#include "cuda/cuda_probe.h"
 #include "cuda/cuda_check.h"
-#include "pipeline/cuda_arch.h"
+#include "cuda/cuda_arch.h"
 
 #include <cuda_runtime.h>
 #include <string>

@@ -3,9 +3,9 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include "pipeline/host_pinning.h"
+#include "cuda/host_pinning.h"
 #include "cuda/cuda_check.h"
-#include "pipeline/cuda_probe.h"
+#include "cuda/cuda_probe.h"
 
 #include <cstdio>
 #include <string>

@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "pipeline/backend.h"
-#include "pipeline/cuda_probe.h"
+#include "cuda/cuda_probe.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -91,12 +91,14 @@ std::unique_ptr<batch_engine> make_cpu_engine(std::unique_ptr<cpu_kernel> kernel
  * slot with its own stream, pinned host staging and device buffers leased from
  * that device's persistent context, and each device with its own kernel.
  * launch() enqueues copy-in, the kernel and copy-out and returns at once.
- * Throws std::runtime_error when built without CUDA.
+ * Only in builds with CUDA (cuda_batch_engine.cc, on lib/cuda's runtime).
  */
+#ifdef GPURX_HAVE_CUDA
 std::unique_ptr<batch_engine> make_cuda_engine(const cuda_kernel_factory& make_kernel,
                                                size_t nslots,
                                                const slot_geometry& geometry,
                                                const std::vector<int>& devices);
+#endif
 
 } // namespace core
 } // namespace gpurx

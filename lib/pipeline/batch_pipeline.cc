@@ -6,7 +6,7 @@
 #include "pipeline/batch_pipeline.h"
 #include "pipeline/worker_pool.h"
 
-#include "pipeline/cuda_probe.h"
+#include "cuda/cuda_probe.h"
 
 #include <unistd.h>
 
@@ -470,7 +470,11 @@ make_pipeline(const kernel_factories& kernels, const backend_choice& where, cons
     if (cuda) {
         if (!kernels.cuda)
             throw std::invalid_argument("make_pipeline: this family has no CUDA implementation");
+#ifdef GPURX_HAVE_CUDA
         engine = make_cuda_engine(kernels.cuda, nslots, cfg.geometry(), where.devices);
+#else
+        throw std::runtime_error("gr-gpurx was built without CUDA: no CUDA engine");
+#endif
     } else {
         engine = make_cpu_engine(kernels.cpu(), nslots, cfg.geometry(), cfg.cpu_threads);
     }

@@ -7,7 +7,7 @@
 //   prog          runs the CPU cases (every test whose name has no "Cuda")
 //   prog --cuda   runs the CUDA cases; exits 77 (ctest: Skipped) with the
 //                 reason when no usable CUDA device exists
-#include "pipeline/cuda_probe.h"
+#include "cuda/cuda_probe.h"
 #include "test_util.h"
 #include <gtest/gtest.h>
 

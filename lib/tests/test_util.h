@@ -7,7 +7,7 @@
 #define INCLUDED_GPURX_TEST_UTIL_H
 
 #include "pipeline/backend.h"
-#include "pipeline/cuda_probe.h"
+#include "cuda/cuda_probe.h"
 #include <string>
 
 namespace gr {

@@ -15,7 +15,7 @@
 #endif
 
 #include "turbo/turbo_decoder_cpu.h"
-#include "common/lte_crc.h"
+#include "turbo/lte_crc.h"
 #include "turbo/turbo_fixed.h"
 #include "turbo/turbo_trellis.h"
 

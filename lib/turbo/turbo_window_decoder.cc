@@ -7,7 +7,7 @@
 // LLRs quantised and laid out in lanes, decisions taken out of lanes and the
 // early termination, per codeword.
 #include "turbo/turbo_window_decoder.h"
-#include "common/lte_crc.h"
+#include "turbo/lte_crc.h"
 #include "turbo/turbo_fixed.h"
 
 #include <algorithm>

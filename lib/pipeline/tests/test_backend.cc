@@ -4,8 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "pipeline/backend.h"
-#include "pipeline/cuda_probe.h"
-#include "pipeline/cuda_arch.h"
+#include "cuda/cuda_probe.h"
+#include "cuda/cuda_arch.h"
 #include "test_util.h"
 #include <gtest/gtest.h>
 

@@ -7,13 +7,13 @@
 // unchanged, for slots 1..4, batch sizes 1..1000 and flush timeouts 0..10 ms.
 #include "copy/copy_kernel.h"
 #include "pipeline/batch_pipeline.h"
-#include "pipeline/host_pinning.h"
+#include "cuda/host_pinning.h"
 #include "test_util.h"
 #include <gtest/gtest.h>
 
 #include <cstring>
 
-#include "pipeline/cuda_probe.h"
+#include "cuda/cuda_probe.h"
 #include <algorithm>
 #include <cmath>
 #include <random>

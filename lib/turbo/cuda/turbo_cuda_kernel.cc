@@ -9,12 +9,28 @@
 #include "turbo/turbo_geometry.h"
 #include "turbo/turbo_implementations.h"
 
+#include "cuda/cuda_check.h"
+
+#include <cuda_runtime_api.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 
 namespace gr {
 namespace gpurx {
 namespace core {
+
+bool turbo_dpx_for_device(int device)
+{
+    const char* forced = std::getenv("GPURX_CUDA_PORTABLE");
+    if (forced != nullptr && *forced != '\0' && std::strcmp(forced, "0") != 0)
+        return false;
+    int major = 0;
+    GPURX_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    return major == 9;
+}
 
 namespace {
 
@@ -22,8 +38,18 @@ namespace {
 class turbo_cuda_kernel final : public cuda_kernel
 {
 public:
-    turbo_cuda_kernel(const char* name, const turbo_config& cfg, bool fixed, turbo_float_layout layout, float int8_scale)
-        : d_name(name), d_cfg(cfg), d_fixed(fixed), d_layout(layout), d_int8_scale(int8_scale)
+    turbo_cuda_kernel(const char* name,
+                      const turbo_config& cfg,
+                      bool fixed,
+                      turbo_float_layout layout,
+                      float int8_scale,
+                      int device)
+        : d_name(name),
+          d_cfg(cfg),
+          d_fixed(fixed),
+          d_dpx(fixed && turbo_dpx_for_device(device)),
+          d_layout(layout),
+          d_int8_scale(int8_scale)
     {
         d_cfg.validate();
     }
@@ -56,7 +82,7 @@ public:
                 throw std::invalid_argument("turbo batch mixes int8 and float32 input");
         }
         if (d_fixed)
-            cuda_turbo_decode_fixed(dev, d_cfg, d_int8_scale, int8, geo, stream);
+            cuda_turbo_decode_fixed(dev, d_cfg, d_int8_scale, int8, geo, d_dpx, stream);
         else if (d_layout == turbo_float_layout::window)
             cuda_turbo_decode_float_window(dev, d_cfg, d_int8_scale, int8, geo, stream);
         else if (d_layout == turbo_float_layout::block)
@@ -69,6 +95,7 @@ private:
     const char* d_name;
     turbo_config d_cfg;
     bool d_fixed;
+    bool d_dpx;
     turbo_float_layout d_layout;
     float d_int8_scale;
 };
@@ -98,8 +125,8 @@ implementation<turbo_config> entry(const char* name,
         std::string why = fixed ? turbo_needs_fixed16(c) : turbo_needs_float(c);
         return why.empty() && layout_limit ? layout_limit(c) : why;
     };
-    e.make_cuda = [=](const turbo_config& cfg, int) -> std::unique_ptr<cuda_kernel> {
-        return std::make_unique<turbo_cuda_kernel>(name, cfg, fixed, layout, int8_scale);
+    e.make_cuda = [=](const turbo_config& cfg, int device) -> std::unique_ptr<cuda_kernel> {
+        return std::make_unique<turbo_cuda_kernel>(name, cfg, fixed, layout, int8_scale, device);
     };
     return e;
 }

@@ -29,7 +29,7 @@
 // recomputed before its backward walk, as in kernel 2. What a half-iteration
 // starts with from global memory (boundary metrics, the last checkpoint) is
 // loaded before the barrier that precedes it.
-#include "common/lte_crc.h"
+#include "turbo/lte_crc.h"
 #include "turbo/turbo_fixed.h"
 #include "turbo/cuda/turbo_launch.h"
 #include "turbo/turbo_frame.h"
@@ -674,6 +674,7 @@ void cuda_turbo_decode_fixed(const batch_view& dev,
                              float int8_scale,
                              bool int8_input,
                              const turbo_geometry& geo,
+                             bool dpx,
                              void* stream)
 {
     const int max_K = geo.max_K, max_windows = geo.max_windows;
@@ -728,8 +729,8 @@ void cuda_turbo_decode_fixed(const batch_view& dev,
                           : (int8_input ? &turbo_decode_fx<D, int8_t, FX_CKPT, 0> : &turbo_decode_fx<D, float, FX_CKPT, 0>);
     };
     // DPX on Hopper; the portable arithmetic elsewhere or when forced
-    // (GPURX_CUDA_PORTABLE=1), bit-exact with it.
-    const kernel_fn fn = cuda_dpx_enabled() ? pick(std::true_type{}) : pick(std::false_type{});
+    // (turbo_dpx_for_device), bit-exact with it.
+    const kernel_fn fn = dpx ? pick(std::true_type{}) : pick(std::false_type{});
     launch_checked(fn, "turbo_decode_fx", blocks, T, smem, st, a, true);
 }
 

@@ -16,7 +16,7 @@
 #include "turbo/cuda/turbo_launch.h"
 #include "turbo/turbo_frame.h"
 #include "turbo/turbo_trellis.h"
-#include "common/lte_crc.h"
+#include "turbo/lte_crc.h"
 #include "cuda/cuda_check.h"
 #include "turbo/cuda/turbo_common.cuh"
 

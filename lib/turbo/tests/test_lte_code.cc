@@ -5,7 +5,7 @@
  */
 // The LTE turbo code itself: QPP table, CRC24 and the encoder, each against
 // an implementation written here independently from TS 36.212.
-#include "common/lte_crc.h"
+#include "turbo/lte_crc.h"
 #include "turbo/lte_qpp.h"
 #include "turbo/lte_turbo_encoder.h"
 #include <gtest/gtest.h>

@@ -11,7 +11,7 @@
 // its twin of equal arithmetic: cpu-float for the float ones, cpu-fixed16-simd
 // for cuda-fixed16-dpx ("auto" would give the CPU cpu-window16-simd, which
 // chooses its own windows; log-MAP stays float).
-#include "common/lte_crc.h"
+#include "turbo/lte_crc.h"
 #include "turbo/lte_turbo_encoder.h"
 #include "turbo/turbo_decoder_cpu.h"
 #include "turbo/turbo_fixed.h"

@@ -8,7 +8,7 @@
 // schedule (turbo_decoder_cpu with the same windows and guard 0), and
 // decoding through the pipeline (all 188 sizes, float and int8 input, early
 // termination, noisy frames).
-#include "common/lte_crc.h"
+#include "turbo/lte_crc.h"
 #include "turbo/lte_qpp.h"
 #include "turbo/turbo_decoder_cpu.h"
 #include "turbo/turbo_fixed.h"

@@ -3,13 +3,11 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-// The pipeline's CUDA entry points, for builds without CUDA. Families need
-// nothing here: their CUDA implementations are simply not registered.
-#include "pipeline/batch_engine.h"
-#include "pipeline/cuda_probe.h"
-#include "pipeline/host_pinning.h"
-
-#include <stdexcept>
+// The CUDA runtime's entry points, for builds without CUDA: the probe says
+// so, and pinning does nothing. Families need nothing here: their CUDA
+// implementations are simply not registered.
+#include "cuda/cuda_probe.h"
+#include "cuda/host_pinning.h"
 
 namespace gr {
 namespace gpurx {
@@ -29,12 +27,6 @@ const cuda_probe_result& probe_cuda()
 // Nothing to pin for: the memory is used as it is.
 pinned_host_region::pinned_host_region(void* p, size_t) : d_p(p) {}
 pinned_host_region::~pinned_host_region() = default;
-
-std::unique_ptr<batch_engine>
-make_cuda_engine(const cuda_kernel_factory&, size_t, const slot_geometry&, const std::vector<int>&)
-{
-    throw std::runtime_error("gr-gpurx was built without CUDA: no CUDA engine");
-}
 
 } // namespace core
 } // namespace gpurx

@@ -3,7 +3,7 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include "pipeline/cuda_arch.h"
+#include "cuda/cuda_arch.h"
 
 #include <cctype>
 #include <vector>

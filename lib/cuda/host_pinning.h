@@ -8,8 +8,8 @@
 // benchmark, a receiver writing samples into one long buffer). Implemented
 // with cudaHostRegister in lib/cuda, and as "not pinned" in builds without
 // CUDA, so callers need no #ifdefs.
-#ifndef INCLUDED_GPURX_PIPELINE_HOST_PINNING_H
-#define INCLUDED_GPURX_PIPELINE_HOST_PINNING_H
+#ifndef INCLUDED_GPURX_CUDA_HOST_PINNING_H
+#define INCLUDED_GPURX_CUDA_HOST_PINNING_H
 
 #include <cstddef>
 

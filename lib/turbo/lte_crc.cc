@@ -3,7 +3,7 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include "common/lte_crc.h"
+#include "turbo/lte_crc.h"
 
 #include <stdexcept>
 

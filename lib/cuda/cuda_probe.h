@@ -6,8 +6,8 @@
 // What the CUDA runtime can tell about this machine. Implemented in lib/cuda
 // when the module is built with CUDA, and by a stub reporting "built without
 // CUDA" otherwise, so callers never need #ifdefs.
-#ifndef INCLUDED_GPURX_PIPELINE_CUDA_PROBE_H
-#define INCLUDED_GPURX_PIPELINE_CUDA_PROBE_H
+#ifndef INCLUDED_GPURX_CUDA_CUDA_PROBE_H
+#define INCLUDED_GPURX_CUDA_CUDA_PROBE_H
 
 #include <cstddef>
 #include <string>
