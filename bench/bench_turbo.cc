@@ -251,6 +251,26 @@ struct resident_batch {
         ck(cudaSetDevice(device), "set device");
         kernel->enqueue(dev, host, st);
     }
+    //! Clears the results (and the outputs too) on the stream.
+    void clear(bool outputs)
+    {
+        ck(cudaSetDevice(device), "set device");
+        ck(cudaMemsetAsync(dres, 0, nframes * sizeof(core::turbo::frame_result), st), "memset");
+        if (outputs)
+            ck(cudaMemsetAsync(dout, 0xff, out_stride * nframes, st), "memset");
+    }
+    //! Fails unless every codeword has a result with all its iterations.
+    void require_results(const std::string& what)
+    {
+        ck(cudaSetDevice(device), "set device");
+        ck(cudaStreamSynchronize(st), "sync");
+        std::vector<core::turbo::frame_result> res(nframes);
+        ck(cudaMemcpy(res.data(), dres, nframes * sizeof(core::turbo::frame_result), cudaMemcpyDeviceToHost), "cpy");
+        for (const auto& r : res)
+            if (r.iterations != iterations)
+                bench::fail(what + ": a codeword has no result with its " + std::to_string(iterations) +
+                            " iterations: no figure");
+    }
     //! After the timed launches: every codeword of the last one ran all its
     //! iterations and decoded as \p e expects. Fails (no figure) otherwise.
     std::string verify(const std::string& what, const bench::expected_outputs& e)
@@ -302,6 +322,9 @@ figure kernel_gbps(int K, const core::turbo_config& cfg, int nframes, int reps, 
     ck(cudaEventCreate(&e1), "event");
     std::vector<float> times;
     for (int r = 0; r < reps; r++) {
+        // Cleared outside the timed window: the results of every rep, the
+        // outputs of the last (verify() checks them).
+        b.clear(r == reps - 1);
         ck(cudaEventRecord(e0, b.st), "record");
         for (int k = 0; k < g_burst; k++)
             b.run();
@@ -310,6 +333,7 @@ figure kernel_gbps(int K, const core::turbo_config& cfg, int nframes, int reps, 
         float ms;
         ck(cudaEventElapsedTime(&ms, e0, e1), "elapsed");
         times.push_back(ms);
+        b.require_results(what + ", rep " + std::to_string(r));
     }
     std::sort(times.begin(), times.end());
     const double ms = times[times.size() / 2] / g_burst;
@@ -334,8 +358,11 @@ figure multi_kernel_gbps(const std::vector<int>& devices, int K, const core::tur
 {
     const auto expected = kernel_expected(K, cfg);
     std::vector<std::unique_ptr<resident_batch>> b;
-    for (int d : devices)
+    for (int d : devices) {
         b.push_back(std::make_unique<resident_batch>(d, K, cfg, nframes));
+        b.back()->clear(true);
+        ck(cudaStreamSynchronize(b.back()->st), "sync");
+    }
     const auto t0 = clk::now();
     for (int r = 0; r < reps; r++)
         for (auto& x : b)

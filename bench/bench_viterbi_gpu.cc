@@ -133,7 +133,10 @@ struct resident_batch {
         for (void* p : { dfd, dpar, din, dout, dres, dscr })
             cudaFree(p);
     }
-    //! Median kernel time over reps launches, in ms.
+    //! Median kernel time over reps launches, in ms. Before each launch
+    //! (outside the timed window) the results are cleared, and after it every
+    //! frame must have one: each timed launch decoded every frame. The
+    //! outputs are cleared before the last launch, for verify().
     double median_ms(int reps)
     {
         cudaEvent_t e0, e1;
@@ -141,6 +144,9 @@ struct resident_batch {
         ck(cudaEventCreate(&e1), "event");
         std::vector<float> times;
         for (int r = 0; r < reps; r++) {
+            ck(cudaMemsetAsync(dres, 0xff, results.size() * sizeof(core::viterbi::frame_result), st), "memset");
+            if (r == reps - 1)
+                ck(cudaMemsetAsync(dout, 0xff, out_stride_ * fd.size(), st), "memset");
             ck(cudaEventRecord(e0, st), "record");
             kernel->enqueue(dev, host, st);
             ck(cudaEventRecord(e1, st), "record");
@@ -148,6 +154,13 @@ struct resident_batch {
             float ms;
             ck(cudaEventElapsedTime(&ms, e0, e1), "elapsed");
             times.push_back(ms);
+            ck(cudaMemcpy(results.data(), dres, results.size() * sizeof(core::viterbi::frame_result),
+                          cudaMemcpyDeviceToHost),
+               "cpy");
+            for (const auto& x : results)
+                if (x.status != core::viterbi::FRAME_DECODED)
+                    bench::fail("kernel only, " + std::string(kernel->name()) + ": launch " + std::to_string(r) +
+                                " left a frame undecoded: no figure");
         }
         cudaEventDestroy(e0);
         cudaEventDestroy(e1);
