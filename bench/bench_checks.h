@@ -10,7 +10,8 @@
 //     with the family's "done" status, and their outputs equal a reference
 //     run's output of the same inputs - bit for bit where the registry marks
 //     the implementation bit_exact, else within the family's tolerance
-//     (frame_check). The frames are counted and the count printed.
+//     (frame_check; set_rule() reads the registry). The frames are counted
+//     and the count printed.
 //  2. The figure is not above its physical bound (check_bound):
 //     - host to host through the pipeline: the bytes that cross PCIe per
 //       frame (descriptor, parameter record, 16-byte aligned input one way;
@@ -528,10 +529,24 @@ std::vector<std::vector<uint8_t>> reference_outputs(const std::string& what,
 template <class Config>
 core::implementation_info registry_info(const std::vector<core::implementation<Config>>& all, const std::string& name)
 {
-    const auto* e = core::find_implementation(all, name);
-    if (!e)
-        fail("no implementation \"" + name + "\" in the registry");
-    return e->info;
+    for (const auto& e : all)
+        if (e.info.name == name)
+            return e.info;
+    fail("no implementation \"" + name + "\" in the registry");
+}
+
+/*!
+ * How the outputs of the implementation \p name (registry entry \p info) are
+ * checked: against its registry reference (itself when it is a reference),
+ * bit for bit when the registry says so, else with the registry's fraction
+ * of decisions as the tolerance (\p fallback when it states none).
+ */
+inline void set_rule(expected_outputs& e, const core::implementation_info& info, const std::string& name,
+                     double fallback = 0.002)
+{
+    e.reference = info.reference.empty() ? name : info.reference;
+    e.exact = info.reference.empty() || info.tolerance.bit_exact;
+    e.tolerance = info.tolerance.decisions > 0 ? info.tolerance.decisions : fallback;
 }
 
 // ------------------------------------------------------------- harness

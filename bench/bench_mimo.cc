@@ -600,8 +600,8 @@ int main(int argc, char** argv)
                                                          : c.impl.substr(5));
 #ifdef GPURX_HAVE_CUDA
         if (gpu) {
-            const auto all = core::mimo_implementations();
-            if (const auto* e = core::find_implementation(all, c.impl))
+            const auto registry = core::mimo_registry();
+            if (const auto* e = registry.find(c.impl))
                 if (e->info.reference != twin)
                     bench::fail(c.impl + ": the registry's reference is " + e->info.reference + ", not " + twin);
         }

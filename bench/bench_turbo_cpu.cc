@@ -15,7 +15,8 @@
 // Checked (bench_checks.h) before the figure is printed: the first pass's
 // outputs equal those of the implementation's registry reference on the same
 // codewords (cpu-window16-simd: as many bit errors as cpu-fixed16-simd's within
-// 0.2% of the bits; the references themselves bit for bit); every timed batch
+// the registry's tolerance, 0.2% of the bits; the references themselves bit
+// for bit); every timed batch
 // writes every codeword's result with all iterations run (the results are
 // cleared before each); the last timed batch's outputs equal the first
 // pass's. Bound: the threads' vector issue at 256 lane bytes per clock for 32
@@ -230,8 +231,7 @@ int main(int argc, char** argv)
             });
         for (int t = 0; t < o.threads; t++) {
             auto& e = expected[t];
-            e.reference = rc.implementation;
-            e.exact = info.reference.empty() || info.bit_exact;
+            bench::set_rule(e, info, choice.cpu);
             e.sent = cws[t].truth;
             e.out.assign(outs.begin() + size_t(t) * FRAMES, outs.begin() + size_t(t + 1) * FRAMES);
         }

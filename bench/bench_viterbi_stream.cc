@@ -374,7 +374,7 @@ int main(int argc, char** argv)
         c.implementation = impl;
         const std::string name = core::choose_viterbi_stream_implementation(c).cuda;
         const auto info = bench::registry_info(core::viterbi_stream_implementations(), name);
-        if (info.reference != "cpu-stream" || !info.bit_exact)
+        if (info.reference != "cpu-stream" || !info.tolerance.bit_exact)
             bench::fail(name + ": expected to be cpu-stream's bit-exact twin (its registry entry says otherwise)");
         auto rc = cfg;
         rc.implementation = "cpu-stream";

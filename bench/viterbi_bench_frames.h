@@ -80,9 +80,9 @@ noisy_frames(const core::viterbi_config& cfg, int frame_bits, core::viterbi::inp
  * What the frames of \p cfg's implementation on \p backend must decode to:
  * the outputs of its registry reference (cpu-reference for every Viterbi
  * implementation but the reference itself) on the same staged frames, bit
- * for bit where the registry marks it bit_exact, else as many bit errors as
- * the reference's within 0.2% of the bits (cpu-simd's float lanes may pick
- * the other of two paths of nearly equal metric).
+ * for bit where the registry marks it bit-exact, else as many bit errors as
+ * the reference's within the registry's tolerance (cpu-simd's float lanes
+ * may pick the other of two paths of nearly equal metric: 1% of the bits).
  */
 inline expected_outputs
 viterbi_expected(const core::viterbi_config& cfg, const staged_frames& frames, int frame_bits, core::backend_kind backend)
@@ -94,9 +94,7 @@ viterbi_expected(const core::viterbi_config& cfg, const staged_frames& frames, i
              " implementation for \"" + cfg.implementation + "\" (" + choice.note + ")");
     const auto info = registry_info(core::viterbi_implementations(), name);
     expected_outputs e;
-    e.reference = info.reference.empty() ? name : info.reference;
-    e.exact = info.reference.empty() || info.bit_exact;
-    e.tolerance = 0.002;
+    set_rule(e, info, name);
     e.sent = frames.bits;
     auto rc = cfg;
     rc.implementation = e.reference;
