@@ -15,13 +15,25 @@
 //           submitted with submit_many() from a contiguous pool; with
 //           --in-place, left in that pool (pinned) and DMA'd from there
 //           (submit_many_in_place(): no host copy of the input)
-//   pcie    the bound PCIe sets on e2e: bytes in and out per coded bit at
-//           55 GB/s each way, 97 GB/s both at once
+//   pcie    the bound PCIe sets on e2e: the bytes each frame moves in and out
+//           (records included) at the pinned rates measured in this run,
+//           each way and both at once
 //   cpu     the CPU twin through the pipeline on all cores
 // With --int8-out, also e2e, its PCIe bound and the CPU twin with int8 LLRs
 // out (llr_type "int8": a quarter of the output bytes), next to the float
 // figures of the same run.
 // Noisy Rayleigh channels at 16 dB, no priors.
+//
+// Every figure is checked first (bench_checks.h): every frame's status is OK
+// (or rank-deficient: finite LLRs), and the LLRs' signs agree with those of
+// the implementation's CPU twin (its registry reference, cpu-<algorithm>) on
+// the same channels for at least 99% of the coded bits (kernel: every frame of
+// the timed launches' last; e2e and cpu: the warm-up's frames and one timed
+// frame in 61). Bounds: kernel and qr, the GPU's memory for the bytes the
+// launch must read and write (the channels and vectors in, the LLRs out; qr:
+// the channels), beyond what its L2 holds; e2e, PCIe as above; cpu, the
+// threads' load/store ports at 256 bytes per clock for those bytes. A failed
+// check prints an error and exits with status 1.
 //
 //   bench_mimo [--quick] [--vectors N] [--frames F] [--only NAME] [--no-cpu] [--staging T]
 //              [--e2e-batch B] [--e2e-bits X] [--e2e-reps R] [--e2e-channels C] [--slots S] [--int8-out] [--nt N] [--bits B] [--kernel-only]
@@ -35,6 +47,7 @@
 // --graph: after each row, the host's microseconds per batch of enqueue()
 // calls and the device's per batch from CUDA graph replays (no launch costs):
 // the whole batch, the prepare step alone, the detect step alone.
+#include "bench_checks.h"
 #include "mimo/mimo_frame.h"
 #include "mimo/mimo_implementations.h"
 #include "pipeline/batch_pipeline.h"
@@ -119,17 +132,90 @@ core::mimo_config config_of(const shape_case& c, const std::string& impl,
 size_t g_slots = 3; // --slots: batches in flight in the e2e and CPU pipelines
 bool g_in_place = false; // --in-place: e2e input DMA'd from the pool (pinned), not staged
 
-// Gbit/s through a pipeline on `where` (frames cycled), after one warm-up round.
-// staging_threads > 0: the frames go in as a contiguous pool through
-// submit_many() (one call per run of frames, the copies into the staging
-// spread over that many threads), as a producer holding many equal frames
-// would; 0: one submit() per frame. \p max_batch and \p total count
-// channels; a frame holds \p channels of them (the channels of `frames`,
-// one after another).
-double pipeline_gbps(const shape_case& c, const std::string& impl, const core::backend_choice& where,
+//! A frame that was detected: status OK, or rank-deficient (finite LLRs).
+bool detected(const core::completed_frame& f)
+{
+    if (f.rejected)
+        return false;
+    const int32_t st = f.result_as<core::mimo::frame_result>()->status;
+    return st == core::mimo::STATUS_OK || st == core::mimo::STATUS_RANK_DEFICIENT;
+}
+
+//! The LLRs of every channel of `frames` (one channel per frame) from the
+//! CPU twin \p twin: what every implementation's LLR signs must agree with.
+struct channel_reference {
+    std::string twin;
+    llr_format llr = llr_format::float32;
+    std::vector<std::vector<uint8_t>> out; //!< per channel
+};
+
+channel_reference reference_of(const shape_case& c, const std::string& twin, const std::vector<std::vector<cf>>& frames,
+                               int vectors, float n0, llr_format llr)
+{
+    auto cfg = config_of(c, twin, llr);
+    cfg.noise_variance = n0;
+    const auto choice = core::choose_mimo_implementation(cfg);
+    if (choice.cpu != twin)
+        bench::fail("mimo: the CPU twin " + twin + " cannot run this shape (" + choice.note + ")");
+    const core::mimo::frame_params p = core::mimo::frame_params_for(cfg, vectors, -1.0f, 1);
+    const size_t in_bytes = core::mimo::frame_in_bytes(p);
+    std::vector<std::vector<uint8_t>> in(frames.size());
+    for (size_t i = 0; i < frames.size(); i++) {
+        const auto* b = reinterpret_cast<const uint8_t*>(frames[i].data());
+        in[i].assign(b, b + in_bytes);
+    }
+    channel_reference r;
+    r.twin = twin;
+    r.llr = llr;
+    r.out = bench::reference_outputs(
+        "mimo " + twin, core::mimo_kernel_factories(cfg, choice), core::mimo::frame_types_of(), in,
+        [&](size_t) { return &p; }, [&](size_t) { return core::mimo::frame_out_bytes(p, llr); }, detected);
+    return r;
+}
+
+//! Expected outputs of frames that hold the channels channels_of(i), from \p ref.
+template <class Channels>
+bench::expected_outputs expected_of(const channel_reference& ref, size_t nframes, Channels channels_of)
+{
+    bench::expected_outputs e;
+    e.reference = ref.twin;
+    e.exact = false;
+    e.kind = ref.llr == llr_format::int8 ? bench::compare_kind::sign_i8 : bench::compare_kind::sign_f32;
+    e.tolerance = 0.01;
+    e.out.resize(nframes);
+    for (size_t i = 0; i < nframes; i++)
+        for (size_t ch : channels_of(i))
+            e.out[i].insert(e.out[i].end(), ref.out[ch].begin(), ref.out[ch].end());
+    return e;
+}
+
+//! Input and output bytes per coded bit of a frame of \p p.
+double bytes_per_coded_bit(const core::mimo::frame_params& p, llr_format llr)
+{
+    const double bits = double(p.channels) * p.vectors * p.nt * p.bits_per_symbol;
+    return double(core::mimo::frame_in_bytes(p) + core::mimo::frame_out_bytes(p, llr)) / bits;
+}
+
+struct figure {
+    double gbps = 0, bound = 0;
+    size_t frames = 0, compared = 0;
+};
+
+std::vector<bench::link_rates> g_links; // device 0's, measured at the start (CUDA)
+
+// Gbit/s through a pipeline on `where` (frames cycled), checked: an untimed
+// warm-up of one full pipeline (every frame compared), drained, then the
+// timed frames (at least twice the warm-up) from the first submission until
+// the last is out (one in 61 compared). staging_threads > 0: the frames go
+// in as a contiguous pool through submit_many() (one call per run of
+// frames, the copies into the staging spread over that many threads), as a
+// producer holding many equal frames would; 0: one submit() per frame.
+// \p max_batch and \p total count channels; a frame holds \p channels of
+// them (the channels of `frames`, one after another).
+figure pipeline_gbps(const shape_case& c, const std::string& impl, const core::backend_choice& where,
                      const std::vector<std::vector<cf>>& frames, int vectors, float n0, size_t max_batch,
-                     size_t total, size_t threads, size_t staging_threads = 0,
-                     llr_format llr = llr_format::float32, int channels = 1)
+                     size_t total, size_t threads, const channel_reference& ref, const std::string& what,
+                     size_t staging_threads = 0, llr_format llr = llr_format::float32, int channels = 1)
 {
     auto cfg = config_of(c, impl, llr);
     cfg.noise_variance = n0;
@@ -160,61 +246,81 @@ double pipeline_gbps(const shape_case& c, const std::string& impl, const core::b
     for (size_t i = 0; i < nsrc; i++)
         for (size_t ch = 0; ch < size_t(channels); ch++)
             std::memcpy(&src[i * stride + ch * cb], frames[(i * channels + ch) % frames.size()].data(), cb);
+    // Source frame i holds channels (i * channels + ch) mod the channel count.
+    const auto expected = expected_of(ref, nsrc, [&](size_t i) {
+        std::vector<size_t> v(channels);
+        for (size_t ch = 0; ch < size_t(channels); ch++)
+            v[ch] = (i * channels + ch) % frames.size();
+        return v;
+    });
     std::unique_ptr<core::pinned_host_region> pin;
     if (in_place)
         pin = std::make_unique<core::pinned_host_region>(src.data(), src.size());
     // Made after the pool and its pinning, so destroyed before them: the
     // pipeline waits for its batches (and their DMA from the pool) first.
     auto pipe = core::make_pipeline(core::mimo_kernel_factories(cfg, choice), where, pc);
-    const size_t warm = pc.slots * pc.max_batch;
-    size_t in = 0, out = 0;
-    clk::time_point t0 = clk::now();
-    auto take = [&](bool block) {
-        while (pipe->front(block)) {
-            pipe->pop();
-            if (++out == warm)
-                t0 = clk::now();
-            block = false;
-        }
-    };
-    while (in < total + warm) {
-        if (!pipe->can_accept()) {
-            take(true);
-            continue;
-        }
-        if (pool) {
-            const size_t at = in % pool, n = std::min(pool - at, total + warm - in);
-            in += in_place
-                      ? pipe->submit_many_in_place(&src[at * stride], in_bytes, pc.max_out_bytes, &p, n)
-                      : pipe->submit_many(&src[at * in_bytes], in_bytes, in_bytes, pc.max_out_bytes, &p, n);
-        } else {
-            pipe->submit(&src[(in % nsrc) * in_bytes], pc.max_in_bytes, pc.max_out_bytes, &p);
-            in++;
-        }
-        take(false);
+    const size_t warm = pipe->config().slots * pc.max_batch;
+    total = std::max(total, 2 * warm);
+    total = (total + pc.max_batch - 1) / pc.max_batch * pc.max_batch;
+    bench::frame_check check(what, &expected);
+    const double secs = bench::timed_pipeline(
+        *pipe, warm, total, 1,
+        [&](core::batch_pipeline& pp, size_t in, size_t left) -> size_t {
+            if (pool) {
+                const size_t at = in % pool, n = std::min(pool - at, left);
+                return in_place ? pp.submit_many_in_place(&src[at * stride], in_bytes, pc.max_out_bytes, &p, n)
+                                : pp.submit_many(&src[at * in_bytes], in_bytes, in_bytes, pc.max_out_bytes, &p, n);
+            }
+            pp.submit(&src[(in % nsrc) * in_bytes], pc.max_in_bytes, pc.max_out_bytes, &p);
+            return 1;
+        },
+        [&](const core::completed_frame& f, size_t number, bool timed) {
+            if (f.seq != number)
+                bench::fail(what + ": frame " + std::to_string(f.seq) + " came out as number " + std::to_string(number));
+            check.add(pool ? number % pool : number % nsrc, f.data, f.out_bytes, detected(f),
+                      !timed || number % bench::sample_every == 0);
+        });
+    check.require(warm + total);
+    figure r;
+    r.frames = total;
+    r.compared = check.compared;
+    const double gbps = double(total) * channels * vectors * c.nt * c.bits / secs / 1e9;
+    const double coded_bits = double(channels) * vectors * c.nt * c.bits;
+    if (where.kind == core::backend_kind::cpu) {
+        const auto limits = bench::cpu_limits::of_this_machine();
+        const double lane = bytes_per_coded_bit(p, llr);
+        r.bound = limits.bound_gbps(threads, lane);
+        r.gbps = bench::check_bound(what, gbps, r.bound, "Gbit/s", limits.why(threads, lane));
+    } else {
+        const auto b = bench::pipeline_frame_bytes(pc.types, pc.max_in_bytes, pc.max_out_bytes);
+        r.bound = bench::link_bound_gbps(g_links, coded_bits, b);
+        r.gbps = bench::check_bound(what, gbps, r.bound, "Gbit/s", bench::link_why(b));
     }
-    pipe->drain();
-    take(false);
-    const double secs = std::chrono::duration<double>(clk::now() - t0).count();
-    return double(out - warm) * channels * vectors * c.nt * c.bits / secs / 1e9;
+    return r;
 }
 
-// The coded Gbit/s PCIe allows: each frame's bytes in and out over the coded
-// bits it carries, at 55 GB/s each way (pinned) and 97 GB/s both at once.
-double pcie_bound_gbps(const shape_case& c, int vectors, llr_format llr = llr_format::float32)
+// The coded Gbit/s PCIe allows frames of \p channels channels of \p vectors
+// vectors: their bytes in and out at the link rates measured in this run (0
+// without a GPU).
+double pcie_bound_gbps(const shape_case& c, int vectors, int channels, llr_format llr = llr_format::float32)
 {
+    if (g_links.empty())
+        return 0;
     core::mimo_config cfg = config_of(c, c.impl, llr);
-    const auto p = core::mimo::frame_params_for(cfg, vectors);
-    const double bits = double(vectors) * c.nt * c.bits;
-    const double in = double(core::mimo::frame_in_bytes(p)) / bits,
-                 out = double(core::mimo::frame_out_bytes(p, llr)) / bits; // bytes per coded bit
-    return std::min({ 55.0 / in, 55.0 / out, 97.0 / (in + out) });
+    cfg.max_channels = channels;
+    const auto p = core::mimo::frame_params_for(cfg, vectors, -1.0f, channels);
+    const double bits = double(channels) * vectors * c.nt * c.bits;
+    return bench::link_bound_gbps(g_links, bits,
+                                  bench::pipeline_frame_bytes(core::mimo::frame_types_of(), core::mimo::frame_in_bytes(p),
+                                                              core::mimo::frame_out_bytes(p, llr)));
 }
 
 #ifdef GPURX_HAVE_CUDA
 // Kernel-only and QR-only Gbit/s on a device-resident batch of all frames.
 struct kernel_rates {
     double kernel = 0, qr = 0;
+    double kernel_bound = 0, qr_bound = 0; //!< the GPU memory's bounds of the two
+    size_t compared = 0;                   //!< frames checked
     // --graph: microseconds per batch of the host's enqueue() calls, and of
     // CUDA graph replays (device time without the host's launch costs) of
     // enqueue(), of the prepare step alone and of the detect step alone.
@@ -253,8 +359,9 @@ double graph_us(cudaStream_t st, int reps, Body body)
     return ms * 1e3 / (double(launches) * per);
 }
 
+// Frame f of `frames` is channel f mod (ref.out.size()) of the reference.
 kernel_rates kernel_gbps(const shape_case& c, const std::vector<std::vector<cf>>& frames, int vectors,
-                         float n0, int reps, bool graph = false)
+                         float n0, int reps, const channel_reference& ref, const std::string& what, bool graph = false)
 {
     auto cfg = config_of(c, c.impl);
     cfg.noise_variance = n0;
@@ -299,6 +406,9 @@ kernel_rates kernel_gbps(const shape_case& c, const std::vector<std::vector<cf>>
     kernel_rates r;
     float ms = 0;
     kernel->enqueue(dev, host, st); // warm-up (and shared memory limits)
+    // Cleared before the timed launches: what verify finds after them, they wrote.
+    GPURX_CUDA_CHECK(cudaMemsetAsync(d_out, 0xff, nf * out_stride, st));
+    GPURX_CUDA_CHECK(cudaMemsetAsync(d_results, 0xff, nf * sizeof(core::mimo::frame_result), st));
     GPURX_CUDA_CHECK(cudaStreamSynchronize(st));
     GPURX_CUDA_CHECK(cudaEventRecord(a, st));
     const auto h0 = clk::now();
@@ -308,7 +418,30 @@ kernel_rates kernel_gbps(const shape_case& c, const std::vector<std::vector<cf>>
     GPURX_CUDA_CHECK(cudaEventRecord(b, st));
     GPURX_CUDA_CHECK(cudaEventSynchronize(b));
     GPURX_CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
-    r.kernel = bits * reps / (ms * 1e-3) / 1e9;
+    const double kernel_gbps = bits * reps / (ms * 1e-3) / 1e9;
+    {
+        // The last timed launch's frames, before anything else runs.
+        std::vector<uint8_t> out(nf * out_stride);
+        std::vector<core::mimo::frame_result> res(nf);
+        GPURX_CUDA_CHECK(cudaMemcpy(out.data(), d_out, out.size(), cudaMemcpyDeviceToHost));
+        GPURX_CUDA_CHECK(cudaMemcpy(res.data(), d_results, nf * sizeof(res[0]), cudaMemcpyDeviceToHost));
+        const auto expected = expected_of(ref, ref.out.size(), [](size_t i) { return std::vector<size_t>{ i }; });
+        bench::frame_check check(what, &expected);
+        for (size_t f = 0; f < nf; f++)
+            check.add(f % ref.out.size(), &out[f * out_stride], out_b,
+                      res[f].status == core::mimo::STATUS_OK ||
+                          res[f].status == core::mimo::STATUS_RANK_DEFICIENT);
+        check.require(nf);
+        r.compared = check.compared;
+    }
+    const auto g = bench::gpu_limits::of(0);
+    // No instruction count is stated for the detectors: the memory bounds
+    // them, for what a launch must read (channels, vectors) and write (LLRs).
+    const double bytes = double(in.size() + nf * (sizeof(core::frame_desc) + sizeof(p) + out_stride +
+                                                  sizeof(core::mimo::frame_result)));
+    r.kernel_bound = bench::kernel_bound_gbps(g, bits, 0, bytes);
+    r.kernel = bench::check_bound(what + ", kernel", kernel_gbps, r.kernel_bound, "Gbit/s",
+                                  bench::kernel_why(g, 0, bytes / bits));
     core::mimo_gpu_settings s{};
     s.algorithm = int(cfg.algorithm);
     s.k = cfg.k;
@@ -319,7 +452,11 @@ kernel_rates kernel_gbps(const shape_case& c, const std::vector<std::vector<cf>>
     GPURX_CUDA_CHECK(cudaEventRecord(b, st));
     GPURX_CUDA_CHECK(cudaEventSynchronize(b));
     GPURX_CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
-    r.qr = bits * reps / (ms * 1e-3) / 1e9;
+    // The preparation reads at least every channel matrix.
+    const double qr_bytes = double(nf) * c.nr * c.nt * sizeof(cf);
+    r.qr_bound = bench::kernel_bound_gbps(g, bits, 0, qr_bytes);
+    r.qr = bench::check_bound(what + ", qr alone", bits * reps / (ms * 1e-3) / 1e9, r.qr_bound, "Gbit/s",
+                              bench::kernel_why(g, 0, qr_bytes / bits));
     if (graph) {
         // The implementation's settings for the detect step alone (mimo_cuda_kernel.cc).
         core::mimo_gpu_settings d = s;
@@ -431,9 +568,18 @@ int main(int argc, char** argv)
         std::printf("e2e: submit_many_in_place from a pinned pool (no host copy of the input), ");
     else
         std::printf("e2e: submit_many, %zu staging threads, ", staging);
-    std::printf("%zu channels per batch in frames of %d channels; "
-                "pcie: the bound on e2e (55 GB/s each way, 97 GB/s both)\n",
-                e2e_batch, e2e_channels);
+#ifdef GPURX_HAVE_CUDA
+    if (gpu)
+        g_links = { bench::measure_link(0) };
+#endif
+    std::printf("%zu channels per batch in frames of %d channels; pcie: the bound on e2e (%s)\n", e2e_batch,
+                e2e_channels, g_links.empty() ? "no GPU" : g_links[0].describe().c_str());
+    std::printf("checked: every frame detected (status OK or rank-deficient), LLR signs within 1%% of the CPU "
+                "twin's on the same channels (kernel: every frame; e2e and cpu: the warm-up's and one timed frame "
+                "in %d); kernel and qr not above the GPU memory's bound for their bytes; cpu not above %u threads' "
+                "load/store ports at 256 bytes per clock at %.2f GHz (%s) for the bytes in and out per coded bit\n",
+                int(bench::sample_every), cores, bench::cpu_limits::of_this_machine().max_ghz,
+                bench::cpu_limits::of_this_machine().clock_source.c_str());
     std::printf("e2e: the median of %d runs, and their range\n", e2e_reps);
     std::printf("| implementation | nt x nr | modulation | k | kernel | qr alone | e2e (pipeline) | e2e range | pcie bound | "
                 "e2e / min(kernel, pcie) | cpu twin, %u threads |%s\n"
@@ -450,7 +596,26 @@ int main(int argc, char** argv)
             std::max({ size_t(quick ? 40000 : 400000), 12 * e2e_batch,
                        size_t(e2e_bits / (double(vectors) * c.nt * c.bits)) });
         const auto data = make_frames(c, std::min(frames, 4096), vectors, n0);
+        const std::string twin = std::string("cpu-") + (c.impl.find("mtt") != std::string::npos ? "mtt"
+                                                         : c.impl.substr(5));
+#ifdef GPURX_HAVE_CUDA
+        if (gpu) {
+            const auto registry = core::mimo_registry();
+            if (const auto* e = registry.find(c.impl))
+                if (e->info.reference != twin)
+                    bench::fail(c.impl + ": the registry's reference is " + e->info.reference + ", not " + twin);
+        }
+#endif
+        const std::string shape = c.impl + " " + std::to_string(c.nt) + "x" + std::to_string(c.nr) + " " +
+                                  std::to_string(1 << c.bits) + "-QAM";
+        // The twin's LLRs of every channel: what every figure's frames must agree with.
+        const bool need_float = gpu || cpu, need_int8 = int8_out && ((gpu && e2e_on) || cpu);
+        const channel_reference ref = need_float ? reference_of(c, twin, data, vectors, n0, llr_format::float32)
+                                                 : channel_reference{};
+        const channel_reference ref8 = need_int8 ? reference_of(c, twin, data, vectors, n0, llr_format::int8)
+                                                 : channel_reference{};
         double k = 0, q = 0, e2e = 0, host = 0, e2e8 = 0, host8 = 0;
+        double e2e_bound = 0, e2e8_bound = 0;
         struct range {
             double lo, hi;
         } e2e_range{ 0, 0 }, e2e8_range{ 0, 0 };
@@ -460,7 +625,7 @@ int main(int argc, char** argv)
             std::vector<std::vector<cf>> batch(frames);
             for (int f = 0; f < frames; f++)
                 batch[f] = data[f % data.size()];
-            const auto r = kernel_gbps(c, batch, vectors, n0, reps > 0 ? reps : quick ? 3 : 20, graph);
+            const auto r = kernel_gbps(c, batch, vectors, n0, reps > 0 ? reps : quick ? 3 : 20, ref, shape, graph);
             k = r.kernel;
             q = r.qr;
             if (graph)
@@ -473,32 +638,39 @@ int main(int argc, char** argv)
             // The median of e2e_reps runs, and their range: a single run on
             // a shared host now and then loses half its rate for reasons
             // outside the program (docs/benchmarks.md, stop 18).
-            auto e2e_runs = [&](llr_format llr, range& rg) {
+            auto e2e_runs = [&](llr_format llr, range& rg, double& bound) {
                 std::vector<double> v;
-                for (int r = 0; r < e2e_reps; r++)
-                    v.push_back(pipeline_gbps(c, c.impl, { core::backend_kind::cuda, { 0 }, "" }, data, vectors,
-                                              n0, e2e_batch, e2e_total, 0, staging, llr, e2e_channels));
+                for (int r = 0; r < e2e_reps; r++) {
+                    const auto f = pipeline_gbps(
+                        c, c.impl, { core::backend_kind::cuda, { 0 }, "" }, data, vectors, n0, e2e_batch, e2e_total,
+                        0, llr == llr_format::int8 ? ref8 : ref,
+                        shape + ", e2e" + (llr == llr_format::int8 ? ", int8 out" : "") + ", run " + std::to_string(r),
+                        staging, llr, e2e_channels);
+                    v.push_back(f.gbps);
+                    bound = f.bound;
+                }
                 std::sort(v.begin(), v.end());
                 rg = { v.front(), v.back() };
                 return v[v.size() / 2];
             };
             if (e2e_on)
-                e2e = e2e_runs(llr_format::float32, e2e_range);
+                e2e = e2e_runs(llr_format::float32, e2e_range, e2e_bound);
             if (int8_out && e2e_on)
-                e2e8 = e2e_runs(llr_format::int8, e2e8_range);
+                e2e8 = e2e_runs(llr_format::int8, e2e8_range, e2e8_bound);
         }
 #endif
         if (cpu) {
-            const std::string twin = std::string("cpu-") + (c.impl.find("mtt") != std::string::npos ? "mtt"
-                                                             : c.impl.substr(5));
             const size_t total = c.impl == "cuda-ml" || c.bits >= 6 ? 64 * cores : 600 * cores;
             host = pipeline_gbps(c, twin, { core::backend_kind::cpu, {}, "" }, data, vectors, n0, cores,
-                                 quick ? total / 4 : total, cores);
+                                 quick ? total / 4 : total, cores, ref, shape + ", cpu twin " + twin)
+                       .gbps;
             if (int8_out)
                 host8 = pipeline_gbps(c, twin, { core::backend_kind::cpu, {}, "" }, data, vectors, n0, cores,
-                                      quick ? total / 4 : total, cores, 0, llr_format::int8);
+                                      quick ? total / 4 : total, cores, ref8, shape + ", cpu twin " + twin + ", int8 out",
+                                      0, llr_format::int8)
+                            .gbps;
         }
-        const double bound = pcie_bound_gbps(c, vectors);
+        const double bound = e2e_bound > 0 ? e2e_bound : pcie_bound_gbps(c, vectors, e2e_channels);
         const double ceiling = std::min(k, bound);
         std::printf("| %s | %dx%d | %d-QAM | %s | %.3f | %.3f | %.3f | %.2f-%.2f | %.2f | %.0f%% | %.4f |",
                     c.impl.c_str(), c.nt, c.nr, 1 << c.bits,
@@ -506,7 +678,8 @@ int main(int argc, char** argv)
                     e2e_range.hi, bound, ceiling > 0 ? 100.0 * e2e / ceiling : 0.0, host);
         if (int8_out)
             std::printf(" %.3f | %.2f-%.2f | %.2f | %.2f | %.4f |", e2e8, e2e8_range.lo, e2e8_range.hi,
-                        pcie_bound_gbps(c, vectors, llr_format::int8), e2e > 0 ? e2e8 / e2e : 0.0, host8);
+                        e2e8_bound > 0 ? e2e8_bound : pcie_bound_gbps(c, vectors, e2e_channels, llr_format::int8),
+                        e2e > 0 ? e2e8 / e2e : 0.0, host8);
         std::printf("\n%s", graph_line.c_str());
         std::fflush(stdout);
     }

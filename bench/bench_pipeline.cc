@@ -13,7 +13,16 @@
 // kernel and a third's copy-out run at once, so the ceiling is the
 // bidirectional PCIe rate (H2D and D2H concurrently), measured here first.
 //
+// Checked (bench_checks.h) before a figure is printed: every frame came out,
+// in order, scaled by 2: the warm-up's frames are written whole and checked
+// whole, the timed ones carry their number in their first and last float and
+// are checked there. The figure must not be above the PCIe bound for the
+// bytes each frame moves (its descriptor and data in, its data out) at the
+// rates measured first. A failed check prints an error and exits with
+// status 1.
+//
 //   bench_pipeline [--quick] [--markdown]
+#include "bench_checks.h"
 #include "copy/copy_kernel.h"
 #include "pipeline/batch_pipeline.h"
 #include "cuda/cuda_probe.h"
@@ -32,64 +41,24 @@ using clk = std::chrono::steady_clock;
 
 namespace {
 
-void ck(cudaError_t e, const char* what)
-{
-    if (e != cudaSuccess)
-        throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
-}
+// The value a frame's float i holds: whole frames (the warm-up) i's own,
+// the timed ones their number at both ends (exact in a float below 2^24).
+float pattern(size_t frame, size_t i) { return float((frame * 7 + i) % 4096); }
+float stamp(size_t frame) { return float(frame % (size_t(1) << 23)); }
 
-struct pcie_ref {
-    double h2d, d2h, bidir; // GB/s
+struct figure {
+    double gbs = 0, bound = 0; // GB/s each way, and its bound
 };
 
-// Pinned copies of 256 MiB: each direction alone, then both at once.
-pcie_ref measure_pcie()
-{
-    const size_t n = size_t(256) << 20;
-    void *h1, *h2, *d1, *d2;
-    ck(cudaHostAlloc(&h1, n, 0), "cudaHostAlloc");
-    ck(cudaHostAlloc(&h2, n, 0), "cudaHostAlloc");
-    ck(cudaMalloc(&d1, n), "cudaMalloc");
-    ck(cudaMalloc(&d2, n), "cudaMalloc");
-    std::memset(h1, 1, n);
-    std::memset(h2, 2, n);
-    cudaStream_t s1, s2;
-    ck(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), "stream");
-    ck(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), "stream");
-    auto timed = [&](bool up, bool down) {
-        double best = 1e30;
-        for (int rep = 0; rep < 5; rep++) {
-            ck(cudaDeviceSynchronize(), "sync");
-            auto t0 = clk::now();
-            if (up)
-                ck(cudaMemcpyAsync(d1, h1, n, cudaMemcpyHostToDevice, s1), "h2d");
-            if (down)
-                ck(cudaMemcpyAsync(h2, d2, n, cudaMemcpyDeviceToHost, s2), "d2h");
-            ck(cudaDeviceSynchronize(), "sync");
-            best = std::min(best, std::chrono::duration<double>(clk::now() - t0).count());
-        }
-        return best;
-    };
-    pcie_ref r;
-    r.h2d = n / timed(true, false) / 1e9;
-    r.d2h = n / timed(false, true) / 1e9;
-    r.bidir = 2.0 * n / timed(true, true) / 1e9;
-    cudaStreamDestroy(s1);
-    cudaStreamDestroy(s2);
-    cudaFree(d1);
-    cudaFree(d2);
-    cudaFreeHost(h1);
-    cudaFreeHost(h2);
-    return r;
-}
-
-// GB/s of input (= of output) through the pipeline.
-double run_pipeline(size_t batch_bytes, size_t slots, bool quick)
+// GB/s of input (= of output) through the pipeline, checked.
+figure run_pipeline(size_t batch_bytes, size_t slots, bool quick, const bench::link_rates& link)
 {
     const size_t frame_bytes = std::min<size_t>(batch_bytes, size_t(1) << 20);
     const size_t frames_per_batch = batch_bytes / frame_bytes;
+    const size_t nf = frame_bytes / sizeof(float);
     core::copy_config copy;
-    copy.vlen = frame_bytes / sizeof(float);
+    copy.vlen = nf;
+    copy.scale = 2.0f; // out = 2 x in: a frame that was not processed shows
     core::pipeline_config cfg;
     cfg.slots = slots;
     cfg.max_batch = frames_per_batch;
@@ -101,19 +70,29 @@ double run_pipeline(size_t batch_bytes, size_t slots, bool quick)
     size_t nbatches = std::max<size_t>(target / batch_bytes, 3 * slots + 8);
     nbatches = std::min<size_t>(nbatches, 200000);
     const size_t warm = std::min<size_t>(nbatches / 10 + slots, 50);
-    volatile uint8_t sink = 0;
-    size_t out_frames = 0;
+    const std::string what = std::to_string(batch_bytes) + "-byte batches, " + std::to_string(slots) + " slot(s)";
+    size_t out_frames = 0, bad = 0, checked_whole = 0;
     clk::time_point t0;
+    const size_t total_frames = nbatches * frames_per_batch;
+    const size_t warm_frames = warm * frames_per_batch;
     auto consume = [&](bool block) {
         while (const auto* f = pipe->front(block)) {
-            sink = sink ^ f->data[0] ^ f->data[f->out_bytes - 1]; // touch the output
+            const size_t n = f->user;
+            const float* o = reinterpret_cast<const float*>(f->data);
+            if (f->rejected || f->out_bytes != frame_bytes || n != out_frames)
+                bad++;
+            else if (n < warm_frames) {
+                for (size_t i = 0; i < nf; i++)
+                    bad += o[i] != 2.0f * pattern(n, i);
+                checked_whole++;
+            } else {
+                bad += o[0] != 2.0f * stamp(n) || o[nf - 1] != 2.0f * stamp(n);
+            }
             pipe->pop();
             out_frames++;
             block = false;
         }
     };
-    const size_t total_frames = nbatches * frames_per_batch;
-    const size_t warm_frames = warm * frames_per_batch;
     size_t in_frames = 0;
     while (in_frames < total_frames) {
         if (in_frames == warm_frames) {
@@ -122,8 +101,15 @@ double run_pipeline(size_t batch_bytes, size_t slots, bool quick)
             t0 = clk::now();
         }
         if (pipe->can_accept()) {
-            uint8_t* p = pipe->begin_frame(frame_bytes, frame_bytes, nullptr);
-            p[0] = uint8_t(in_frames); // the payload is written in place by the producer
+            // The payload is written in place by the producer: whole in the
+            // warm-up, its two ends after.
+            auto* p = reinterpret_cast<float*>(pipe->begin_frame(frame_bytes, frame_bytes, nullptr, in_frames));
+            if (in_frames < warm_frames) {
+                for (size_t i = 0; i < nf; i++)
+                    p[i] = pattern(in_frames, i);
+            } else {
+                p[0] = p[nf - 1] = stamp(in_frames);
+            }
             pipe->commit_frame();
             in_frames++;
         } else {
@@ -135,8 +121,19 @@ double run_pipeline(size_t batch_bytes, size_t slots, bool quick)
     consume(false);
     const double secs = std::chrono::duration<double>(clk::now() - t0).count();
     if (out_frames != total_frames)
-        throw std::runtime_error("frames lost in the benchmark");
-    return double(total_frames - warm_frames) * frame_bytes / secs / 1e9;
+        bench::fail(what + ": " + std::to_string(total_frames) + " frames in, " + std::to_string(out_frames) +
+                    " out: no figure");
+    if (bad)
+        bench::fail(what + ": " + std::to_string(bad) + " values (or frames) not 2 x their input: no figure");
+    if (checked_whole != warm_frames)
+        bench::fail(what + ": the warm-up's frames were not all checked");
+    figure r;
+    const auto b = bench::pipeline_frame_bytes(core::frame_types{}, frame_bytes, frame_bytes);
+    // GB/s of frame data: bytes per ns per frame of frame_bytes.
+    r.bound = bench::link_bound_gbps({ link }, double(frame_bytes), b);
+    r.gbs = bench::check_bound(what, double(total_frames - warm_frames) * frame_bytes / secs / 1e9, r.bound, "GB/s",
+                               bench::link_why(b));
+    return r;
 }
 
 } // namespace
@@ -149,6 +146,10 @@ int main(int argc, char** argv)
             quick = true;
         else if (!std::strcmp(argv[i], "--markdown"))
             markdown = true;
+        else {
+            std::fprintf(stderr, "usage: bench_pipeline [--quick] [--markdown]\n");
+            return std::strcmp(argv[i], "--help") && std::strcmp(argv[i], "-h") ? 2 : 0;
+        }
     }
     const auto& probe = core::probe_cuda();
     if (probe.devices.empty() || !probe.devices[0].usable) {
@@ -159,9 +160,11 @@ int main(int argc, char** argv)
         return 0;
     }
     std::printf("device: %s\n", probe.devices[0].name.c_str());
-    const pcie_ref ref = measure_pcie();
+    const bench::link_rates ref = bench::measure_link(0);
     std::printf("pinned PCIe, same run: H2D %.1f GB/s, D2H %.1f GB/s, both at once %.1f GB/s total\n",
-                ref.h2d, ref.d2h, ref.bidir);
+                ref.h2d, ref.d2h, ref.both);
+    std::printf("checked: every frame out, in order, 2 x its input (warm-up frames whole, timed ones at both "
+                "ends); each figure not above its PCIe bound (bytes per frame at these rates)\n");
     std::printf("\nbatch_copy pipeline, host->device->host; figure = GB/s each way "
                 "(ratio = 2 x figure / bidirectional PCIe)\n");
     const std::vector<size_t> sizes = { 1 << 10, 16 << 10, 256 << 10, 1 << 20, 4 << 20,
@@ -178,9 +181,8 @@ int main(int argc, char** argv)
             std::snprintf(label, sizeof label, "%zu KiB", b >> 10);
         std::printf(markdown ? "| %s |" : "%10s", label);
         for (size_t slots = 1; slots <= 4; slots++) {
-            const double gbs = run_pipeline(b, slots, quick);
-            std::printf(markdown ? " %.1f GB/s (%.0f%%) |" : " %7.1f (%4.0f%%)", gbs,
-                        100.0 * 2 * gbs / ref.bidir);
+            const auto f = run_pipeline(b, slots, quick, ref);
+            std::printf(markdown ? " %.1f GB/s (%.0f%%) |" : " %7.1f (%4.0f%%)", f.gbs, 100.0 * 2 * f.gbs / ref.both);
             std::fflush(stdout);
         }
         std::printf("\n");

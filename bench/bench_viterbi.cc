@@ -17,8 +17,19 @@
 // --frames N frames: the per-core figure to set beside a single-threaded
 // peer decoder (pin both with taskset -c).
 //
+// Every figure is checked first (bench_checks.h): every frame decoded, the
+// warm-up's outputs and one timed frame in 61 equal to cpu-reference's on the
+// same frames (bit for bit where the registry says bit_exact; cpu-simd on
+// float input as many bit errors within the registry's tolerance, 1% of the
+// bits), and the figure not above its bound:
+// on the CPU the threads' vector issue (an 8-bit lane per state and trellis
+// step at 256 lane bytes per clock), on CUDA the bytes per frame over PCIe at
+// the pinned rates measured in the run. A failed check prints an error and
+// exits with status 1.
+//
 //   bench_viterbi [--quick] [--frame-bits N] [--K k]
 //   bench_viterbi --impl cpu-simd [--threads 1] [--input int8] [--frames 50000] [--frame-bits N] [--K k]
+#include "bench/bench_checks.h"
 #include "bench/viterbi_bench_frames.h"
 #include "pipeline/batch_pipeline.h"
 #include "cuda/cuda_probe.h"
@@ -57,6 +68,13 @@ int main(int argc, char** argv)
             frame_bits = std::atoi(argv[++i]);
         else if (!std::strcmp(argv[i], "--K") && i + 1 < argc)
             K = std::atoi(argv[++i]);
+        else {
+            std::fprintf(stderr,
+                         "usage: bench_viterbi [--quick] [--frame-bits N] [--K 5|7|9]\n"
+                         "       bench_viterbi --impl NAME [--threads N] [--input float|int8|hard] [--frames N]\n"
+                         "                     [--frame-bits N] [--K 5|7|9]\n");
+            return std::strcmp(argv[i], "--help") && std::strcmp(argv[i], "-h") ? 2 : 0;
+        }
     }
     core::viterbi_config cfg;
     cfg.K = K;
@@ -69,6 +87,7 @@ int main(int argc, char** argv)
     const staged_frames llrs = bench::noisy_frames(cfg, frame_bits, core::viterbi::INPUT_SOFT, 64);
     const staged_frames llrs8 = bench::noisy_frames(cfg, frame_bits, core::viterbi::INPUT_INT8, 64);
     const staged_frames hard = bench::noisy_frames(cfg, frame_bits, core::viterbi::INPUT_HARD, 64);
+    const auto cpu = bench::cpu_limits::of_this_machine();
     if (!impl.empty()) {
         const staged_frames& staged = input == "float" ? llrs : input == "hard" ? hard : llrs8;
         if (input != "float" && input != "int8" && input != "hard") {
@@ -82,57 +101,98 @@ int main(int argc, char** argv)
                          choice.note.c_str());
             return 2;
         }
-        const double gbps = pipeline_gbps(cfg, { core::backend_kind::cpu, {}, "" }, staged, frame_bits, 64,
-                                          frames, threads);
+        const auto expected = bench::viterbi_expected(cfg, staged, frame_bits, core::backend_kind::cpu);
         const std::string kernel = core::viterbi_kernel_factories(cfg, choice).cpu()->name();
+        const std::string what = kernel + ", " + input + " input, " + std::to_string(threads) + " thread(s)";
+        const auto f = pipeline_gbps(cfg, { core::backend_kind::cpu, {}, "" }, staged, frame_bits, 64, frames,
+                                     threads, expected, what);
+        // The workers and the submitting thread.
+        const size_t used = threads ? threads + 1 : 0;
+        const double lane = bench::viterbi_cpu_lane_bytes_per_bit(code.states());
+        bench::check_bound(what, f.gbps * 1e3, cpu.bound_gbps(used, lane) * 1e3, "Mbit/s", cpu.why(used, lane));
         std::printf("%s: K=%d rate 1/%d, terminated %d-bit frames, %s input, %zu thread(s): %.1f Mbit/s\n",
-                    kernel.c_str(), K, code.n(), frame_bits, input.c_str(), threads, gbps * 1e3);
+                    kernel.c_str(), K, code.n(), frame_bits, input.c_str(), threads, f.gbps * 1e3);
+        std::printf("checked: %s; bound %.0f Mbit/s\n", f.checked.c_str(), cpu.bound_gbps(used, lane) * 1e3);
         return 0;
     }
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const size_t scale = quick ? 1 : 5;
+    const double lane = bench::viterbi_cpu_lane_bytes_per_bit(code.states());
     std::printf("K=%d rate 1/%d, terminated frames of %d bits, float32 LLRs in, bits out; %u CPU threads\n",
                 K, code.n(), frame_bits, cores);
-    std::printf("| implementation | backend | Gbit/s | ratio to cpu-reference on all cores |\n|---|---|---|---|\n");
-    cfg.implementation = "cpu-reference";
-    const core::backend_choice cpu{ core::backend_kind::cpu, {}, "" };
-    const double ref_all = pipeline_gbps(cfg, cpu, llrs, frame_bits, cores, 12 * cores * scale, 0);
-    const double ref_one = pipeline_gbps(cfg, cpu, llrs, frame_bits, 1, 12 * scale, 1);
-    std::printf("| cpu-reference | cpu, %u cores | %.3f | 1.00 |\n", cores, ref_all);
-    std::printf("| cpu-reference | cpu, 1 core | %.4f | %.3f |\n", ref_one, ref_one / ref_all);
-    cfg.implementation = "cpu-tiled";
-    const double tiled_all = pipeline_gbps(cfg, cpu, llrs, frame_bits, cores, 3 * cores * scale, 0);
-    std::printf("| cpu-tiled | cpu, %u cores | %.4f | %.3f |\n", cores, tiled_all, tiled_all / ref_all);
-    cfg.implementation = "cpu-simd";
+    std::printf("Checked: every frame decoded; the warm-up's outputs and one timed frame in %d equal to "
+                "cpu-reference's (bit for bit; cpu-simd as many bit errors within the registry's tolerance). "
+                "Bound: CPU rows %s; "
+                "CUDA rows the bytes per frame over PCIe at the pinned rates measured in this run.\n\n",
+                int(bench::sample_every), cpu.why(cores, lane).c_str());
+    std::printf("| implementation | backend | Gbit/s | ratio to cpu-reference on all cores | bound Gbit/s | frames "
+                "timed (compared) |\n|---|---|---|---|---|---|\n");
+    const core::backend_choice cpu_backend{ core::backend_kind::cpu, {}, "" };
+    // One CPU figure: its frames checked (in the run) and its bound, then printed.
+    auto cpu_row = [&](const char* impl, const staged_frames& staged, size_t max_batch, size_t total, size_t threads,
+                       const std::string& label) {
+        cfg.implementation = impl;
+        const auto expected = bench::viterbi_expected(cfg, staged, frame_bits, core::backend_kind::cpu);
+        const std::string what = std::string(impl) + ", " + label;
+        const auto f = pipeline_gbps(cfg, cpu_backend, staged, frame_bits, max_batch, total, threads, expected, what);
+        const size_t used = threads ? threads + 1 : 0;
+        const double bound = cpu.bound_gbps(used, lane);
+        bench::check_bound(what, f.gbps, bound, "Gbit/s", cpu.why(used, lane));
+        return std::make_pair(f, bound);
+    };
+    auto print = [](const char* impl, const std::string& label, const bench::pipeline_figure& f, double ratio,
+                    double bound) {
+        std::printf("| %s | %s | %.4f | %.3f | %.0f | %zu (%zu) |\n", impl, label.c_str(), f.gbps, ratio, bound,
+                    f.frames, f.compared);
+    };
+    const std::string all_cores = "cpu, " + std::to_string(cores) + " cores";
+    const auto ref_all = cpu_row("cpu-reference", llrs, cores, 12 * cores * scale, 0, all_cores);
+    const auto ref_one = cpu_row("cpu-reference", llrs, 1, 12 * scale, 1, "cpu, 1 core");
+    const double ref = ref_all.first.gbps;
+    print("cpu-reference", all_cores, ref_all.first, 1.0, ref_all.second);
+    print("cpu-reference", "cpu, 1 core", ref_one.first, ref_one.first.gbps / ref, ref_one.second);
+    const auto tiled_all = cpu_row("cpu-tiled", llrs, cores, 3 * cores * scale, 0, all_cores);
+    print("cpu-tiled", all_cores, tiled_all.first, tiled_all.first.gbps / ref, tiled_all.second);
     for (const staged_frames* staged : { &llrs, &llrs8 }) {
-        const char* kind = staged == &llrs ? "float32 in" : "int8 in";
-        const double all = pipeline_gbps(cfg, cpu, *staged, frame_bits, 4 * cores, 100 * cores * scale, 0);
-        const double one = pipeline_gbps(cfg, cpu, *staged, frame_bits, 16, 100 * scale, 1);
-        std::printf("| cpu-simd | cpu, %u cores, %s | %.3f | %.2f |\n", cores, kind, all, all / ref_all);
-        std::printf("| cpu-simd | cpu, 1 core, %s | %.4f | %.3f |\n", kind, one, one / ref_all);
+        const std::string kind = staged == &llrs ? "float32 in" : "int8 in";
+        const auto all = cpu_row("cpu-simd", *staged, 4 * cores, 100 * cores * scale, 0, all_cores + ", " + kind);
+        const auto one = cpu_row("cpu-simd", *staged, 16, 100 * scale, 1, "cpu, 1 core, " + kind);
+        print("cpu-simd", all_cores + ", " + kind, all.first, all.first.gbps / ref, all.second);
+        print("cpu-simd", "cpu, 1 core, " + kind, one.first, one.first.gbps / ref, one.second);
     }
     const auto& probe = core::probe_cuda();
+#ifdef GPURX_HAVE_CUDA
     if (!probe.devices.empty() && probe.devices[0].usable) {
+        const auto link = bench::measure_link(0);
+        std::printf("(CUDA rows: %s)\n", link.describe().c_str());
+        const core::backend_choice gpu{ core::backend_kind::cuda, { 0 }, "" };
         for (const char* name : { "cuda-warp", "cuda-tiled" }) {
             cfg.implementation = name;
             const auto choice = core::choose_viterbi_implementation(cfg);
             if (choice.cuda != name) {
-                std::printf("| %s | (cannot run: %s) | | |\n", name, choice.note.c_str());
+                std::printf("| %s | (cannot run: %s) | | | | |\n", name, choice.note.c_str());
                 continue;
             }
             // The tiled layout is far slower: fewer frames keep its run short.
-            const size_t frames = std::string(name) == "cuda-tiled" ? 1024 * scale : 16384 * scale;
-            const double gpu = pipeline_gbps(cfg, { core::backend_kind::cuda, { 0 }, "" }, llrs, frame_bits,
-                                             std::string(name) == "cuda-tiled" ? 256 : 2048, frames, 0);
-            std::printf("| %s | cuda (%s), float32 in | %.3f | %.2f |\n", name, probe.devices[0].name.c_str(),
-                        gpu, gpu / ref_all);
-            if (std::string(name) == "cuda-warp") {
-                const double gpu8 = pipeline_gbps(cfg, { core::backend_kind::cuda, { 0 }, "" }, llrs8,
-                                                  frame_bits, 2048, frames, 0);
-                std::printf("| %s | cuda (%s), int8 in | %.3f | %.2f |\n", name,
-                            probe.devices[0].name.c_str(), gpu8, gpu8 / ref_all);
+            const bool tiled = std::string(name) == "cuda-tiled";
+            const size_t frames = tiled ? 1024 * scale : 16384 * scale;
+            for (const staged_frames* staged : { &llrs, &llrs8 }) {
+                if (tiled && staged == &llrs8)
+                    continue;
+                const std::string label = "cuda (" + probe.devices[0].name + "), " +
+                                          (staged == &llrs ? "float32 in" : "int8 in");
+                const std::string what = std::string(name) + ", " + label;
+                const auto expected = bench::viterbi_expected(cfg, *staged, frame_bits, core::backend_kind::cuda);
+                const auto f = pipeline_gbps(cfg, gpu, *staged, frame_bits, tiled ? 256 : 2048, frames, 0, expected,
+                                             what);
+                const double bound = bench::link_bound_gbps({ link }, frame_bits, f.bus);
+                bench::check_bound(what, f.gbps, bound, "Gbit/s", bench::link_why(f.bus));
+                print(name, label, f, f.gbps / ref, bound);
             }
         }
     }
+#else
+    (void)probe;
+#endif
     return 0;
 }

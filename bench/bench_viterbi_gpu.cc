@@ -14,7 +14,18 @@
 // The CPU figures and the peers (libfec, gr-fec) come from bench_viterbi and
 // the peer programs, run in the same session (scripts/gpuhost-check.sh).
 //
-//   bench_viterbi_gpu [--quick] [--pcie-gbs 55]
+// Every figure is checked first (bench_checks.h): every frame decoded, the
+// outputs equal to cpu-reference's on the same frames (kernel only: every
+// frame of the last launch; end to end: the warm-up's and one timed frame in
+// 61; latency: every frame), and the figure not above its bound: kernel
+// only, the GPU's instruction issue for one 16x2 add-compare-select per two
+// states and trellis step and its memory for the batch's bytes; end to end,
+// the bytes each frame moves over PCIe at the pinned rates measured at the
+// start of the run (--pcie-gbs G: G GB/s each way and 2G both at once
+// instead). A failed check prints an error and exits with status 1.
+//
+//   bench_viterbi_gpu [--quick] [--pcie-gbs G]
+#include "bench/bench_checks.h"
 #include "bench/viterbi_bench_frames.h"
 #include "pipeline/batch_pipeline.h"
 #include "cuda/cuda_probe.h"
@@ -88,14 +99,33 @@ struct resident_batch {
         ck(cudaStreamCreate(&st), "stream");
         kernel->enqueue(dev, host, st); // warm-up
         ck(cudaStreamSynchronize(st), "sync");
-        // Every frame must have decoded: a benchmark of rejected frames
-        // would measure nothing.
         results.resize(nframes);
+        in_bytes_total = hin.size() + fd.size() * sizeof(core::frame_desc) +
+                         params.size() * sizeof(core::viterbi::frame_params);
+        out_bytes_total = out_stride * nframes + nframes * sizeof(core::viterbi::frame_result);
+        out_stride_ = out_stride;
+    }
+    size_t in_bytes_total = 0, out_bytes_total = 0, out_stride_ = 0;
+
+    /*!
+     * After the timed launches: every frame of the last one decoded, with
+     * the expected output of the staged frame it holds (frame f holds staged
+     * frame f mod the staged count). Fails (no figure) otherwise.
+     */
+    std::string verify(const std::string& what, const bench::expected_outputs& e, int frame_bits)
+    {
+        ck(cudaStreamSynchronize(st), "sync");
+        const size_t nframes = fd.size();
+        std::vector<uint8_t> out(out_stride_ * nframes);
+        ck(cudaMemcpy(out.data(), dout, out.size(), cudaMemcpyDeviceToHost), "cpy");
         ck(cudaMemcpy(results.data(), dres, nframes * sizeof(core::viterbi::frame_result), cudaMemcpyDeviceToHost),
            "cpy");
-        for (const auto& r : results)
-            if (r.status != core::viterbi::FRAME_DECODED)
-                throw std::runtime_error("a frame was rejected");
+        bench::frame_check check(what, &e);
+        for (size_t f = 0; f < nframes; f++)
+            check.add(f % e.out.size(), &out[f * out_stride_], size_t(frame_bits),
+                      results[f].status == core::viterbi::FRAME_DECODED);
+        check.require(nframes);
+        return check.summary();
     }
     ~resident_batch()
     {
@@ -103,7 +133,10 @@ struct resident_batch {
         for (void* p : { dfd, dpar, din, dout, dres, dscr })
             cudaFree(p);
     }
-    //! Median kernel time over reps launches, in ms.
+    //! Median kernel time over reps launches, in ms. Before each launch
+    //! (outside the timed window) the results are cleared, and after it every
+    //! frame must have one: each timed launch decoded every frame. The
+    //! outputs are cleared before the last launch, for verify().
     double median_ms(int reps)
     {
         cudaEvent_t e0, e1;
@@ -111,6 +144,9 @@ struct resident_batch {
         ck(cudaEventCreate(&e1), "event");
         std::vector<float> times;
         for (int r = 0; r < reps; r++) {
+            ck(cudaMemsetAsync(dres, 0xff, results.size() * sizeof(core::viterbi::frame_result), st), "memset");
+            if (r == reps - 1)
+                ck(cudaMemsetAsync(dout, 0xff, out_stride_ * fd.size(), st), "memset");
             ck(cudaEventRecord(e0, st), "record");
             kernel->enqueue(dev, host, st);
             ck(cudaEventRecord(e1, st), "record");
@@ -118,6 +154,13 @@ struct resident_batch {
             float ms;
             ck(cudaEventElapsedTime(&ms, e0, e1), "elapsed");
             times.push_back(ms);
+            ck(cudaMemcpy(results.data(), dres, results.size() * sizeof(core::viterbi::frame_result),
+                          cudaMemcpyDeviceToHost),
+               "cpy");
+            for (const auto& x : results)
+                if (x.status != core::viterbi::FRAME_DECODED)
+                    bench::fail("kernel only, " + std::string(kernel->name()) + ": launch " + std::to_string(r) +
+                                " left a frame undecoded: no figure");
         }
         cudaEventDestroy(e0);
         cudaEventDestroy(e1);
@@ -126,17 +169,37 @@ struct resident_batch {
     }
 };
 
-double kernel_gbps(const core::viterbi_config& cfg, const bench::staged_frames& frames, int frame_bits, int nframes,
-                   int reps)
+struct kernel_figure {
+    double gbps = 0, bound = 0; //!< the figure and its bound, Gbit/s
+    std::string checked;        //!< the frames behind it
+};
+
+/*!
+ * Kernel-only Gbit/s of \p nframes frames (the median launch of \p reps),
+ * checked: every frame of the last launch as \p e expects, and the figure
+ * not above the kernel bound on \p g (fails, no figure, otherwise).
+ */
+kernel_figure kernel_gbps(const core::viterbi_config& cfg, const bench::staged_frames& frames, int frame_bits,
+                          int nframes, int reps, const bench::expected_outputs& e, const bench::gpu_limits& g,
+                          const std::string& what)
 {
     resident_batch b(cfg, frames, frame_bits, nframes);
-    return double(frame_bits) * nframes / (b.median_ms(reps) * 1e-3) / 1e9;
+    const double ms = b.median_ms(reps);
+    kernel_figure k;
+    k.checked = b.verify(what, e, frame_bits);
+    const double bits = double(frame_bits) * nframes;
+    const double instr = bench::viterbi_gpu_instr_per_bit(cfg.code().states());
+    const double bytes = double(b.in_bytes_total + b.out_bytes_total);
+    k.bound = bench::kernel_bound_gbps(g, bits, instr, bytes);
+    k.gbps = bench::check_bound(what, bits / (ms * 1e-3) / 1e9, k.bound, "Gbit/s", bench::kernel_why(g, instr, bytes / bits));
+    return k;
 }
 
 // Mean and worst latency (us) of single frames, each submitted to an idle
 // pipeline and taken out as soon as it completes.
 void single_frame_latency(const core::viterbi_config& cfg, const bench::staged_frames& frames, int frame_bits,
-                          int count, double& mean_us, double& max_us)
+                          int count, const bench::expected_outputs& e, const std::string& what, double& mean_us,
+                          double& max_us)
 {
     const auto choice = core::choose_viterbi_implementation(cfg);
     core::pipeline_config pc;
@@ -150,13 +213,19 @@ void single_frame_latency(const core::viterbi_config& cfg, const bench::staged_f
                                     { core::backend_kind::cuda, { 0 }, "" }, pc);
     const core::viterbi::frame_params params{ frame_bits, frames.input };
     std::vector<double> us;
+    bench::frame_check check(what, &e);
     for (int i = 0; i < count + 5; i++) {
-        const auto& x = frames.bytes[i % frames.bytes.size()];
+        const size_t s = size_t(i) % frames.bytes.size();
+        const auto& x = frames.bytes[s];
         const auto t0 = clk::now();
         pipe->submit(x.data(), x.size(), size_t(frame_bits), &params);
         pipe->flush();
-        pipe->front(true);
+        const core::completed_frame* f = pipe->front(true);
         const auto t1 = clk::now();
+        if (!f)
+            bench::fail(what + ": frame " + std::to_string(i) + " did not come out");
+        check.add(s, f->data, f->out_bytes,
+                  !f->rejected && f->result_as<core::viterbi::frame_result>()->status == core::viterbi::FRAME_DECODED);
         pipe->pop();
         if (i >= 5) // the first ones warm the path up
             us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
@@ -168,6 +237,7 @@ void single_frame_latency(const core::viterbi_config& cfg, const bench::staged_f
         max_us = std::max(max_us, u);
     }
     mean_us = sum / double(us.size());
+    check.require(uint64_t(count) + 5);
 }
 
 struct code_case {
@@ -182,15 +252,18 @@ struct code_case {
 int main(int argc, char** argv)
 {
     bool quick = false;
-    double pcie_gbs = 55.0; // measured pinned host-to-device bandwidth of the H100 host, GB/s
+    double pcie_gbs = 0; // 0: measure the link in this run
     for (int i = 1; i < argc; i++) {
         if (!std::strcmp(argv[i], "--quick"))
             quick = true;
         else if (!std::strcmp(argv[i], "--pcie-gbs") && i + 1 < argc)
             pcie_gbs = std::atof(argv[++i]);
         else {
-            std::fprintf(stderr, "usage: bench_viterbi_gpu [--quick] [--pcie-gbs GB/s]\n");
-            return 2;
+            std::fprintf(stderr, "usage: bench_viterbi_gpu [--quick] [--pcie-gbs GB/s]\n"
+                                 "  --quick        fewer frames and repetitions\n"
+                                 "  --pcie-gbs G   the PCIe bound from G GB/s each way (2G both at once) instead of\n"
+                                 "                 the pinned copy rates measured at the start of the run\n");
+            return std::strcmp(argv[i], "--help") && std::strcmp(argv[i], "-h") ? 2 : 0;
         }
     }
     const auto& probe = core::probe_cuda();
@@ -198,10 +271,17 @@ int main(int argc, char** argv)
         std::printf("no usable CUDA device: nothing to measure\n");
         return 0;
     }
-    int sms = 0;
-    ck(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "attribute");
+    const auto g = bench::gpu_limits::of(0);
+    const bench::link_rates link =
+        pcie_gbs > 0 ? bench::link_rates{ pcie_gbs, pcie_gbs, 2 * pcie_gbs } : bench::measure_link(0);
     const int reps = quick ? 3 : 7;
-    std::printf("device: %s (%d SMs); information bits per second\n\n", probe.devices[0].name.c_str(), sms);
+    std::printf("device: %s (%s); information bits per second\n", probe.devices[0].name.c_str(),
+                g.describe().c_str());
+    std::printf("link: %s\n\n",
+                pcie_gbs > 0 ? ("given: " + bench::num(pcie_gbs) + " GB/s each way, " + bench::num(2 * pcie_gbs) +
+                                " GB/s both at once")
+                                   .c_str()
+                             : link.describe().c_str());
 
     using T = core::viterbi::termination;
     const code_case k7{ "K=7 (133,171) r1/2", 7, { 0133, 0171 }, T::terminated };
@@ -211,8 +291,11 @@ int main(int argc, char** argv)
     const code_case lte_t{ "K=7 (133,171,165) r1/3", 7, { 0133, 0171, 0165 }, T::terminated };
 
     std::printf("## Kernel only (resident batch, no transfers)\n\n");
-    std::printf("| implementation | code | termination | input | frame bits | frames | Gbit/s |\n"
-                "|---|---|---|---|---|---|---|\n");
+    std::printf("Checked: every frame of the last launch decoded, equal to cpu-reference's output bit for bit. "
+                "Bound: the GPU's instruction issue for one 16x2 add-compare-select per two states and trellis "
+                "step, and its memory for the batch's bytes.\n\n");
+    std::printf("| implementation | code | termination | input | frame bits | frames | Gbit/s | bound Gbit/s |\n"
+                "|---|---|---|---|---|---|---|---|\n");
     struct row {
         const char* impl;
         const code_case* code;
@@ -238,6 +321,7 @@ int main(int argc, char** argv)
         { "cuda-tiled", &lte, I::INPUT_INT8, 2048, 1024 },
         { "cuda-tiled", &k7, I::INPUT_HARD, 2048, 1024 },
     };
+    int errors = 0; // rows that ended in an error instead of a figure
     for (const auto& r : rows) {
         core::viterbi_config cfg;
         cfg.K = r.code->K;
@@ -245,69 +329,97 @@ int main(int argc, char** argv)
         cfg.termination = r.code->term;
         cfg.max_frame_bits = r.frame_bits;
         cfg.implementation = r.impl;
+        std::printf("| %s | %s | %s | %s | %d | %d |", r.impl, r.code->name,
+                    core::viterbi::termination_name(r.code->term), bench::input_name(r.input), r.frame_bits,
+                    r.nframes);
+        const auto choice = core::choose_viterbi_implementation(cfg);
+        if (choice.cuda != cfg.implementation) {
+            std::printf(" (%s cannot run this: %s) | |\n", r.impl, choice.note.c_str());
+            continue;
+        }
+        const std::string what = std::string("kernel only, ") + r.impl + ", " + r.code->name + ", " +
+                                 bench::input_name(r.input) + ", " + std::to_string(r.frame_bits) + "-bit frames";
         const auto frames = bench::noisy_frames(cfg, r.frame_bits, r.input, 64);
+        const auto expected = bench::viterbi_expected(cfg, frames, r.frame_bits, core::backend_kind::cuda);
         try {
-            const double g = kernel_gbps(cfg, frames, r.frame_bits, r.nframes, reps);
-            std::printf("| %s | %s | %s | %s | %d | %d | %.2f |\n", r.impl, r.code->name,
-                        core::viterbi::termination_name(r.code->term), bench::input_name(r.input), r.frame_bits,
-                        r.nframes, g);
-        } catch (const std::exception& e) {
-            std::printf("| %s | %s | %s | %s | %d | %d | (%s) |\n", r.impl, r.code->name,
-                        core::viterbi::termination_name(r.code->term), bench::input_name(r.input), r.frame_bits,
-                        r.nframes, e.what());
+            const auto k = kernel_gbps(cfg, frames, r.frame_bits, r.nframes, reps, expected, g, what);
+            std::printf(" %.2f | %.0f |\n", k.gbps, k.bound);
+        } catch (const std::exception& e) { // a CUDA error (the batch does not fit, ...): no figure
+            std::printf(" (error: %s) | |\n", e.what());
+            errors++;
         }
         std::fflush(stdout);
     }
 
     std::printf("\n## End to end (host to host through the pipeline), K=7 r1/2, 2048-bit terminated frames\n\n");
-    std::printf("| implementation | input | bytes in per bit | PCIe bound Gbit/s | Gbit/s | ratio to bound |\n"
-                "|---|---|---|---|---|---|\n");
+    std::printf("Checked: every frame decoded; the warm-up's outputs (one full pipeline) and one timed frame in %d "
+                "equal to cpu-reference's bit for bit. Timed: from the first timed frame's submission, after the "
+                "warm-up has drained, until the last is out. Bound: the bytes each frame moves over PCIe "
+                "(descriptor, parameters, aligned input in; result, output out) at the link rates above.\n\n",
+                int(bench::sample_every));
+    std::printf("| implementation | input | bytes in per bit | PCIe bound Gbit/s | Gbit/s | ratio to bound | "
+                "frames timed (compared) |\n"
+                "|---|---|---|---|---|---|---|\n");
+    const core::backend_choice gpu0{ core::backend_kind::cuda, { 0 }, "" };
     for (I input : { I::INPUT_INT8, I::INPUT_SOFT }) {
         core::viterbi_config cfg;
         cfg.max_frame_bits = 2048;
         cfg.implementation = "cuda-thread";
         const auto frames = bench::noisy_frames(cfg, 2048, input, 64);
-        // Input bytes per information bit (the tail steps included).
-        const double bytes_per_bit = double(frames.bytes[0].size()) / 2048.0;
-        const double bound = pcie_gbs * 8.0 / bytes_per_bit / 8.0; // GB/s over bytes per bit, in Gbit/s
+        const auto expected = bench::viterbi_expected(cfg, frames, 2048, core::backend_kind::cuda);
         const size_t batch = input == I::INPUT_INT8 ? 16384 : 8192;
-        for (size_t staging : { size_t(1), size_t(8), size_t(12), size_t(16) }) {
-            const double g = bench::pipeline_gbps(cfg, { core::backend_kind::cuda, { 0 }, "" }, frames, 2048,
-                                                  batch, (quick ? 4 : 24) * batch, 0, 4, staging);
-            std::printf("| cuda-thread, submit_many, %zu staging threads | %s | %.2f | %.1f | %.2f | %.2f |\n",
-                        staging, bench::input_name(input), bytes_per_bit, bound, g, g / bound);
+        const std::string in_name = bench::input_name(input);
+        // A figure: checked against its PCIe bound, then printed.
+        auto print = [&](const std::string& path, const bench::pipeline_figure& f) {
+            const double bound = bench::link_bound_gbps({ link }, 2048, f.bus);
+            const std::string what = "end to end, cuda-thread, " + path + ", " + in_name;
+            bench::check_bound(what, f.gbps, bound, "Gbit/s", bench::link_why(f.bus));
+            std::printf("| cuda-thread, %s | %s | %.2f | %.1f | %.2f | %.2f | %zu (%zu) |\n", path.c_str(),
+                        in_name.c_str(), f.bus.h2d / 2048, bound, f.gbps, f.gbps / bound, f.frames, f.compared);
             std::fflush(stdout);
+        };
+        for (size_t staging : { size_t(1), size_t(8), size_t(12), size_t(16) }) {
+            const std::string path = "submit_many, " + std::to_string(staging) + " staging threads";
+            print(path, bench::pipeline_gbps(cfg, gpu0, frames, 2048, batch, (quick ? 4 : 24) * batch, 0, expected,
+                                             "end to end, " + path + ", " + in_name, 4, staging));
         }
         // The kernel alone on a batch of this size (the end-to-end batches'
         // own ceiling: a batch smaller than the GPU's thread capacity leaves
         // it partly idle unless batches overlap).
-        std::printf("| cuda-thread kernel only, batch of %zu | %s | | | %.2f | |\n", batch, bench::input_name(input),
-                    kernel_gbps(cfg, frames, 2048, int(batch), reps));
+        const auto k = kernel_gbps(cfg, frames, 2048, int(batch), reps, expected, g,
+                                   "kernel only, cuda-thread, batch of " + std::to_string(batch) + ", " + in_name);
+        std::printf("| cuda-thread kernel only, batch of %zu | %s | | (kernel bound %.0f) | %.2f | | %zu (%zu) |\n",
+                    batch, in_name.c_str(), k.bound, k.gbps, batch, batch);
         for (size_t b : { batch / 2, batch, 2 * batch })
             for (size_t slots : { size_t(4), size_t(8) }) {
-                const double gp = bench::pipeline_gbps_in_place(cfg, { core::backend_kind::cuda, { 0 }, "" }, frames,
-                                                                2048, b, (quick ? 8 : 32) * batch, slots);
-                std::printf("| cuda-thread, written in place, batch %zu, %zu slots | %s | %.2f | %.1f | %.2f | %.2f |\n",
-                            b, slots, bench::input_name(input), bytes_per_bit, bound, gp, gp / bound);
-                std::fflush(stdout);
+                const std::string path =
+                    "written in place, batch " + std::to_string(b) + ", " + std::to_string(slots) + " slots";
+                print(path, bench::pipeline_gbps_in_place(cfg, gpu0, frames, 2048, b, (quick ? 8 : 32) * batch,
+                                                          slots, expected, "end to end, " + path + ", " + in_name));
             }
-        const double g = bench::pipeline_gbps(cfg, { core::backend_kind::cuda, { 0 }, "" }, frames, 2048, batch,
-                                              (quick ? 4 : 24) * batch, 0, 4);
-        std::printf("| cuda-thread, submit per frame | %s | %.2f | %.1f | %.2f | %.2f |\n",
-                    bench::input_name(input), bytes_per_bit, bound, g, g / bound);
-        std::fflush(stdout);
+        print("submit per frame",
+              bench::pipeline_gbps(cfg, gpu0, frames, 2048, batch, (quick ? 4 : 24) * batch, 0, expected,
+                                   "end to end, submit per frame, " + in_name, 4));
     }
 
     std::printf("\n## Latency of a single frame (idle pipeline, batch of one), K=7 r1/2 terminated\n\n");
-    std::printf("| implementation | input | frame bits | mean us | worst us |\n|---|---|---|---|---|\n");
+    std::printf("Checked: every frame decoded, equal to cpu-reference's output bit for bit.\n\n");
+    std::printf("| implementation | input | frame bits | mean us | worst us | frames |\n|---|---|---|---|---|---|\n");
     for (int bits : { 256, 2048 }) {
         core::viterbi_config cfg;
         cfg.max_frame_bits = bits;
         cfg.implementation = "cuda-thread";
         const auto frames = bench::noisy_frames(cfg, bits, I::INPUT_INT8, 16);
+        const auto expected = bench::viterbi_expected(cfg, frames, bits, core::backend_kind::cuda);
         double mean_us = 0, max_us = 0;
-        single_frame_latency(cfg, frames, bits, quick ? 50 : 300, mean_us, max_us);
-        std::printf("| cuda-thread | int8 | %d | %.0f | %.0f |\n", bits, mean_us, max_us);
+        const int count = quick ? 50 : 300;
+        single_frame_latency(cfg, frames, bits, count, expected,
+                             "latency, cuda-thread, " + std::to_string(bits) + "-bit frames", mean_us, max_us);
+        std::printf("| cuda-thread | int8 | %d | %.0f | %.0f | %d |\n", bits, mean_us, max_us, count + 5);
+    }
+    if (errors) {
+        std::fprintf(stderr, "error: %d kernel-only row(s) ended in an error instead of a figure\n", errors);
+        return 1;
     }
     return 0;
 }

@@ -12,9 +12,22 @@
 //     on the CPU (cpu-stream, all cores; a shorter stream).
 // Each with float32 and int8 LLRs; BER printed as a sanity check.
 //
+// Every figure is checked first (bench_checks.h): every frame decoded, the
+// whole stream came out, and the GPU's output equals cpu-stream's (the
+// registry reference, bit for bit) on the same stream; cpu-stream's own rows
+// decode the stream to a BER below 1e-3 (about 2e-5 at 4 dB for K=7; an
+// undecoded stream has about 5e-2). Bounds: kernel only, the GPU's
+// instruction issue for one 16x2 add-compare-select per two states and
+// trellis step (at least one step per decoded bit) and its memory for the
+// frames' bytes; end to end on CUDA, the bytes the frames move over PCIe at
+// the pinned rates measured at the start; on the CPU, the threads' vector
+// issue (an 8-bit lane per state and step). A failed check prints an error
+// and exits with status 1.
+//
 //   bench_viterbi_stream [--chunk L] [--traceback D] [--K 5|7|9] [--bits N]
 //                        [--cpu-bits N] [--frame-windows W] [--max-batch B]
 //                        [--impl cuda-stream-regs|cuda-stream-warp] [--quick]
+#include "bench_checks.h"
 #include "pipeline/batch_pipeline.h"
 #include "cuda/cuda_probe.h"
 #include "viterbi/viterbi_stream.h"
@@ -79,8 +92,15 @@ cut_stream cut(const core::viterbi_stream_config& cfg, const stream_data& s, siz
     return c;
 }
 
-// Kernel only: every frame of the stream resident on the GPU, decoded reps times.
-double kernel_gbps(const core::viterbi_stream_config& cfg, const stream_data& s, int reps, std::vector<uint8_t>* out)
+struct figure {
+    double gbps = 0, bound = 0;
+};
+
+// Kernel only: every frame of the stream resident on the GPU, decoded reps
+// times; the last launch's frames checked (statuses; *out: the stream decoded)
+// and the figure against the kernel bound.
+figure kernel_gbps(const core::viterbi_stream_config& cfg, const stream_data& s, int reps, std::vector<uint8_t>* out,
+                   const std::string& what)
 {
     const auto choice = core::choose_viterbi_stream_implementation(cfg);
     if (choice.cuda.empty())
@@ -112,6 +132,9 @@ double kernel_gbps(const core::viterbi_stream_config& cfg, const stream_data& s,
     ck(cudaEventCreate(&e1), "event");
     std::vector<float> times;
     for (int r = 0; r < reps; r++) {
+        // Cleared outside the timed window: what the checks find, the launches wrote.
+        ck(cudaMemsetAsync(dres, 0xff, nf * sizeof(core::viterbi::stream_frame_result), st), "memset");
+        ck(cudaMemsetAsync(dout, 0xff, c.payload, st), "memset");
         ck(cudaEventRecord(e0, st), "record");
         kernel->enqueue(dev, host, st);
         ck(cudaEventRecord(e1, st), "record");
@@ -123,21 +146,43 @@ double kernel_gbps(const core::viterbi_stream_config& cfg, const stream_data& s,
     std::sort(times.begin(), times.end());
     out->resize(c.payload);
     ck(cudaMemcpy(out->data(), dout, c.payload, cudaMemcpyDeviceToHost), "copy");
+    std::vector<core::viterbi::stream_frame_result> res(nf);
+    ck(cudaMemcpy(res.data(), dres, nf * sizeof(res[0]), cudaMemcpyDeviceToHost), "copy");
     cudaEventDestroy(e0);
     cudaEventDestroy(e1);
     cudaStreamDestroy(st);
     for (void* p : { dfd, dpar, din, dout, dres, dscr })
         cudaFree(p);
-    return double(c.payload) / (times[times.size() / 2] * 1e-3) / 1e9;
+    size_t failed = 0;
+    for (const auto& r : res)
+        failed += r.status != core::viterbi::FRAME_DECODED;
+    if (failed)
+        bench::fail(what + ": " + std::to_string(failed) + " of " + std::to_string(nf) + " frames not decoded: no figure");
+    const auto g = bench::gpu_limits::of(0);
+    const double bits = double(c.payload), instr = cfg.code().states() / 2.0;
+    const double bytes = double(c.in.size() + c.payload +
+                                nf * (sizeof(core::frame_desc) + sizeof(core::viterbi::stream_frame_params) +
+                                      sizeof(core::viterbi::stream_frame_result)));
+    figure f;
+    f.bound = bench::kernel_bound_gbps(g, bits, instr, bytes);
+    f.gbps = bench::check_bound(what, bits / (times[times.size() / 2] * 1e-3) / 1e9, f.bound, "Gbit/s",
+                                bench::kernel_why(g, instr, bytes / bits));
+    return f;
 }
 
 // End to end: framer + pipeline, host to host, the stream appended in pieces
-// of 1 Mi items (as a flowgraph would hand it over, in larger pieces).
-double end_to_end_gbps(const core::viterbi_stream_config& cfg,
+// of 1 Mi items (as a flowgraph would hand it over, in larger pieces), timed
+// from the first piece until the last frame is out. Every frame's status is
+// checked and the whole stream must come out (*out); the figure is checked
+// against its bound: PCIe at \p links on CUDA (the bytes the frames moved),
+// the threads' vector issue on the CPU.
+figure end_to_end_gbps(const core::viterbi_stream_config& cfg,
                        const core::backend_choice& where,
                        const stream_data& s,
                        size_t max_batch,
-                       std::vector<uint8_t>* out)
+                       std::vector<uint8_t>* out,
+                       const std::vector<bench::link_rates>& links,
+                       const std::string& what)
 {
     const auto code = cfg.code();
     const auto choice = core::choose_viterbi_stream_implementation(cfg);
@@ -152,9 +197,14 @@ double end_to_end_gbps(const core::viterbi_stream_config& cfg,
     core::viterbi_stream_framer fr(cfg, s.input);
     out->clear();
     out->reserve(s.bits.size());
+    size_t frames_in = 0, frames_out = 0, failed = 0;
+    bench::frame_bytes bus; // over PCIe, all frames together
     auto take = [&](bool block) {
         while (const auto* r = pipe->front(block)) {
             out->insert(out->end(), r->data, r->data + r->out_bytes);
+            failed += r->rejected ||
+                      r->result_as<core::viterbi::stream_frame_result>()->status != core::viterbi::FRAME_DECODED;
+            frames_out++;
             pipe->pop();
             block = false;
         }
@@ -165,6 +215,10 @@ double end_to_end_gbps(const core::viterbi_stream_config& cfg,
             while (!pipe->can_accept())
                 take(true);
             pipe->submit(f.data, f.bytes, size_t(f.params.payload), &f.params);
+            const auto b = bench::pipeline_frame_bytes(pc.types, f.bytes, size_t(f.params.payload));
+            bus.h2d += b.h2d;
+            bus.d2h += b.d2h;
+            frames_in++;
             fr.advance();
             take(false);
         }
@@ -179,7 +233,39 @@ double end_to_end_gbps(const core::viterbi_stream_config& cfg,
     pipe->drain();
     take(false);
     const double secs = std::chrono::duration<double>(clk::now() - t0).count();
-    return double(out->size()) / secs / 1e9;
+    if (frames_out != frames_in || failed)
+        bench::fail(what + ": " + std::to_string(frames_in) + " frames in, " + std::to_string(frames_out) + " out, " +
+                    std::to_string(failed) + " not decoded: no figure");
+    if (out->size() != s.bits.size())
+        bench::fail(what + ": " + std::to_string(out->size()) + " bits out of a " + std::to_string(s.bits.size()) +
+                    "-bit stream: no figure");
+    const double bits = double(out->size());
+    figure r;
+    if (where.kind == core::backend_kind::cuda) {
+        r.bound = bench::link_bound_gbps(links, bits, bus);
+        r.gbps = bench::check_bound(what, bits / secs / 1e9, r.bound, "Gbit/s",
+                                    "PCIe: " + bench::num(bus.h2d / bits) + " B in and " + bench::num(bus.d2h / bits) +
+                                        " B out per decoded bit at the pinned rates measured in this run");
+    } else {
+        const auto limits = bench::cpu_limits::of_this_machine();
+        const double lane = cfg.code().states();
+        r.bound = limits.bound_gbps(0, lane);
+        r.gbps = bench::check_bound(what, bits / secs / 1e9, r.bound, "Gbit/s", limits.why(0, lane));
+    }
+    return r;
+}
+
+//! Fails unless \p got equals \p ref (the reference's decoding of the same
+//! stream) bit for bit.
+void require_equal(const std::string& what, const std::vector<uint8_t>& got, const std::vector<uint8_t>& ref,
+                   const std::string& reference)
+{
+    size_t d = got.size() == ref.size() ? 0 : std::max(got.size(), ref.size());
+    for (size_t i = 0; i < got.size() && i < ref.size(); i++)
+        d += got[i] != ref[i];
+    if (d)
+        bench::fail(what + ": " + std::to_string(d) + " of " + std::to_string(ref.size()) + " bits differ from " +
+                    reference + "'s decoding of the same stream: no figure");
 }
 
 double ber(const std::vector<uint8_t>& got, const std::vector<uint8_t>& bits)
@@ -188,6 +274,13 @@ double ber(const std::vector<uint8_t>& got, const std::vector<uint8_t>& bits)
     for (size_t i = 0; i < bits.size(); i++)
         e += i >= got.size() || got[i] != bits[i];
     return double(e) / double(bits.size());
+}
+
+//! cpu-stream's own rows: the stream decodes (BER below 1e-3).
+void require_decoded(const std::string& what, double b)
+{
+    if (!(b < 1e-3))
+        bench::fail(what + ": BER " + bench::num(b) + " against the transmitted bits, not below 1e-3: no figure");
 }
 
 std::vector<stream_data> make_streams(const core::viterbi_stream_config& cfg, size_t nbits, unsigned seed)
@@ -252,8 +345,11 @@ int main(int argc, char** argv)
         else if (a == "--impl" && more)
             impl = argv[++i];
         else {
-            std::fprintf(stderr, "unknown argument %s\n", a.c_str());
-            return 2;
+            std::fprintf(stderr,
+                         "usage: bench_viterbi_stream [--chunk L] [--traceback D] [--K 5|7|9] [--bits N] [--cpu-bits N]\n"
+                         "                            [--frame-windows W] [--max-batch B]\n"
+                         "                            [--impl cuda-stream-regs|cuda-stream-warp] [--quick]\n");
+            return a == "--help" || a == "-h" ? 0 : 2;
         }
     }
     cfg.polynomials = cfg.K == 5 ? std::vector<unsigned>{ 023, 033 }
@@ -264,37 +360,59 @@ int main(int argc, char** argv)
     std::printf("K=%d rate 1/2, one stream, chunk L=%d, traceback D=%d, %d windows per frame, "
                 "Eb/N0 4 dB; %u CPU threads\n\n",
                 cfg.K, cfg.chunk, cfg.traceback, cfg.frame_windows, cores);
-    std::printf("| mode | implementation | input | stream bits | Gbit/s | BER |\n|---|---|---|---|---|---|\n");
+    std::printf("| mode | implementation | input | stream bits | Gbit/s | BER | bound Gbit/s |\n"
+                "|---|---|---|---|---|---|---|\n");
     const auto& probe = core::probe_cuda();
     const bool gpu = !probe.devices.empty() && probe.devices[0].usable;
-    std::vector<uint8_t> out;
+    std::vector<uint8_t> out, ref_out;
+    const core::backend_choice cpu_backend{ core::backend_kind::cpu, {}, "" };
+    const size_t cpu_batch = std::max<size_t>(cores, 4);
     if (gpu) {
+        const std::vector<bench::link_rates> links{ bench::measure_link(0) };
         auto streams = make_streams(cfg, bits, 7);
         auto c = cfg;
         c.implementation = impl;
         const std::string name = core::choose_viterbi_stream_implementation(c).cuda;
+        const auto info = bench::registry_info(core::viterbi_stream_implementations(), name);
+        if (info.reference != "cpu-stream" || !info.tolerance.bit_exact)
+            bench::fail(name + ": expected to be cpu-stream's bit-exact twin (its registry entry says otherwise)");
+        auto rc = cfg;
+        rc.implementation = "cpu-stream";
         for (const auto& s : streams) {
             const char* in = s.input == core::viterbi::INPUT_SOFT ? "float32" : "int8";
-            const double k = kernel_gbps(c, s, 5, &out);
-            std::printf("| kernel only (%s) | %s | %s | %zu | %.2f | %.2e |\n", probe.devices[0].name.c_str(),
-                        name.c_str(), in, bits, k, ber(out, s.bits));
-            const double e = end_to_end_gbps(c, { core::backend_kind::cuda, { 0 }, "" }, s, max_batch, &out);
-            std::printf("| end to end, max_batch %zu | %s | %s | %zu | %.2f | %.2e |\n", max_batch, name.c_str(),
-                        in, bits, e, ber(out, s.bits));
+            // The reference's decoding of this very stream (untimed, checked).
+            end_to_end_gbps(rc, cpu_backend, s, cpu_batch, &ref_out, links, std::string("reference cpu-stream, ") + in);
+            require_decoded(std::string("reference cpu-stream, ") + in, ber(ref_out, s.bits));
+            const std::string kw = "kernel only, " + name + ", " + in;
+            const auto k = kernel_gbps(c, s, 5, &out, kw);
+            require_equal(kw, out, ref_out, "cpu-stream");
+            std::printf("| kernel only (%s) | %s | %s | %zu | %.2f | %.2e | %.0f |\n", probe.devices[0].name.c_str(),
+                        name.c_str(), in, bits, k.gbps, ber(out, s.bits), k.bound);
+            const std::string ew = "end to end, " + name + ", " + in;
+            const auto e = end_to_end_gbps(c, { core::backend_kind::cuda, { 0 }, "" }, s, max_batch, &out, links, ew);
+            require_equal(ew, out, ref_out, "cpu-stream");
+            std::printf("| end to end, max_batch %zu | %s | %s | %zu | %.2f | %.2e | %.1f |\n", max_batch, name.c_str(),
+                        in, bits, e.gbps, ber(out, s.bits), e.bound);
             std::fflush(stdout);
         }
+        std::printf("(GPU rows: whole stream out, every frame decoded, bit for bit cpu-stream's decoding of the same "
+                    "stream; link: %s)\n",
+                    links[0].describe().c_str());
     } else {
-        std::printf("| (no usable CUDA device: CPU only) | | | | | |\n");
+        std::printf("| (no usable CUDA device: CPU only) | | | | | | |\n");
     }
     auto cpu_streams = make_streams(cfg, cpu_bits, 8);
     auto c = cfg;
     c.implementation = "cpu-stream";
     for (const auto& s : cpu_streams) {
         const char* in = s.input == core::viterbi::INPUT_SOFT ? "float32" : "int8";
-        const double e =
-            end_to_end_gbps(c, { core::backend_kind::cpu, {}, "" }, s, std::max<size_t>(cores, 4), &out);
-        std::printf("| end to end, %u cores | cpu-stream | %s | %zu | %.4f | %.2e |\n", cores, in, cpu_bits, e,
-                    ber(out, s.bits));
+        const std::string what = std::string("end to end, cpu-stream, ") + in;
+        const auto e = end_to_end_gbps(c, cpu_backend, s, cpu_batch, &out, {}, what);
+        const double b = ber(out, s.bits);
+        require_decoded(what, b);
+        std::printf("| end to end, %u cores | cpu-stream | %s | %zu | %.4f | %.2e | %.0f |\n", cores, in, cpu_bits,
+                    e.gbps, b, e.bound);
     }
+    std::printf("(cpu-stream rows: whole stream out, every frame decoded, BER below 1e-3)\n");
     return 0;
 }
