@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 // Packed 16x2 path-metric arithmetic of the cuda-thread Viterbi decoder
-// (lib/viterbi/cuda/viterbi_thread.cu), written once for nvcc and g++ so the
+// (lib/viterbi/cuda/viterbi_thread_kernels.cuh), written once for nvcc and g++ so the
 // CPU tests check the portable path against the instruction it replaces.
 #ifndef INCLUDED_GPURX_CORE_VITERBI_PACKED_H
 #define INCLUDED_GPURX_CORE_VITERBI_PACKED_H

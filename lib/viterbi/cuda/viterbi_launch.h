@@ -65,7 +65,7 @@ size_t viterbi_thread_scratch_bytes(const viterbi_gpu_code& code, int max_steps)
 
 /*!
  * Enqueue the full-frame decoding of a batch, one thread per frame
- * (viterbi_thread.cu): every termination, for a compiled code.
+ * (viterbi_thread_kernels.cuh): every termination, for a compiled code.
  * \p host: the batch's host-side copy (its parameters say which kernels
  * it needs). Returns false, launching nothing, when the code is not
  * compiled in.

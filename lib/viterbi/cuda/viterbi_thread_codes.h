@@ -3,10 +3,12 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-// The codes that the thread-per-frame decoder (viterbi_thread.cu) is
-// compiled for: its trellis is folded into the instructions, so each code
-// is a separate kernel. Standard codes only; every other code decodes with
-// cuda-warp. Adding a code is one line in compiled_thread_codes().
+// The codes that the thread-per-frame decoder (viterbi_thread_kernels.cuh)
+// is compiled for: its trellis is folded into the instructions, so each code
+// is a separate kernel, in a file of its own. Standard codes only; every
+// other code decodes with cuda-warp. Adding a code is a line in
+// compiled_thread_codes() and a viterbi_thread_<code>.cu that instantiates
+// viterbi_thread_launch for it.
 #ifndef INCLUDED_GPURX_VITERBI_CUDA_VITERBI_THREAD_CODES_H
 #define INCLUDED_GPURX_VITERBI_CUDA_VITERBI_THREAD_CODES_H
 
@@ -34,6 +36,19 @@ struct thread_code {
 template <class... C>
 struct thread_code_list {
 };
+
+struct batch_view;
+struct viterbi_gpu_code;
+
+//! Enqueue the batch's float frames (\p has_soft) and its other frames
+//! (\p has_other) on code \p C. Instantiated per code (viterbi_thread_<code>.cu).
+template <class C>
+void viterbi_thread_launch(const batch_view& dev,
+                           const viterbi_gpu_code& code,
+                           int max_steps,
+                           void* stream,
+                           bool has_soft,
+                           bool has_other);
 
 inline thread_code_list<thread_code<7, 0133, 0171>,       // IEEE 802.11, CCSDS, DVB-S
                         thread_code<5, 023, 033>,          // GSM

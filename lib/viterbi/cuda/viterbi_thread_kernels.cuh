@@ -24,8 +24,16 @@
 // Decisions go to global scratch step-major ([step][frame]) so that a warp's
 // stores and traceback loads are coalesced; the traceback loads run ahead of
 // the state chain that consumes them.
+//
+// This header holds the arithmetic and the kernels; each compiled code is
+// instantiated in a file of its own (viterbi_thread_<code>.cu, compiled in
+// parallel), and viterbi_thread_dispatch.cc picks the one that matches.
+#ifndef INCLUDED_GPURX_VITERBI_CUDA_VITERBI_THREAD_KERNELS_CUH
+#define INCLUDED_GPURX_VITERBI_CUDA_VITERBI_THREAD_KERNELS_CUH
+
 #include "cuda/launch.cuh"
 #include "viterbi/cuda/viterbi_device.cuh"
+#include "viterbi/cuda/viterbi_launch.h"
 #include "viterbi/cuda/viterbi_thread_codes.h"
 #include "viterbi/viterbi_packed.h"
 #include "cuda/cuda_check.h"
@@ -662,63 +670,21 @@ void launch_for(const batch_view& dev, const viterbi_gpu_code& code, int max_ste
     }
 }
 
-bool dispatch(const viterbi_gpu_code&, const unsigned*, thread_code_list<>, const batch_view&, int, cudaStream_t, bool, bool)
-{
-    return false;
-}
-
-// Calls launch_for<C> for the compiled code that equals (K, polys); false
-// when none does.
-template <class C, class... Rest>
-bool dispatch(const viterbi_gpu_code& code, const unsigned* polys, thread_code_list<C, Rest...>,
-              const batch_view& dev, int max_steps, cudaStream_t st, bool has_soft, bool has_other)
-{
-    if (C::matches(code.K, code.n, polys)) {
-        launch_for<C>(dev, code, max_steps, st, has_soft, has_other);
-        return true;
-    }
-    return dispatch(code, polys, thread_code_list<Rest...>(), dev, max_steps, st, has_soft, has_other);
-}
-
-template <class... C>
-bool any_matches(int K, int n, const unsigned* polys, thread_code_list<C...>)
-{
-    return (false || ... || C::matches(K, n, polys));
-}
-
 } // namespace
 
-bool viterbi_thread_compiled(int K, int n, const unsigned* polys)
+template <class C>
+void viterbi_thread_launch(const batch_view& dev,
+                           const viterbi_gpu_code& code,
+                           int max_steps,
+                           void* stream,
+                           bool has_soft,
+                           bool has_other)
 {
-    return any_matches(K, n, polys, compiled_thread_codes());
-}
-
-size_t viterbi_thread_scratch_bytes(const viterbi_gpu_code& code, int max_steps)
-{
-    // Its decisions, and the tail-biting metrics per start state.
-    const int S = code.S;
-    return size_t(max_steps) * size_t(S >= 32 ? S / 32 : 1) * sizeof(uint32_t) + size_t(S) * sizeof(float);
-}
-
-bool cuda_viterbi_thread(const batch_view& dev,
-                         const batch_view& host,
-                         const viterbi_gpu_code& code,
-                         const unsigned* polys,
-                         int max_steps,
-                         void* stream)
-{
-    if (dev.nframes == 0)
-        return viterbi_thread_compiled(code.K, code.n, polys);
-    // The host copy of the parameters says which of the two kernels the
-    // batch needs (float frames, the others).
-    bool has_soft = false, has_other = false;
-    const auto* p = host.params_as<viterbi::frame_params>();
-    for (size_t f = 0; f < host.nframes; f++)
-        (p[f].input == viterbi::INPUT_SOFT ? has_soft : has_other) = true;
-    return dispatch(code, polys, compiled_thread_codes(), dev, max_steps, static_cast<cudaStream_t>(stream),
-                    has_soft, has_other);
+    launch_for<C>(dev, code, max_steps, static_cast<cudaStream_t>(stream), has_soft, has_other);
 }
 
 } // namespace core
 } // namespace gpurx
 } // namespace gr
+
+#endif
