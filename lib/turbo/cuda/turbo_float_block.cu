@@ -204,41 +204,34 @@ __global__ void GPURX_FLOAT_BLOCK_BOUNDS turbo_float_block(float_block_args args
 } // namespace
 
 void cuda_turbo_decode_float_block(const batch_view& dev,
-                       const turbo_config& cfg,
-                       float int8_scale,
-                       bool int8_input,
-                       const turbo_geometry& geo,
-                       void* stream)
+                                   const turbo_config& cfg,
+                                   float int8_scale,
+                                   bool int8_input,
+                                   const turbo_geometry& geo,
+                                   void* stream)
 {
-    const auto* params = dev.params_as<turbo::frame_params>();
-    auto* results = dev.results_as<turbo::frame_result>();
-    const int max_K = geo.max_K, max_windows = geo.max_windows;
-    const int Pstride = cfg.max_subblocks();
-    auto st = static_cast<cudaStream_t>(stream);
-    const int n = static_cast<int>(dev.nframes);
-    const bool log_map = cfg.algorithm == LOG_MAP;
-    const int nwords = (max_K + 31) / 32;
+    const float_launch l(dev, cfg, geo, stream);
     // alpha for the widest window layout of any frame in the batch; a
     // frame with a smaller K uses a prefix.
     const size_t alpha_floats = size_t(geo.max_slots) * 8;
-    const size_t smem = (alpha_floats + max_K) * sizeof(float) + 3 * nwords * sizeof(uint32_t);
-    const int threads = ((max_windows + 31) / 32) * 32;
+    const size_t smem = (alpha_floats + l.max_K) * sizeof(float) + 3 * l.nwords * sizeof(uint32_t);
+    const int threads = ((l.max_windows + 31) / 32) * 32;
     float_block_args a{ dev.frames,
-                   params,
+                   l.params,
                    dev.in,
                    dev.out,
-                   results,
+                   l.results,
                    reinterpret_cast<float*>(dev.scratch),
-                   Pstride,
+                   l.Pstride,
                    cfg.subblocks,
                    cfg.iterations,
                    cfg.extrinsic_scale(),
                    int8_scale,
                    int(cfg.stop),
                    cfg.soft_output };
-    with_variant(log_map, int8_input, [&](auto log, auto tin) {
+    with_variant(l.log_map, int8_input, [&](auto log, auto tin) {
         launch_checked(&turbo_float_block<decltype(log)::value, decltype(tin)>,
-                       "turbo_float_block", n, threads, smem, st, a);
+                       "turbo_float_block", l.n, threads, smem, l.st, a);
     });
 }
 

@@ -14,6 +14,7 @@
 #define INCLUDED_GPURX_TURBO_CUDA_TURBO_FLOAT_DEVICE_CUH
 
 #include "turbo/cuda/turbo_launch.h"
+#include "turbo/turbo_geometry.h"
 #include "turbo/turbo_frame.h"
 #include "turbo/turbo_trellis.h"
 #include "turbo/lte_crc.h"
@@ -103,6 +104,59 @@ struct float_window_args {
     float in_scale;
     int stop;
     bool soft;
+};
+
+// What every float launcher derives from a batch, its configuration and the
+// geometry that bounds its frames.
+struct float_launch {
+    const turbo::frame_params* params;
+    turbo::frame_result* results;
+    int max_K, max_windows, W, nwords;
+    int Pstride; // windows' stride in scratch: the most any frame gets
+    int n;       // frames
+    bool log_map;
+    cudaStream_t st;
+
+    float_launch(const batch_view& dev, const turbo_config& cfg, const turbo_geometry& geo, void* stream)
+        : params(dev.params_as<turbo::frame_params>()),
+          results(dev.results_as<turbo::frame_result>()),
+          max_K(geo.max_K),
+          max_windows(geo.max_windows),
+          W(geo.max_W),
+          nwords((geo.max_K + 31) / 32),
+          Pstride(cfg.max_subblocks()),
+          n(static_cast<int>(dev.nframes)),
+          log_map(cfg.algorithm == LOG_MAP),
+          st(static_cast<cudaStream_t>(stream))
+    {
+    }
+
+    //! The arguments of the checkpointed-alpha kernels (window and state
+    //! layouts): \p cpb codewords per block, \p nseg checkpoints per window.
+    float_window_args window_args(const batch_view& dev, const turbo_config& cfg, int cpb, int nseg,
+                                  float int8_scale) const
+    {
+        return { dev.frames,
+                 params,
+                 dev.in,
+                 dev.out,
+                 results,
+                 reinterpret_cast<float*>(dev.scratch),
+                 turbo_scratch_floats(Pstride),
+                 n,
+                 cpb,
+                 max_windows,
+                 nseg,
+                 nwords,
+                 Pstride,
+                 cfg.subblocks,
+                 cfg.iterations,
+                 cfg.guard,
+                 cfg.extrinsic_scale(),
+                 int8_scale,
+                 int(cfg.stop),
+                 cfg.soft_output };
+    }
 };
 
 // Inputs of up to C consecutive trellis steps k0..k0+n-1 of decoder d, loaded

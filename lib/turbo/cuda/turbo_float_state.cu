@@ -262,36 +262,25 @@ __global__ void __launch_bounds__(512) turbo_float_state(float_window_args args)
 } // namespace
 
 void cuda_turbo_decode_float_state(const batch_view& dev,
-                       const turbo_config& cfg,
-                       float int8_scale,
-                       bool int8_input,
-                       const turbo_geometry& geo,
-                       void* stream)
+                                   const turbo_config& cfg,
+                                   float int8_scale,
+                                   bool int8_input,
+                                   const turbo_geometry& geo,
+                                   void* stream)
 {
-    const auto* params = dev.params_as<turbo::frame_params>();
-    auto* results = dev.results_as<turbo::frame_result>();
-    const int max_K = geo.max_K, max_windows = geo.max_windows;
-    const int Pstride = cfg.max_subblocks();
-    auto st = static_cast<cudaStream_t>(stream);
-    const int n = static_cast<int>(dev.nframes);
-    const bool log_map = cfg.algorithm == LOG_MAP;
-    const int W = geo.max_W;
-    const int nwords = (max_K + 31) / 32;
+    const float_launch l(dev, cfg, geo, stream);
     // Up to 64 windows (512 threads); the registry offers it only for
     // configurations within that (turbo_cuda_kernel.cc).
-    if (max_windows > 64)
-        throw std::logic_error("cuda-float-state: " + std::to_string(max_windows) +
+    if (l.max_windows > 64)
+        throw std::logic_error("cuda-float-state: " + std::to_string(l.max_windows) +
                                " windows, at most 64");
-    const int nseg = (W + CKPT - 1) / CKPT;
-    const int threads = ((8 * max_windows + 31) / 32) * 32;
-    const size_t smem = size_t(nseg) * threads * sizeof(float) + 3 * size_t(nwords) * sizeof(uint32_t);
-    float_window_args a{ dev.frames, params, dev.in, dev.out, results,
-               reinterpret_cast<float*>(dev.scratch), turbo_scratch_floats(Pstride),
-               n, 1, max_windows, nseg, nwords, Pstride, cfg.subblocks, cfg.iterations, cfg.guard,
-               cfg.extrinsic_scale(), int8_scale, int(cfg.stop), cfg.soft_output };
-    with_variant(log_map, int8_input, [&](auto log, auto tin) {
+    const int nseg = (l.W + CKPT - 1) / CKPT;
+    const int threads = ((8 * l.max_windows + 31) / 32) * 32;
+    const size_t smem = size_t(nseg) * threads * sizeof(float) + 3 * size_t(l.nwords) * sizeof(uint32_t);
+    const float_window_args a = l.window_args(dev, cfg, 1, nseg, int8_scale);
+    with_variant(l.log_map, int8_input, [&](auto log, auto tin) {
         launch_checked(&turbo_float_state<decltype(log)::value, decltype(tin), CKPT>,
-                       "turbo_float_state", n, threads, smem, st, a);
+                       "turbo_float_state", l.n, threads, smem, l.st, a);
     });
 }
 

@@ -307,56 +307,29 @@ __global__ void __launch_bounds__(256) turbo_float_window(float_window_args args
 } // namespace
 
 void cuda_turbo_decode_float_window(const batch_view& dev,
-                       const turbo_config& cfg,
-                       float int8_scale,
-                       bool int8_input,
-                       const turbo_geometry& geo,
-                       void* stream)
+                                    const turbo_config& cfg,
+                                    float int8_scale,
+                                    bool int8_input,
+                                    const turbo_geometry& geo,
+                                    void* stream)
 {
-    const auto* params = dev.params_as<turbo::frame_params>();
-    auto* results = dev.results_as<turbo::frame_result>();
-    const int max_K = geo.max_K, max_windows = geo.max_windows;
-    const int Pstride = cfg.max_subblocks();
-    auto st = static_cast<cudaStream_t>(stream);
-    const int n = static_cast<int>(dev.nframes);
-    const bool log_map = cfg.algorithm == LOG_MAP;
-    const int W = geo.max_W;
-    const int nwords = (max_K + 31) / 32;
+    const float_launch l(dev, cfg, geo, stream);
     // About 128 threads per block: many windows make one codeword's block,
     // few windows (small K) pack several codewords into one, as far as
     // shared memory allows.
-    const int nseg = (W + CKPT - 1) / CKPT;
-    const size_t per_cw = size_t(nseg) * 8 * max_windows * sizeof(float) +
-                          2 * size_t(nwords) * sizeof(uint32_t) + 3 * sizeof(int);
+    const int nseg = (l.W + CKPT - 1) / CKPT;
+    const size_t per_cw = size_t(nseg) * 8 * l.max_windows * sizeof(float) +
+                          2 * size_t(l.nwords) * sizeof(uint32_t) + 3 * sizeof(int);
     const size_t smem_budget = 100 * 1024; // leaves room for two blocks per SM
-    int cpb = std::max(1, std::min(n, 128 / max_windows));
-    cpb = std::max(1, std::min<int>(cpb, int((smem_budget - nwords * 4) / per_cw)));
-    const size_t smem = per_cw * cpb + size_t(nwords) * sizeof(uint32_t);
-    const int threads = ((cpb * max_windows + 31) / 32) * 32;
-    float_window_args a{ dev.frames,
-               params,
-               dev.in,
-               dev.out,
-               results,
-               reinterpret_cast<float*>(dev.scratch),
-               turbo_scratch_floats(Pstride),
-               n,
-               cpb,
-               max_windows,
-               nseg,
-               nwords,
-               Pstride,
-               cfg.subblocks,
-               cfg.iterations,
-               cfg.guard,
-               cfg.extrinsic_scale(),
-               int8_scale,
-               int(cfg.stop),
-               cfg.soft_output };
-    const int blocks = (n + cpb - 1) / cpb;
-    with_variant(log_map, int8_input, [&](auto log, auto tin) {
+    int cpb = std::max(1, std::min(l.n, 128 / l.max_windows));
+    cpb = std::max(1, std::min<int>(cpb, int((smem_budget - l.nwords * 4) / per_cw)));
+    const size_t smem = per_cw * cpb + size_t(l.nwords) * sizeof(uint32_t);
+    const int threads = ((cpb * l.max_windows + 31) / 32) * 32;
+    const float_window_args a = l.window_args(dev, cfg, cpb, nseg, int8_scale);
+    const int blocks = (l.n + cpb - 1) / cpb;
+    with_variant(l.log_map, int8_input, [&](auto log, auto tin) {
         launch_checked(&turbo_float_window<decltype(log)::value, decltype(tin), CKPT>,
-                       "turbo_float_window", blocks, threads, smem, st, a);
+                       "turbo_float_window", blocks, threads, smem, l.st, a);
     });
 }
 
