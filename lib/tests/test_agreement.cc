@@ -259,19 +259,12 @@ std::vector<float> run_copy(const core::implementation_info& i, const std::vecto
     pc.flush_timeout = std::chrono::microseconds(0);
     auto pipe = core::make_pipeline(core::copy_kernel_factories(c), backend_of(i), pc);
     std::vector<float> y;
-    for (size_t f = 0; f * vlen < x.size(); f++) {
-        while (!pipe->can_accept()) {
-            const auto* r = pipe->front(true);
-            y.insert(y.end(), (const float*)r->data, (const float*)r->data + vlen);
-            pipe->pop();
-        }
-        pipe->submit(x.data() + f * vlen, vlen * 4, vlen * 4, nullptr);
-    }
-    pipe->drain();
-    while (const auto* r = pipe->front(false)) {
-        y.insert(y.end(), (const float*)r->data, (const float*)r->data + vlen);
-        pipe->pop();
-    }
+    auto run = test::run_frames(*pipe, [&](const core::completed_frame& r) {
+        y.insert(y.end(), (const float*)r.data, (const float*)r.data + vlen);
+    });
+    for (size_t f = 0; f * vlen < x.size(); f++)
+        run.submit(x.data() + f * vlen, vlen * 4, vlen * 4, nullptr);
+    run.finish("run_copy");
     return y;
 }
 

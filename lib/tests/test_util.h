@@ -6,9 +6,13 @@
 #ifndef INCLUDED_GPURX_TEST_UTIL_H
 #define INCLUDED_GPURX_TEST_UTIL_H
 
-#include "pipeline/backend.h"
 #include "cuda/cuda_probe.h"
+#include "pipeline/backend.h"
+#include "pipeline/batch_pipeline.h"
+
+#include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace gr {
 namespace gpurx {
@@ -33,6 +37,59 @@ inline core::backend_choice cpu_backend() { return { core::backend_kind::cpu, {}
 inline core::backend_choice cuda_backend(std::vector<int> devices = { 0 })
 {
     return { core::backend_kind::cuda, std::move(devices), "test" };
+}
+
+/*!
+ * The loop every test helper runs over a pipeline: submit() waits for room
+ * by taking finished frames, finish() drains and takes the rest; take(frame)
+ * sees every completed frame once, in submission order.
+ */
+template <typename Take>
+class frame_runner
+{
+public:
+    frame_runner(core::batch_pipeline& pipe, Take take) : d_pipe(pipe), d_take(std::move(take)) {}
+
+    template <typename... Args>
+    void submit(Args&&... args)
+    {
+        while (!d_pipe.can_accept())
+            take_ready(true);
+        d_pipe.submit(std::forward<Args>(args)...);
+        d_submitted++;
+    }
+
+    //! Takes what has completed; with \p block, waits for one frame first.
+    void take_ready(bool block)
+    {
+        while (const auto* r = d_pipe.front(block)) {
+            d_take(*r);
+            d_pipe.pop();
+            d_taken++;
+            block = false;
+        }
+    }
+
+    //! Drains the pipeline; throws, naming \p who, when frames were lost.
+    void finish(const char* who)
+    {
+        d_pipe.drain();
+        take_ready(false);
+        if (d_taken != d_submitted)
+            throw std::runtime_error(std::string(who) + ": " + std::to_string(d_submitted - d_taken) +
+                                     " frame(s) lost");
+    }
+
+private:
+    core::batch_pipeline& d_pipe;
+    Take d_take;
+    size_t d_submitted = 0, d_taken = 0;
+};
+
+template <typename Take>
+frame_runner<Take> run_frames(core::batch_pipeline& pipe, Take take)
+{
+    return frame_runner<Take>(pipe, std::move(take));
 }
 
 } // namespace test

@@ -10,6 +10,7 @@
 #ifndef INCLUDED_GPURX_MIMO_TEST_UTIL_H
 #define INCLUDED_GPURX_MIMO_TEST_UTIL_H
 
+#include "test_util.h"
 #include "mimo/mimo_frame.h"
 #include "mimo/mimo_implementations.h"
 #include "pipeline/batch_pipeline.h"
@@ -307,33 +308,21 @@ inline std::vector<detected> detect_all(const std::vector<mimo_frame>& frames,
     pc.flush_timeout = std::chrono::microseconds(100000);
     auto pipe = core::make_pipeline(core::mimo_kernel_factories(c, choice), where, pc);
     std::vector<detected> out;
-    auto take = [&](bool block) {
-        while (const auto* r = pipe->front(block)) {
-            detected d{ {}, *r->result_as<core::mimo::frame_result>(), {} };
-            if (c.llr_type == core::mimo::llr_format::int8) {
-                const int8_t* l = reinterpret_cast<const int8_t*>(r->data);
-                d.llr8.assign(l, l + r->out_bytes);
-            } else {
-                const float* l = reinterpret_cast<const float*>(r->data);
-                d.llr.assign(l, l + r->out_bytes / sizeof(float));
-            }
-            out.push_back(std::move(d));
-            pipe->pop();
-            block = false;
+    auto run = run_frames(*pipe, [&](const core::completed_frame& r) {
+        detected d{ {}, *r.result_as<core::mimo::frame_result>(), {} };
+        if (c.llr_type == core::mimo::llr_format::int8) {
+            const int8_t* l = reinterpret_cast<const int8_t*>(r.data);
+            d.llr8.assign(l, l + r.out_bytes);
+        } else {
+            const float* l = reinterpret_cast<const float*>(r.data);
+            d.llr.assign(l, l + r.out_bytes / sizeof(float));
         }
-    };
-    for (const auto& f : frames) {
-        while (!pipe->can_accept())
-            take(true);
-        pipe->submit(f.data.data(),
-                     core::mimo::frame_in_bytes(f.params),
-                     core::mimo::frame_out_bytes(f.params, c.llr_type),
-                     &f.params);
-    }
-    pipe->drain();
-    take(false);
-    if (out.size() != frames.size())
-        throw std::runtime_error("detect_all: frames lost");
+        out.push_back(std::move(d));
+    });
+    for (const auto& f : frames)
+        run.submit(f.data.data(), core::mimo::frame_in_bytes(f.params),
+                   core::mimo::frame_out_bytes(f.params, c.llr_type), &f.params);
+    run.finish("detect_all");
     return out;
 }
 

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_GPURX_TURBO_TEST_UTIL_H
 #define INCLUDED_GPURX_TURBO_TEST_UTIL_H
 
+#include "test_util.h"
 #include "pipeline/batch_pipeline.h"
 #include "turbo/lte_turbo_encoder.h"
 #include "turbo/turbo_frame.h"
@@ -76,34 +77,23 @@ inline std::vector<decoded> decode_all(const std::vector<codeword>& cws,
     pc.flush_timeout = std::chrono::microseconds(100000);
     auto pipe = core::make_pipeline(core::turbo_kernel_factories(c, choice), where, pc);
     std::vector<decoded> out;
-    auto take = [&](bool block) {
-        while (const auto* f = pipe->front(block)) {
-            const int K = cws[out.size()].K;
-            decoded d;
-            d.hard.assign(f->data, f->data + K);
-            if (cfg.soft_output) {
-                const float* s = reinterpret_cast<const float*>(f->data + core::turbo_soft_offset(K));
-                d.soft.assign(s, s + K);
-            }
-            d.result = *f->result_as<core::turbo::frame_result>();
-            out.push_back(std::move(d));
-            pipe->pop();
-            block = false;
+    auto run = run_frames(*pipe, [&](const core::completed_frame& f) {
+        const int K = cws[out.size()].K;
+        decoded d;
+        d.hard.assign(f.data, f.data + K);
+        if (cfg.soft_output) {
+            const float* s = reinterpret_cast<const float*>(f.data + core::turbo_soft_offset(K));
+            d.soft.assign(s, s + K);
         }
-    };
+        d.result = *f.result_as<core::turbo::frame_result>();
+        out.push_back(std::move(d));
+    });
     for (const auto& cw : cws) {
-        while (!pipe->can_accept())
-            take(true);
         const auto params = core::turbo::frame_params_for(cw.K);
-        pipe->submit(cw.llr.data(),
-                     cw.llr.size() * sizeof(float),
-                     core::turbo_out_bytes(cw.K, cfg.soft_output),
-                     &params);
+        run.submit(cw.llr.data(), cw.llr.size() * sizeof(float), core::turbo_out_bytes(cw.K, cfg.soft_output),
+                   &params);
     }
-    pipe->drain();
-    take(false);
-    if (out.size() != cws.size())
-        throw std::runtime_error("decode_all: frames lost");
+    run.finish("decode_all");
     return out;
 }
 

@@ -11,6 +11,7 @@
 #ifndef INCLUDED_GPURX_VITERBI_STREAM_TEST_UTIL_H
 #define INCLUDED_GPURX_VITERBI_STREAM_TEST_UTIL_H
 
+#include "test_util.h"
 #include "pipeline/batch_pipeline.h"
 #include "viterbi/viterbi_stream.h"
 #include "viterbi/viterbi_stream_framer.h"
@@ -152,23 +153,17 @@ inline std::vector<uint8_t> run_stream(const core::viterbi_stream_config& cfg,
     auto pipe = core::make_pipeline(core::viterbi_stream_kernel_factories(cfg, choice), where, pc);
     core::viterbi_stream_framer framer(cfg, in.input);
     std::vector<uint8_t> out;
-    auto take = [&](bool block) {
-        while (const auto* r = pipe->front(block)) {
-            if (r->rejected || r->result_as<core::viterbi::stream_frame_result>()->status != core::viterbi::FRAME_DECODED)
-                throw std::runtime_error("run_stream: a frame was rejected");
-            out.insert(out.end(), r->data, r->data + r->out_bytes);
-            pipe->pop();
-            block = false;
-        }
-    };
+    auto run = run_frames(*pipe, [&](const core::completed_frame& r) {
+        if (r.rejected || r.result_as<core::viterbi::stream_frame_result>()->status != core::viterbi::FRAME_DECODED)
+            throw std::runtime_error("run_stream: a frame was rejected");
+        out.insert(out.end(), r.data, r.data + r.out_bytes);
+    });
     auto submit_ready = [&](bool at_end) {
         core::viterbi_stream_framer::frame f;
         while (framer.next(at_end, f)) {
-            while (!pipe->can_accept())
-                take(true);
-            pipe->submit(f.data, f.bytes, size_t(f.params.payload), &f.params);
+            run.submit(f.data, f.bytes, size_t(f.params.payload), &f.params);
             framer.advance();
-            take(false);
+            run.take_ready(false);
         }
     };
     if (pieces.empty())
@@ -181,8 +176,7 @@ inline std::vector<uint8_t> run_stream(const core::viterbi_stream_config& cfg,
         submit_ready(false);
     }
     submit_ready(true);
-    pipe->drain();
-    take(false);
+    run.finish("run_stream");
     return out;
 }
 

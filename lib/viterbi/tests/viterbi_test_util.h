@@ -11,6 +11,7 @@
 #ifndef INCLUDED_GPURX_VITERBI_TEST_UTIL_H
 #define INCLUDED_GPURX_VITERBI_TEST_UTIL_H
 
+#include "test_util.h"
 #include "pipeline/batch_pipeline.h"
 #include "viterbi/viterbi_config.h"
 #include "viterbi/viterbi_frame.h"
@@ -170,28 +171,18 @@ inline std::vector<viterbi_frame_out> viterbi_decode_all(const std::vector<viter
     pc.flush_timeout = std::chrono::microseconds(100000);
     auto pipe = core::make_pipeline(core::viterbi_kernel_factories(cfg, choice), where, pc);
     std::vector<viterbi_frame_out> out;
-    auto take = [&](bool block) {
-        while (const auto* r = pipe->front(block)) {
-            const int L = frames[out.size()].frame_bits;
-            out.push_back({ std::vector<uint8_t>(r->data, r->data + L),
-                            *r->result_as<core::viterbi::frame_result>() });
-            pipe->pop();
-            block = false;
-        }
-    };
+    auto run = run_frames(*pipe, [&](const core::completed_frame& r) {
+        const int L = frames[out.size()].frame_bits;
+        out.push_back({ std::vector<uint8_t>(r.data, r.data + L), *r.result_as<core::viterbi::frame_result>() });
+    });
     for (const auto& f : frames) {
-        while (!pipe->can_accept())
-            take(true);
         const core::viterbi::frame_params params{ f.frame_bits, f.input };
         if (f.input != core::viterbi::INPUT_SOFT) // hard bits or int8 LLRs: bytes
-            pipe->submit(f.hard.data(), f.hard.size(), size_t(f.frame_bits), &params);
+            run.submit(f.hard.data(), f.hard.size(), size_t(f.frame_bits), &params);
         else
-            pipe->submit(f.llr.data(), f.llr.size() * sizeof(float), size_t(f.frame_bits), &params);
+            run.submit(f.llr.data(), f.llr.size() * sizeof(float), size_t(f.frame_bits), &params);
     }
-    pipe->drain();
-    take(false);
-    if (out.size() != frames.size())
-        throw std::runtime_error("viterbi_decode_all: frames lost");
+    run.finish("viterbi_decode_all");
     return out;
 }
 
