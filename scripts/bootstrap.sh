@@ -53,11 +53,15 @@ case $what in
     /usr/bin/python3 examples/lte_turbo_ber.py --K 6144 --frames 64 --ebn0 1.2 --check
     ;;
   test)
-    echo "== tests (ctest)"
+    echo "== unit tests and QA (ctest, all but the install check)"
     status=0
-    (cd build && ctest --output-on-failure -j2) || status=$?
+    (cd build && ctest --output-on-failure -j2 -LE install) || status=$?
     echo "== CUDA test cases not run here, and why:"
     grep -h "^skipped:" build/Testing/Temporary/LastTest.log | sort | uniq -c || echo "   (none skipped)"
+    # Apart: it installs the tree into a scratch prefix and builds and runs a
+    # consumer against it, as a packager or an application would.
+    echo "== install check (ctest -L install)"
+    (cd build && ctest --output-on-failure -L install) || status=$?
     exit $status
     ;;
   *) echo "usage: $0 demo|test" >&2; exit 2 ;;
