@@ -38,7 +38,7 @@ fi
 # The module from the build tree (what ctest's QA uses too), so the install
 # tree need not travel.
 export PYTHONPATH="$root/build/test_modules${PYTHONPATH:+:$PYTHONPATH}"
-export LD_LIBRARY_PATH="$root/build/lib/blocks${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH="$root/build/lib:$root/build/lib/blocks${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PATH="$root/build/apps:$PATH"
 # The QA wrappers that ctest runs call /usr/bin/python3, GNU Radio's Python on
 # Debian; on this host point it at the bundled one (a throwaway machine).
@@ -75,12 +75,22 @@ for step in "$@"; do
       build/bench/bench_turbo --markdown | tee "$out/bench_turbo.md"
       ;;
     bench-old-new)
-      # The headline kernel figure of a previous commit's bench_turbo (carried
-      # in .devrun/old/) and of this build, alternately, in one run.
-      for r in 1 2 3; do
-        for b in .devrun/old/bench_turbo build/bench/bench_turbo; do
-          [ -x "$b" ] || continue
-          echo "== $b run $r"; "$b" --only 4 16 128 | tee -a "$out/bench_old_new.txt"
+      # The headline kernels of a previous commit's benchmarks (carried in
+      # .devrun/old/, or packed as .devrun/old.tar.xz) and of this build,
+      # alternately, in one run: turbo K=6144 scaled max-log (cuda-fixed16-dpx,
+      # P=128), Viterbi K=7 int8 (cuda-thread), MIMO 4x4 16-QAM (cuda-mtt-fast,
+      # cuda-lmmse), kernel only.
+      [ -d .devrun/old ] || { [ -f .devrun/old.tar.xz ] && tar -xJf .devrun/old.tar.xz -C .devrun; }
+      log="$out/bench_old_new.txt"
+      for r in ${OLD_NEW_RUNS:-1 2 3}; do
+        for d in .devrun/old build/bench; do
+          [ -x "$d/bench_turbo" ] || continue
+          echo "== $d run $r" | tee -a "$log"
+          "$d/bench_turbo" --only 4 16 128 2>&1 | tee -a "$log"
+          "$d/bench_viterbi_gpu" --quick 2>&1 | grep -iE "K=7.*(int8|float)|kernel|^\|.*133" | head -12 | tee -a "$log"
+          for impl in cuda-mtt-fast cuda-lmmse; do
+            "$d/bench_mimo" --kernel-only --nt 4 --bits 4 --only $impl --no-cpu 2>&1 | tee -a "$log"
+          done
         done
       done
       ;;
