@@ -53,6 +53,9 @@ core::turbo_config cfg_of(core::turbo::algorithm a, int P, int iters = 4, const 
     c.algorithm = a;
     c.subblocks = P;
     c.iterations = iters;
+    // The arithmetic of the name, also where the named layout cannot run the
+    // configuration and the automatic choice takes over.
+    c.fixed_point = impl == fixed16;
 #ifdef GPURX_HAVE_CUDA
     c.implementation = impl;
 #else
