@@ -35,6 +35,15 @@ implementation<viterbi_config> cpu_entry(const char* name,
 
 } // namespace
 
+agreement_tolerance tiled_tolerance()
+{
+    // Paths of exactly equal metric (frequent with hard input) are ordered
+    // otherwise than the full-frame reference orders them; with soft input
+    // the decisions are the reference's.
+    return agreement_tolerance::decisions_within(
+        0.01, "paths of exactly equal metric (frequent with hard input) are ordered otherwise");
+}
+
 std::vector<implementation<viterbi_config>> viterbi_implementations()
 {
     using role = implementation_role;
@@ -59,7 +68,7 @@ std::vector<implementation<viterbi_config>> viterbi_implementations()
                             "Lin et al.'s tiled Viterbi: chunks decoded from every start state, "
                             "then merged; equal to the reference up to exact metric ties "
                             "(about 1 Mbit/s: for comparison, not for use)",
-                            "cpu-reference", agreement_tolerance::exact(), viterbi_cpu_algorithm::tiled));
+                            "cpu-reference", tiled_tolerance(), viterbi_cpu_algorithm::tiled));
 #ifdef GPURX_HAVE_CUDA
     for (auto& e : viterbi_cuda_implementations())
         all.push_back(std::move(e));

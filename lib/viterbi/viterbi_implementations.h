@@ -32,6 +32,8 @@ namespace core {
 //! Every Viterbi implementation this build has.
 std::vector<implementation<viterbi_config>> viterbi_implementations();
 registry<viterbi_config> viterbi_registry();
+//! How the tiled decoders (cpu-tiled, cuda-tiled) agree with cpu-reference.
+agreement_tolerance tiled_tolerance();
 
 //! Resolve cfg.implementation (throws std::invalid_argument naming
 //! `implementation` for an unknown name).

@@ -5,6 +5,7 @@
  */
 #include "viterbi/cuda/viterbi_cuda_kernel.h"
 #include "viterbi/cuda/viterbi_launch.h"
+#include "viterbi/viterbi_implementations.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -197,7 +198,7 @@ std::vector<implementation<viterbi_config>> viterbi_cuda_implementations()
                "Lin et al.'s tiled Viterbi as the paper lays it out: every tile of every frame "
                "from every start state at once, merged per frame, tiles traced back at once "
                "(slower than the CPU: for comparison, runs only when named)",
-               "cpu-reference", agreement_tolerance::exact(), "" };
+               "cpu-reference", tiled_tolerance(), "" };
     e.unsupported = unsupported_on_gpu;
     e.make_cuda = [](const viterbi_config& c, int) -> std::unique_ptr<cuda_kernel> {
         return std::make_unique<viterbi_cuda_tiled>(c);
