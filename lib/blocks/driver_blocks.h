@@ -43,6 +43,14 @@ protected:
     }
 
 public:
+    // The pipeline is made here, in the thread that calls tb.start(): a
+    // failure (memory the machine would allow but the process cannot get)
+    // then raises from tb.start() instead of hanging it.
+    bool check_topology(int, int) override
+    {
+        d_holder.prepare();
+        return true;
+    }
     bool start() override
     {
         d_holder.start();
@@ -148,6 +156,12 @@ public:
           d_driver(*this, d_adapter, d_holder)
     {
         d_driver.setup();
+    }
+    // As item_block's: the pipeline is made in tb.start()'s thread.
+    bool check_topology(int, int) override
+    {
+        d_holder.prepare();
+        return true;
     }
     bool start() override
     {

@@ -66,7 +66,10 @@ bool fec_frame_runner::run(const float* in,
     for (size_t i = 0; i < n; i++)
         d_scaled[i] = in[i] * scale;
 
-    d_holder.start(); // the first frame makes the pipeline
+    if (!d_holder.start()) { // the first frame makes the pipeline
+        reject("the decoder could not start: " + d_holder.failure(), out, out_bytes);
+        return false;
+    }
     auto& pipe = *d_holder.pipe();
     uint8_t* dst = pipe.begin_frame(n * d_adapter.in_item_bytes(), shape.out_bytes, shape.params.data());
     if (!d_adapter.stage(shape, reinterpret_cast<const uint8_t*>(d_scaled.data()), 0, n, dst, why)) {

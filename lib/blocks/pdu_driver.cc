@@ -100,7 +100,8 @@ void pdu_driver::handle(const pmt::pmt_t& msg)
     std::lock_guard<std::mutex> lock(d_mutex);
     auto* pipe = d_holder.pipe();
     if (!pipe) {
-        report("the block is not running");
+        report(d_holder.failure().empty() ? "the block is not running"
+                                          : "the block is not running: " + d_holder.failure());
         return;
     }
     while (!pipe->can_accept())

@@ -6,6 +6,7 @@
 #include "blocks/pipeline_holder.h"
 
 #include <stdexcept>
+#include <system_error>
 
 namespace gr {
 namespace gpurx {
@@ -70,19 +71,44 @@ pipeline_holder::pipeline_holder(const frame_adapter& adapter,
         d_logger->warn("{}", note);
 }
 
-void pipeline_holder::start()
+void pipeline_holder::prepare()
 {
     if (d_pipe)
-        return; // restarted after lock()/unlock(): the held frames go out first
+        return;
+    const size_t nslots = d_backend.kind == core::backend_kind::cuda
+                              ? d_cfg.slots * d_backend.devices.size()
+                              : d_cfg.slots;
     try {
         d_pipe = core::make_pipeline(d_adapter.kernels(), d_backend, d_cfg);
     } catch (const std::bad_alloc&) {
         throw std::runtime_error("max_batch=" + std::to_string(d_cfg.max_batch) + " with slots=" +
                                  std::to_string(d_cfg.slots) + " needs " +
-                                 std::to_string(d_cfg.slot_bytes() * d_cfg.slots) +
-                                 " bytes of staging memory, which could not be allocated");
+                                 std::to_string(d_cfg.slot_bytes() * nslots) +
+                                 " bytes of staging memory, which could not be allocated: "
+                                 "lower max_batch or slots");
+    } catch (const std::system_error& e) {
+        // Worker threads that could not be started (the process's limits).
+        throw std::runtime_error("the pipeline could not be made (max_batch=" +
+                                 std::to_string(d_cfg.max_batch) + ", slots=" +
+                                 std::to_string(d_cfg.slots) + ", cpu_threads=" +
+                                 std::to_string(d_cfg.cpu_threads) + "): " + e.what());
     }
+    d_failure.clear();
     d_logger->debug("pipeline on {}", d_pipe->engine_name());
+}
+
+bool pipeline_holder::start()
+{
+    if (d_pipe)
+        return true; // restarted after lock()/unlock(): the held frames go out first
+    try {
+        prepare();
+    } catch (const std::exception& e) {
+        d_failure = e.what();
+        d_logger->error("{}", d_failure);
+        return false;
+    }
+    return true;
 }
 
 void pipeline_holder::stop()

@@ -31,8 +31,24 @@ public:
     //! Validates \p options and resolves the backend (throws on bad values).
     pipeline_holder(const frame_adapter& adapter, const pipeline_options& options, gr::logger_ptr logger);
 
-    //! Makes the pipeline on the first call; later calls keep it.
-    void start();
+    /*!
+     * Makes the pipeline if it does not exist yet. Throws std::runtime_error
+     * naming max_batch and slots, with the memory, when it cannot be made.
+     * The blocks call it from check_topology(), which GNU Radio runs in the
+     * thread that calls tb.start(): an exception there makes tb.start()
+     * raise, where one from start() (run in the block's own thread) would
+     * leave tb.start() waiting forever.
+     */
+    void prepare();
+    /*!
+     * Makes the pipeline on the first call (unless prepare() has); later
+     * calls keep it. Never throws: when the pipeline cannot be made it logs
+     * the error and returns false, pipe() stays nullptr and failure() says
+     * why; the drivers then report it and end their stream.
+     */
+    bool start();
+    //! Why the pipeline could not be made ("" when it was, or not yet tried).
+    const std::string& failure() const { return d_failure; }
     //! Waits for every batch in flight. Frames that completed but could not
     //! be delivered yet stay for the next start(), and are counted in the log.
     void stop();
@@ -49,6 +65,7 @@ private:
     core::backend_choice d_backend;
     gr::logger_ptr d_logger;
     std::unique_ptr<core::batch_pipeline> d_pipe;
+    std::string d_failure;
 };
 
 } // namespace gpurx

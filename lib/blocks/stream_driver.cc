@@ -128,6 +128,12 @@ int stream_driver::general_work(int noutput_items,
                                 gr_vector_const_void_star& input_items,
                                 gr_vector_void_star& output_items)
 {
+    if (!d_holder.pipe()) {
+        // start() could not make the pipeline (and logged why): end the
+        // stream rather than leave the flowgraph waiting.
+        d_holder.logger()->error("not running ({}): the stream ends here", d_holder.failure());
+        return gr::block::WORK_DONE;
+    }
     auto& pipe = *d_holder.pipe();
     const int nin = frames_available(ninput_items);
     auto* out = static_cast<uint8_t*>(output_items[0]);

@@ -99,6 +99,12 @@ int tagged_driver::general_work(int noutput_items,
                                 gr_vector_const_void_star& input_items,
                                 gr_vector_void_star& output_items)
 {
+    if (!d_holder.pipe()) {
+        // start() could not make the pipeline (and logged why): report it
+        // and end the stream rather than leave the flowgraph waiting.
+        report(d_block.nitems_read(0), "not running: " + d_holder.failure() + "; the stream ends here");
+        return gr::block::WORK_DONE;
+    }
     auto& pipe = *d_holder.pipe();
     const auto* in = static_cast<const uint8_t*>(input_items[0]);
     auto* out = static_cast<uint8_t*>(output_items[0]);

@@ -55,6 +55,12 @@ public:
         set_tag_propagation_policy(TPP_DONT);
     }
 
+    // The pipeline is made in tb.start()'s thread (see driver_blocks.h).
+    bool check_topology(int, int) override
+    {
+        d_holder.prepare();
+        return true;
+    }
     bool start() override
     {
         d_holder.start();
@@ -82,6 +88,10 @@ public:
                      gr_vector_const_void_star& input_items,
                      gr_vector_void_star& output_items) override
     {
+        if (!d_holder.pipe()) {
+            d_logger->error("not running ({}): the stream ends here", d_holder.failure());
+            return WORK_DONE;
+        }
         auto& pipe = *d_holder.pipe();
         auto* out = static_cast<uint8_t*>(output_items[0]);
         const int nin = ninput_items[0];

@@ -32,6 +32,10 @@ The cases:
   g. construction errors name the parameter or pipeline option at fault.
   h. tagged: max_batch=1048576 either starts quickly or is refused at
      construction naming max_batch.
+  i. every deployment: staging that passes the construction check (the
+     machine's RAM) but cannot be allocated (the process's address space
+     limited with RLIMIT_AS) makes tb.start() raise naming max_batch, or the
+     flowgraph finish; it never hangs.
 """
 import json
 import os
@@ -441,6 +445,80 @@ def huge_batch_child(family_name):
     os._exit(0)  # never wait for a scheduler thread that did not finish
 
 
+# --------------------------------------------------------------------------
+# Case i runs in a child process: it limits the address space (RLIMIT_AS),
+# and a flowgraph that hangs in start() must not hang the suite.
+# --------------------------------------------------------------------------
+STAGING_HEADROOM = 256 << 20  # address space left for everything but the staging
+
+
+def vm_size():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError("no VmSize in /proc/self/status")
+
+
+def start_failure_child(family_name, form):
+    import resource
+    fam = FAMILIES_BY_NAME[family_name]
+    make = fam.deployments()[form]
+    res = {}
+    # The largest staging the construction check (against the machine's
+    # RAM) lets through: it must not fit the limited address space.
+    blk = None
+    for max_batch in (1 << 20, 1 << 18, 1 << 16, 1 << 14):
+        for slots in (64, 16, 4, 2):
+            try:
+                blk = make(options(max_batch=max_batch, slots=slots))
+                res["options"] = [max_batch, slots]
+                break
+            except ValueError as e:
+                res["ctor_error"] = str(e)
+        if blk is not None:
+            break
+    if blk is None:
+        sys.stdout.write("RESULT " + json.dumps(res) + "\n")
+        sys.stdout.flush()
+        os._exit(0)
+    res.pop("ctor_error", None)
+    tb = gr.top_block()
+    shape = fam.shapes[0]
+    ins, _ = fam.frames(np.random.default_rng(3), shape, 3)
+    it, ot = ITEM_TYPES[fam.in_type], ITEM_TYPES[fam.out_type]
+    if form == "pdu":
+        dbg = blocks.message_debug()
+        tb.msg_connect(blk, "pdus", dbg, "store")
+        tb.msg_connect(blk, "errors", dbg, "store")
+    elif form == "tagged":
+        data, tags = packet_stream([(pmt.from_long(len(x)), x) for x in ins])
+        tb.connect(it["source"](np.asarray(data, dtype=it["dtype"]).tolist(), False, 1, tags), blk,
+                   ot["sink"]())
+    else:
+        tb.connect(it["source"](np.concatenate(ins).astype(it["dtype"]).tolist(), False,
+                                fam.in_len(shape)), blk, ot["sink"](fam.out_len(shape)))
+    limit = vm_size() + STAGING_HEADROOM
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    t0 = time.monotonic()
+    try:
+        tb.start()
+    except Exception as e:  # noqa: BLE001 - reported to the parent
+        res["start_error"] = "%s: %s" % (type(e).__name__, e)
+    else:
+        if form != "pdu":
+            tb.wait()
+            res["finished"] = True
+        else:
+            tb.stop()
+            tb.wait()
+            res["started"] = True
+    res["seconds"] = time.monotonic() - t0
+    sys.stdout.write("RESULT " + json.dumps(res) + "\n")
+    sys.stdout.flush()
+    os._exit(0)
+
+
 class qa_drivers(gr_unittest.TestCase):
 
     def setUp(self):
@@ -759,6 +837,42 @@ class qa_drivers(gr_unittest.TestCase):
             self.assertNotIn("run_error", r, "%s; log:\n%s" % (what, log))
             self.assertTrue(r.get("ok"), what + ": wrong output")
             self.assertLess(r["ctor_s"] + r["run_s"], HUGE_BATCH_BUDGET_S, what)
+
+
+    # ---- i ----------------------------------------------------------------
+    def test_i_staging_that_cannot_be_allocated_never_hangs_start(self):
+        ran, skipped = 0, []
+        for fam in FAMILIES:
+            for form in fam.deployments():
+                what = "%s %s, large max_batch under RLIMIT_AS" % (fam.name, form)
+                code = ("import sys; sys.path.insert(0, %r); import qa_drivers; "
+                        "qa_drivers.start_failure_child(%r, %r)" % (HERE, fam.name, form))
+                try:
+                    p = subprocess.run([sys.executable, "-B", "-c", code], capture_output=True,
+                                       text=True, timeout=60)
+                except subprocess.TimeoutExpired:
+                    self.fail(what + ": tb.start() did not return (the child hung for 60 s)")
+                lines = [l for l in p.stdout.splitlines() if l.startswith("RESULT ")]
+                log = (p.stdout + p.stderr)[-3000:]
+                self.assertTrue(lines, "%s: child exited %d without a result; log:\n%s"
+                                % (what, p.returncode, log))
+                r = json.loads(lines[-1][len("RESULT "):])
+                # Refused at construction even at 2 slots of 2**14 frames
+                # (gigabytes): a machine too small for this case.
+                if "options" not in r:
+                    skipped.append("%s (%s)" % (what, r.get("ctor_error")))
+                    continue
+                ran += 1
+                # Either start() raised, naming what to lower, or the block
+                # reported the failure and the flowgraph finished (stream,
+                # tagged) or stopped (PDU).
+                if "start_error" in r:
+                    self.assertIn("max_batch", r["start_error"], what)
+                else:
+                    self.assertTrue(r.get("finished") or r.get("started"), "%s: %s" % (what, r))
+                    self.assertIn("max_batch", log, what + ": the failure was not logged")
+        if not ran:
+            self.skipTest("no staging passes this machine's RAM check: " + "; ".join(skipped))
 
 
 if __name__ == '__main__':
