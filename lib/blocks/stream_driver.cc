@@ -134,6 +134,7 @@ int stream_driver::general_work(int noutput_items,
         d_holder.logger()->error("not running ({}): the stream ends here", d_holder.failure());
         return gr::block::WORK_DONE;
     }
+    d_holder.resume_if_restarted(); // what the last stop held goes out first
     auto& pipe = *d_holder.pipe();
     const int nin = frames_available(ninput_items);
     auto* out = static_cast<uint8_t*>(output_items[0]);

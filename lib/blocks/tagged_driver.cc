@@ -105,6 +105,7 @@ int tagged_driver::general_work(int noutput_items,
         report(d_block.nitems_read(0), "not running: " + d_holder.failure() + "; the stream ends here");
         return gr::block::WORK_DONE;
     }
+    d_holder.resume_if_restarted(); // what the last stop held goes out first
     auto& pipe = *d_holder.pipe();
     const auto* in = static_cast<const uint8_t*>(input_items[0]);
     auto* out = static_cast<uint8_t*>(output_items[0]);

@@ -92,6 +92,7 @@ public:
             d_logger->error("not running ({}): the stream ends here", d_holder.failure());
             return WORK_DONE;
         }
+        d_holder.resume_if_restarted(); // what the last stop held goes out first
         auto& pipe = *d_holder.pipe();
         auto* out = static_cast<uint8_t*>(output_items[0]);
         const int nin = ninput_items[0];

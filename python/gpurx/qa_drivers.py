@@ -24,7 +24,8 @@ The cases:
      last partial batch leaves at once.
   d. PDU: more PDUs than a batch, with a long flush timeout: all delivered in
      order with their metadata; an empty and a u8vector PDU each give one
-     "errors" message; PDUs held at stop() are published.
+     "errors" message; PDUs held at stop() come out first, in order, when
+     the flowgraph starts again.
   e. soft-input families: finite LLRs of magnitude 1e37 and 3e38 decode
      correctly with every algorithm.
   f. stream: tb.lock(); tb.unlock() while a partial batch is held loses,
@@ -32,6 +33,9 @@ The cases:
   g. construction errors name the parameter or pipeline option at fault.
   h. tagged: max_batch=1048576 either starts quickly or is refused at
      construction naming max_batch.
+  j. stream and tagged: tb.stop() with frames in the pipeline (a partial
+     batch) delivers none of them; tb.start() again delivers them first, at
+     once (not after flush_us), once and in order, then the rest.
   i. every deployment: staging that passes the construction check (the
      machine's RAM) but cannot be allocated (the process's address space
      limited with RLIMIT_AS) makes tb.start() raise naming max_batch, or the
@@ -372,6 +376,37 @@ class gated_source(gr.sync_block):
         return k
 
 
+class gated_tagged_source(gr.sync_block):
+    """Item source with length tags: sends its first `first` items, then
+    waits until release() before sending the rest (and then ends)."""
+
+    def __init__(self, items, tags, first):
+        gr.sync_block.__init__(self, "gated_tagged_source", None, [items.dtype])
+        self.items, self.first, self.sent = items, first, 0
+        self.tags = sorted(tags, key=lambda t: t.offset)
+        self.go = threading.Event()
+
+    def release(self):
+        self.go.set()
+
+    def work(self, input_items, output_items):
+        if self.sent == len(self.items):
+            return -1
+        limit = len(self.items) if self.go.is_set() else self.first
+        k = min(len(output_items[0]), limit - self.sent)
+        if k <= 0:
+            self.go.wait(0.001)
+            return 0
+        output_items[0][:k] = self.items[self.sent:self.sent + k]
+        # Offsets from this run's start: a restart begins counting again.
+        base = self.nitems_written(0) - self.sent
+        for t in self.tags:
+            if self.sent <= t.offset < self.sent + k:
+                self.add_item_tag(0, base + t.offset, t.key, t.value)
+        self.sent += k
+        return k
+
+
 def packet_stream(segments):
     """segments: [(tag value or None, items)] -> (items, tags). A segment with
     a tag value starts with a packet_len tag carrying that value."""
@@ -683,10 +718,9 @@ class qa_drivers(gr_unittest.TestCase):
             for i in range(2):
                 self.assertTrue(pmt.is_symbol(dict_get(err.get_message(i), "reason")), what)
 
-    def test_d2_pdu_stop_publishes_pdus_in_flight(self):
-        # flush_us far beyond the test: the 5 PDUs leave only because stop()
-        # publishes them. message_debug handles what reached its queue when
-        # the flowgraph runs again.
+    def test_d2_pdu_stop_holds_pdus_restart_publishes_them(self):
+        # flush_us far beyond the test: the 5 PDUs wait in the partial batch
+        # when the flowgraph stops; the restart launches them at once.
         for fam in self.families("pdu"):
             shape = fam.shapes[0]
             ins, exp = fam.frames(self.rng, shape, 5)
@@ -699,9 +733,10 @@ class qa_drivers(gr_unittest.TestCase):
             before = dbg.num_messages()
             tb.stop()
             tb.wait()
+            self.assertEqual(before, 0, fam.name + ": the partial batch left before the stop")
             tb.start()
             try:
-                wait_for(lambda: dbg.num_messages() >= len(exp), 5)
+                wait_for(lambda: dbg.num_messages() >= len(exp), 3)
             finally:
                 tb.stop()
                 tb.wait()
@@ -769,6 +804,72 @@ class qa_drivers(gr_unittest.TestCase):
                              what + ": the partial batch left before the lock")
             self.assertEqual(out.shape[0], n, what)
             np.testing.assert_array_equal(out, np.array(exp), err_msg=what)
+
+    # ---- j ----------------------------------------------------------------
+    def stop_restart(self, tb, src, sink_frames, first, batch, what):
+        """Runs tb until the block holds a partial batch (the source sent
+        `first` frames), stops it, checks that the stop delivered nothing
+        more, starts it again and checks that the held frames come out at
+        once; then lets the source finish."""
+        tb.start()
+        try:
+            self.assertTrue(wait_for(lambda: sink_frames() >= first // batch * batch, 20),
+                            what + ": the full batches never came out")
+            time.sleep(0.2)
+            self.assertEqual(sink_frames(), first // batch * batch,
+                             what + ": the partial batch left before the stop")
+        finally:
+            tb.stop()
+            tb.wait()
+        self.assertEqual(sink_frames(), first // batch * batch,
+                         what + ": frames held at stop() came out without a restart")
+
+        def hook(tb):
+            held = wait_for(lambda: sink_frames() >= first, 3)
+            self.assertTrue(held, "%s: the %d frames held at stop() did not come out within 3 s "
+                            "of the restart (%d out)" % (what, first % batch, sink_frames()))
+            src.release()
+
+        run_with_timeout(tb, RUN_TIMEOUT_S, start_hook=hook)
+
+    def test_j_stop_holds_frames_restart_delivers_them(self):
+        n, first, batch = 150, 100, 64
+        opts = dict(max_batch=batch, flush_us=10_000_000)
+        for fam in self.families("stream"):
+            shape = fam.shapes[0]
+            ins, exp = fam.frames(self.rng, shape, n)
+            it, ot = ITEM_TYPES[fam.in_type], ITEM_TYPES[fam.out_type]
+            src = gated_source(np.array(ins, dtype=it["dtype"]), first)
+            snk = ot["sink"](fam.out_len(shape))
+            tb = gr.top_block()
+            tb.connect(src, fam.make_stream(shape, options(**opts)), snk)
+            what = "%s stream, stop()/start() holding %d frames" % (fam.name, first % batch)
+            self.stop_restart(tb, src, lambda: len(snk.data()) // fam.out_len(shape), first, batch,
+                              what)
+            out = np.array(snk.data(), dtype=ot["dtype"]).reshape(-1, fam.out_len(shape))
+            self.assertEqual(out.shape[0], n, what)
+            np.testing.assert_array_equal(out, np.array(exp), err_msg=what)
+        for fam in self.families("tagged"):
+            shape = fam.shapes[0]
+            ins, exp = fam.frames(self.rng, shape, n)
+            data, tags = packet_stream([(pmt.from_long(len(x)), x) for x in ins])
+            it, ot = ITEM_TYPES[fam.in_type], ITEM_TYPES[fam.out_type]
+            src = gated_tagged_source(np.asarray(data, dtype=it["dtype"]), tags, first * len(ins[0]))
+            snk = ot["sink"]()
+            dbg = blocks.message_debug()
+            blk = fam.make_tagged(options(**opts))
+            tb = gr.top_block()
+            tb.connect(src, blk, snk)
+            tb.msg_connect(blk, "errors", dbg, "store")
+            what = "%s tagged, stop()/start() holding %d packets" % (fam.name, first % batch)
+            self.stop_restart(tb, src, lambda: len(snk.data()) // fam.out_len(shape), first, batch,
+                              what)
+            np.testing.assert_array_equal(np.array(snk.data(), dtype=ot["dtype"]),
+                                          np.concatenate(exp), err_msg=what)
+            # (Offsets count from each run's start: only the values compare.)
+            lens = tags_named(snk.tags(), "packet_len")
+            self.assertEqual([pmt_int(t.value) for t in lens], [fam.out_len(shape)] * n, what)
+            self.assertEqual(dbg.num_messages(), 0, what)
 
     # ---- g ----------------------------------------------------------------
     def test_g_construction_errors_name_the_parameter(self):

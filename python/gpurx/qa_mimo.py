@@ -13,6 +13,8 @@ bit 1; per vector antenna 0's bits first, b(0) first.
 """
 import itertools
 import sys
+import threading
+import time
 
 import numpy as np
 import pmt
@@ -508,6 +510,120 @@ class qa_mimo(gr_unittest.TestCase):
             with self.assertRaises(ValueError) as ctx:
                 make(2, 2, max_vectors=0)
             self.assertIn("max_vectors", str(ctx.exception))
+
+    # ---- stop() during a long batch ----------------------------------------
+    # K-best with K = 65536 at 8x8 256-QAM: one vector takes seconds on one
+    # core (65536 x 256 children per layer), a batch minutes. stop() must
+    # not wait for it.
+    SLOW = dict(modulation="256qam", algorithm="kbest", k=65536, noise_var=0.1)
+
+    def slow_flowgraph(self, form):
+        nt = nr = 8
+        H, y, _ = make_case(self.rng, nt, nr, "256qam", 8, 1, 0.1)
+        tb = gr.top_block()
+        if form == "stream":
+            det = gpurx.mimo_detector(nt, nr, vectors_per_channel=1, options=options(max_batch=4),
+                                      **self.SLOW)
+            tb.connect(blocks.vector_source_c(y.flatten().tolist(), False, nr), (det, 0))
+            tb.connect(blocks.vector_source_c(H.flatten().tolist(), False, nr * nt), (det, 1))
+            tb.connect(det, blocks.null_sink(gr.sizeof_float * nt * 8))
+        elif form == "tagged":
+            det = gpurx.mimo_detector_tagged(nt, nr, max_vectors=1, options=options(max_batch=4),
+                                             **self.SLOW)
+            data = np.concatenate(packets(H, y, 1))
+            n = len(data) // len(H)
+            tags = [gr.tag_utils.python_to_tag((i * n, pmt.intern("packet_len"), pmt.from_long(n)))
+                    for i in range(len(H))]
+            tb.connect(blocks.vector_source_c(data.tolist(), False, 1, tags), det,
+                       blocks.null_sink(gr.sizeof_float))
+        else:
+            det = gpurx.mimo_detector_pdu(nt, nr, max_vectors=1,
+                                          options=options(max_batch=4, flush_us=1000), **self.SLOW)
+            dbg = blocks.message_debug()
+            tb.msg_connect(det, "pdus", dbg, "store")
+            for x in packets(H, y, 1):
+                det.to_basic_block()._post(pmt.intern("pdus"),
+                                           pmt.cons(pmt.make_dict(), pmt.init_c32vector(len(x), x.tolist())))
+        return tb, det
+
+    def test_030_stop_interrupts_a_long_batch(self):
+        if BACKEND != "cpu":
+            self.skipTest("a CUDA batch is not run by the block's thread: nothing to cancel")
+        for form in ("stream", "tagged", "pdu"):
+            tb, det = self.slow_flowgraph(form)
+            tb.start()
+            time.sleep(1.0)  # inside the first batch: 4 vectors of several seconds each
+            t0 = time.monotonic()
+            stopper = threading.Thread(target=lambda: (tb.stop(), tb.wait()), daemon=True)
+            stopper.start()
+            stopper.join(30)
+            dt = time.monotonic() - t0
+            self.assertFalse(stopper.is_alive(), form + ": stop() and wait() took over 30 s")
+            self.assertLess(dt, 2.0, "%s: stop() and wait() took %.1f s" % (form, dt))
+
+    def test_031_a_cancelled_batch_runs_again_after_restart(self):
+        # 8x8 16-QAM, K = 4096: about 10 ms a vector, a batch of 16 channels
+        # of 64 vectors about 10 s of one core. The stop cancels it; after
+        # the restart it runs again and every frame comes out once, in
+        # order, detected (noiseless y: every LLR's sign is its bit).
+        if BACKEND != "cpu":
+            self.skipTest("a CUDA batch is not run by the block's thread: nothing to cancel")
+        nt = nr = 8
+        mod, vpc, channels = "16qam", 64, 24
+        H, y, bits = make_case(self.rng, nt, nr, mod, channels, vpc, 0.0)
+        det = gpurx.mimo_detector(nt, nr, mod, "kbest", k=4096, noise_var=0.1, vectors_per_channel=vpc,
+                                  options=options(max_batch=16, flush_us=10_000_000))
+        first = 16  # one whole batch before the source waits
+        sy = gated_source(y.astype(np.complex64), first * vpc)
+        sh = gated_source(H.astype(np.complex64), first)
+        snk = blocks.vector_sink_f(nt * BPS[mod])
+        tb = gr.top_block()
+        tb.connect(sy, (det, 0))
+        tb.connect(sh, (det, 1))
+        tb.connect(det, snk)
+        tb.start()
+        # The CPU batch runs inside the detector's work() as soon as its
+        # 16th channel arrives (nitems_read moves only when it returns).
+        self.assertTrue(wait_for(lambda: sh.sent == first and sy.sent == first * vpc, 20),
+                        "the sources never sent the first batch")
+        time.sleep(1.0)
+        t0 = time.monotonic()
+        tb.stop()
+        tb.wait()
+        dt = time.monotonic() - t0
+        self.assertLess(dt, 2.0, "stop() and wait() took %.1f s" % dt)
+        self.assertLess(len(snk.data()), first * vpc * nt * BPS[mod], "the batch was not cancelled")
+        sy.release()
+        sh.release()
+        run_with_timeout(tb, 120)
+        got = np.array(snk.data(), dtype=np.float32).reshape(-1, nt * BPS[mod])
+        self.assertEqual(len(got), channels * vpc)
+        np.testing.assert_array_equal((got > 0).astype(int), bits)
+
+
+class gated_source(gr.sync_block):
+    """Vector source that sends its first `first` vectors, then waits until
+    release() before sending the rest (and then ends the stream)."""
+
+    def __init__(self, vectors, first):
+        gr.sync_block.__init__(self, "gated_source", None, [(vectors.dtype, vectors.shape[1])])
+        self.vectors, self.first, self.sent = vectors, first, 0
+        self.go = threading.Event()
+
+    def release(self):
+        self.go.set()
+
+    def work(self, input_items, output_items):
+        if self.sent == len(self.vectors):
+            return -1
+        limit = len(self.vectors) if self.go.is_set() else self.first
+        k = min(len(output_items[0]), limit - self.sent)
+        if k <= 0:
+            self.go.wait(0.001)
+            return 0
+        output_items[0][:k] = self.vectors[self.sent:self.sent + k]
+        self.sent += k
+        return k
 
 
 if __name__ == '__main__':

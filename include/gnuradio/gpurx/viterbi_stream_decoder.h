@@ -36,7 +36,8 @@ namespace gpurx {
  * last windows traced back from the best state after the last complete
  * step: every step in gives a bit out (items of a step cut short at the
  * very end are dropped, logged). stop() keeps the stream's state and the
- * decoded bits not yet delivered; a restart (lock()/unlock()) continues
+ * bits not yet delivered (see pipeline_options: a batch running on the CPU
+ * is interrupted and runs again); a restart (lock()/unlock()) continues
  * the same stream without a gap.
  *
  * Input: the punctured coded bits, the n of each step together in
