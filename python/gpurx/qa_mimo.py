@@ -201,14 +201,47 @@ class qa_mimo(gr_unittest.TestCase):
             np.testing.assert_array_equal(hard, bits_of(mod), err_msg=mod)
 
     def test_003_demapper_errors(self):
-        for bad in (0.0, -1.0, float("nan"), float("inf")):
+        # The floor and ceiling keep every LLR finite: 1e-45 made y = 0 NaN.
+        for bad in (0.0, -1.0, float("nan"), float("inf"), 1e-45, 1e-21, 1e21):
             with self.assertRaises(ValueError) as ctx:
                 gpurx.qam_demapper("qpsk", bad)
             self.assertIn("noise_var", str(ctx.exception))
+            d = gpurx.qam_demapper("qpsk", 1.0)
+            with self.assertRaises(ValueError) as ctx:
+                d.set_noise_var(bad)
+            self.assertIn("noise_var", str(ctx.exception))
+        self.assertIn("1e-21", self.demapper_error(1e-21))
         with self.assertRaises(ValueError) as ctx:
             gpurx.qam_mapper("8psk")
         self.assertIn("modulation", str(ctx.exception))
         self.assertIn("8psk", str(ctx.exception))
+
+    def demapper_error(self, n0):
+        try:
+            gpurx.qam_demapper("16qam", n0)
+        except ValueError as e:
+            return str(e)
+        return ""
+
+    def test_004_demapper_finite_at_the_floor_and_reports_nonfinite_input(self):
+        for mod, bps in BPS.items():
+            y = np.array([0, 1 + 1j, complex("nan"), complex("inf"), 1e30, 0.5j, complex(0, float("nan")),
+                          -1], dtype=np.complex64)
+            tb = gr.top_block()
+            snk = blocks.vector_sink_f()
+            tb.connect(blocks.vector_source_c(y.tolist(), False), gpurx.qam_demapper(mod, 1e-20), snk)
+            tb.run()
+            got = np.array(snk.data()).reshape(-1, bps)
+            self.assertTrue(np.all(np.isfinite(got)), mod)
+            self.assertFalse(got[[2, 3, 6]].any(), mod + ": NaN/Inf symbols' LLRs are 0")
+            # One tag per burst of NaN/Inf symbols, on its first LLR.
+            errs = tags_named(snk.tags(), "gpurx_error")
+            self.assertEqual([t.offset for t in errs], [2 * bps, 6 * bps], mod)
+            # Finite symbols keep their hard decisions (0 for the point's bits).
+            pts = constellation(mod)
+            nearest = np.abs(np.array([1 + 1j, -1])[:, None] - pts[None, :]).argmin(1)
+            np.testing.assert_array_equal((got[[1, 7]] > 0).astype(int), bits_of(mod)[nearest],
+                                          err_msg=mod)
 
     # ---- channel ---------------------------------------------------------
     def run_channel(self, nt, nr, s, **kw):
@@ -330,6 +363,63 @@ class qa_mimo(gr_unittest.TestCase):
             else:
                 np.testing.assert_allclose(got[sl], want[sl], rtol=2e-4, atol=2e-3,
                                            err_msg="channel %d" % c)
+
+    def test_022b_llrs_finite_for_extreme_n0_and_magnitudes(self):
+        # N0 = 1e-45 used to give -Inf (ml, mtt, lmmse); H and y scaled by
+        # 1e19 too. Now such a channel is refused and reported, every LLR is
+        # finite, and its neighbours are detected.
+        nt = nr = 2
+        mod, n0, vpc, channels = "qpsk", 0.5, 2, 6
+        H, y, _ = make_case(self.rng, nt, nr, mod, channels, vpc, n0)
+        want = reference(H, y, nt, nr, mod, n0, vpc)
+        noise = np.full(channels, n0, dtype=np.float32)
+        noise[1] = 1e-45                   # below the floor
+        noise[2] = 1e21                    # above the ceiling
+        H[3] *= np.float32(1e19)           # metrics beyond float's range
+        y[3 * vpc:4 * vpc] *= np.float32(1e19)
+        y[4 * vpc] *= np.float32(1e19)     # one y vector alone
+        bad = {1: "noise_var", 2: "noise_var", 3: "float's range", 4: "float's range"}
+        for alg in ("ml", "mtt", "lmmse", "kbest", "one-pass"):
+            det = gpurx.mimo_detector(nt, nr, mod, alg, noise_var=n0, noise_input=True,
+                                      vectors_per_channel=vpc, options=options(max_batch=4))
+            got, tags = run_detector(det, nt, nr, mod, H, y, vpc, noise=noise)
+            self.assertTrue(np.all(np.isfinite(got)), alg)
+            errs = tags_named(tags, "gpurx_error")
+            self.assertEqual([t.offset for t in errs], [c * vpc for c in sorted(bad)], alg)
+            for t, c in zip(errs, sorted(bad)):
+                self.assertIn(bad[c], pmt.symbol_to_string(t.value), alg)
+            for c in sorted(bad):
+                self.assertFalse(got[c * vpc:(c + 1) * vpc].any(), "%s channel %d" % (alg, c))
+            if alg == "ml":
+                for c in set(range(channels)) - set(bad):
+                    sl = slice(c * vpc, (c + 1) * vpc)
+                    np.testing.assert_allclose(got[sl], want[sl], rtol=2e-4, atol=2e-3)
+        # Large but representable: H and y x 1e6 with N0 x 1e12 are the same
+        # LLRs (the metrics scale with N0), and are detected, not refused.
+        c = 1e6
+        det = gpurx.mimo_detector(nt, nr, mod, "ml", noise_var=n0 * c * c, vectors_per_channel=vpc,
+                                  options=options())
+        got, tags = run_detector(det, nt, nr, mod, (H[:1] * c).astype(np.complex64),
+                                 (y[:vpc] * c).astype(np.complex64), vpc)
+        self.assertEqual(tags_named(tags, "gpurx_error"), [])
+        np.testing.assert_allclose(got, want[:vpc], rtol=1e-3, atol=2e-3)
+        # The same through the tagged and PDU forms (N0 from noise_var).
+        Hb, yb = H[3:4], y[3 * vpc:4 * vpc]
+        pkt = packets(Hb, yb, vpc)[0]
+        tb = gr.top_block()
+        pdu = gpurx.mimo_detector_pdu(nt, nr, mod, "mtt", noise_var=n0, options=options())
+        dbg, err = blocks.message_debug(), blocks.message_debug()
+        tb.msg_connect(pdu, "pdus", dbg, "store")
+        tb.msg_connect(pdu, "errors", err, "store")
+        tb.start()
+        pdu.to_basic_block()._post(pmt.intern("pdus"),
+                                   pmt.cons(pmt.make_dict(), pmt.init_c32vector(len(pkt), pkt.tolist())))
+        wait_for(lambda: err.num_messages() >= 1, 5)
+        tb.stop()
+        tb.wait()
+        self.assertEqual((dbg.num_messages(), err.num_messages()), (0, 1))
+        reason = pmt.dict_ref(err.get_message(0), pmt.intern("reason"), pmt.PMT_NIL)
+        self.assertIn("float's range", pmt.symbol_to_string(reason))
 
     def test_023_rank_deficient_channel(self):
         nt = nr = 2
@@ -496,6 +586,8 @@ class qa_mimo(gr_unittest.TestCase):
                  (dict(nt=2, nr=2, clip=0.0), "clip", "0"),
                  (dict(nt=2, nr=2, noise_var=0.0), "noise_var", "0"),
                  (dict(nt=2, nr=2, noise_var=float("nan")), "noise_var", "nan"),
+                 (dict(nt=2, nr=2, noise_var=1e-21), "noise_var", "1e-21"),
+                 (dict(nt=2, nr=2, noise_var=1e21), "noise_var", "1e+21"),
                  (dict(nt=2, nr=2, vectors_per_channel=0), "vectors_per_channel", "0"),
                  (dict(nt=2, nr=2, output="soft"), "output", "soft"),
                  (dict(nt=2, nr=2, implementation="cpu-zf"), "implementation", "cpu-zf"),
@@ -510,6 +602,9 @@ class qa_mimo(gr_unittest.TestCase):
             with self.assertRaises(ValueError) as ctx:
                 make(2, 2, max_vectors=0)
             self.assertIn("max_vectors", str(ctx.exception))
+            with self.assertRaises(ValueError) as ctx:
+                make(2, 2, noise_var=1e-45)
+            self.assertIn("noise_var", str(ctx.exception))
 
     # ---- stop() during a long batch ----------------------------------------
     # K-best with K = 65536 at 8x8 256-QAM: one vector takes seconds on one
