@@ -736,7 +736,7 @@ class qa_drivers(gr_unittest.TestCase):
             self.assertEqual(before, 0, fam.name + ": the partial batch left before the stop")
             tb.start()
             try:
-                wait_for(lambda: dbg.num_messages() >= len(exp), 3)
+                wait_for(lambda: dbg.num_messages() >= len(exp), 5)
             finally:
                 tb.stop()
                 tb.wait()
@@ -825,8 +825,8 @@ class qa_drivers(gr_unittest.TestCase):
                          what + ": frames held at stop() came out without a restart")
 
         def hook(tb):
-            held = wait_for(lambda: sink_frames() >= first, 3)
-            self.assertTrue(held, "%s: the %d frames held at stop() did not come out within 3 s "
+            held = wait_for(lambda: sink_frames() >= first, 5)
+            self.assertTrue(held, "%s: the %d frames held at stop() did not come out within 5 s "
                             "of the restart (%d out)" % (what, first % batch, sink_frames()))
             src.release()
 

@@ -537,13 +537,32 @@ class qa_mimo(gr_unittest.TestCase):
             got = np.array(snk.data(), dtype=np.float32).reshape(-1, nt * BPS[mod])
             np.testing.assert_allclose(got, reference(H, y, nt, nr, mod, n0, vpc),
                                        rtol=2e-4, atol=2e-3)
-        # More y vectors than whole channels: the incomplete one is not
-        # emitted, and the stream still ends.
-        H, y, _ = make_case(self.rng, nt, nr, mod, 3, vpc, n0)
-        got, _ = run_detector(gpurx.mimo_detector(nt, nr, mod, noise_var=n0, vectors_per_channel=vpc,
-                                                  options=options()),
-                              nt, nr, mod, H[:2], y, vpc)
-        self.assertEqual(len(got), 2 * vpc)
+        # The stream ends inside a channel: its items are not detected, the
+        # stream still ends, and the block says how many items it dropped.
+        vpc = 4
+        H, y, _ = make_case(self.rng, nt, nr, mod, 2, vpc, n0)
+        want = reference(H, y, nt, nr, mod, n0, vpc)
+        for n_h, n_y, dropped in ((2, 7, [3, 1]), (1, 7, [3, 0]), (2, 3, [3, 2]), (0, 2, [2, 0])):
+            det = gpurx.mimo_detector(nt, nr, mod, noise_var=n0, vectors_per_channel=vpc,
+                                      options=options())
+            tb = gr.top_block()
+            snk = blocks.vector_sink_f(nt * BPS[mod])
+            dbg = blocks.message_debug()
+            tb.connect(blocks.vector_source_c(y[:n_y].flatten().tolist(), False, nr), (det, 0))
+            tb.connect(blocks.vector_source_c(H[:n_h].flatten().tolist(), False, nr * nt), (det, 1))
+            tb.connect(det, snk)
+            tb.msg_connect(det, "errors", dbg, "store")
+            run_with_timeout(tb, RUN_TIMEOUT_S)
+            what = "%d H, %d y at %d y per H" % (n_h, n_y, vpc)
+            got = np.array(snk.data(), dtype=np.float32).reshape(-1, nt * BPS[mod])
+            whole = min(n_h, n_y // vpc)
+            np.testing.assert_allclose(got, want[:whole * vpc], rtol=2e-4, atol=2e-3, err_msg=what)
+            self.assertEqual(dbg.num_messages(), 1, what + ": the cut channel was not reported")
+            m = dbg.get_message(0)
+            self.assertEqual(list(pmt.s64vector_elements(pmt.dict_ref(m, pmt.intern("dropped"),
+                                                                     pmt.PMT_NIL))), dropped, what)
+            self.assertEqual(pmt_int(pmt.dict_ref(m, pmt.intern("offset"), pmt.PMT_NIL)),
+                             whole * vpc, what)
 
     def test_027_stream_tags_of_y_follow_their_vectors(self):
         nt = nr = 2

@@ -15,6 +15,7 @@ import threading
 import time
 
 import numpy as np
+import pmt
 from gnuradio import blocks, fec, gr, gr_unittest, gpurx
 
 from qa_helpers import options, require_backend_or_skip, run_with_timeout
@@ -178,6 +179,41 @@ class qa_viterbi_stream(gr_unittest.TestCase):
             llr = np.where(encode(bits) > 0, 4.0, -4.0)
             out, _ = decode(llr)
             np.testing.assert_array_equal(out, bits, "%d bits" % nbits)
+
+    def test_004b_a_step_cut_short_at_the_end_is_reported(self):
+        # Rate 1/2: an odd number of items ends inside a trellis step. The
+        # whole stream of one item used to end without a word.
+        for nbits, extra in ((0, 1), (40, 1)):
+            bits = self.rng.integers(0, 2, nbits).astype(np.uint8)
+            llr = np.concatenate([np.where(encode(bits) > 0, 4.0, -4.0), [4.0] * extra]) \
+                if nbits else np.array([4.0] * extra)
+            tb = gr.top_block()
+            dec = gpurx.viterbi_stream_decoder(options=options())
+            snk = blocks.vector_sink_b()
+            dbg = blocks.message_debug()
+            tb.connect(blocks.vector_source_f(np.asarray(llr, dtype=np.float32).tolist(), False),
+                       dec, snk)
+            tb.msg_connect(dec, "errors", dbg, "store")
+            run_with_timeout(tb, 60)
+            what = "%d items" % len(llr)
+            if nbits:  # the whole steps before it still decode
+                np.testing.assert_array_equal(np.array(snk.data())[:nbits], bits, what)
+            self.assertEqual(dbg.num_messages(), 1, what + ": the cut step was not reported")
+            m = dbg.get_message(0)
+            self.assertEqual(pmt.to_uint64(pmt.dict_ref(m, pmt.intern("dropped"), pmt.PMT_NIL)),
+                             extra, what)
+            self.assertEqual(pmt.to_uint64(pmt.dict_ref(m, pmt.intern("offset"), pmt.PMT_NIL)),
+                             len(llr) - extra, what)
+        # A stream that ends on a step boundary reports nothing.
+        bits = self.rng.integers(0, 2, 40).astype(np.uint8)
+        tb = gr.top_block()
+        dec = gpurx.viterbi_stream_decoder(options=options())
+        dbg = blocks.message_debug()
+        tb.connect(blocks.vector_source_f(np.where(encode(bits) > 0, 4.0, -4.0).tolist(), False),
+                   dec, blocks.null_sink(1))
+        tb.msg_connect(dec, "errors", dbg, "store")
+        run_with_timeout(tb, 60)
+        self.assertEqual(dbg.num_messages(), 0)
 
     def test_005_nan_and_inf_decoded_as_zero(self):
         bits = self.rng.integers(0, 2, 5000).astype(np.uint8)

@@ -50,7 +50,10 @@ namespace gpurx {
  * 256-QAM, proportionally to sqrt(N0) below 1) is not detected: its LLR
  * vectors are zeros, the first tagged "gpurx_error" with the reason, and
  * the log says which; its neighbours are unaffected. Every LLR out is
- * finite.
+ * finite. A stream that ends inside a channel (fewer y vectors, or no H,
+ * for its last channel) is reported once its whole channels have left:
+ * logged, and posted on "errors" as a dict ("reason", "offset" of its first
+ * y vector, "dropped": the items of each input not detected).
  * Batching, backend and GPUs: see pipeline_options.
  */
 class GPURX_API mimo_detector : virtual public gr::block

@@ -35,7 +35,8 @@ namespace gpurx {
  * stream: when the upstream finishes, the remaining steps are decoded, the
  * last windows traced back from the best state after the last complete
  * step: every step in gives a bit out (items of a step cut short at the
- * very end are dropped, logged). stop() keeps the stream's state and the
+ * very end are dropped, logged and posted on "errors" as a dict: "reason",
+ * "offset" of the step's first item, "dropped"). stop() keeps the stream's state and the
  * bits not yet delivered (see pipeline_options: a batch running on the CPU
  * is interrupted and runs again); a restart (lock()/unlock()) continues
  * the same stream without a gap.
