@@ -6,6 +6,7 @@
 // gpurx.lte_turbo_fec_decoder / lte_turbo_fec_encoder: the LTE turbo code as
 // gr-fec coder objects. The decoder runs on the turbo family's adapter (the
 // same implementations and checks as lte_turbo_decoder), one frame per call.
+#include "blocks/bit_bytes.h"
 #include "blocks/fec_frame_runner.h"
 #include "blocks/turbo_adapter.h"
 #include "turbo/lte_qpp.h"
@@ -164,13 +165,19 @@ public:
 
     void generic_work(void* in, void* out) override
     {
-        d_enc->encode(static_cast<const uint8_t*>(in), static_cast<uint8_t*>(out));
+        const auto* bits = static_cast<const uint8_t*>(in);
+        // gr-fec gives an object no way to tag or report: the log only.
+        d_non_bits.frame(d_bits_in, non_bit_bytes(bits, size_t(d_enc->K())), d_logger);
+        d_bits_in += uint64_t(d_enc->K());
+        d_enc->encode(bits, static_cast<uint8_t*>(out));
     }
 
     int block_size() const override { return d_enc->K(); }
 
 private:
     std::unique_ptr<core::lte_turbo_encoder> d_enc;
+    non_bit_log d_non_bits{ "frames", "gr-fec gives an encoder object no way to tag them" };
+    uint64_t d_bits_in = 0; // bits encoded so far: the "input item" of the log lines
 };
 
 } // namespace

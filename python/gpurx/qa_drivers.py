@@ -225,6 +225,11 @@ class Viterbi(Family):
                 ("K=10", lambda: gpurx.viterbi_decoder(64, 10, [0o1755, 0o1123]), "K"),
                 ("polys of the wrong degree", lambda: gpurx.viterbi_decoder(64, 7, [0o1133, 0o171]), "polys"),
                 ("rate 1/5", lambda: gpurx.viterbi_decoder(64, 7, [0o133] * 5), "polys"),
+                ("identical polys", lambda: gpurx.viterbi_decoder(64, 7, [0o133, 0o133]), "polys"),
+                # (1 + D, 1 + D^2): a common factor 1 + D over GF(2).
+                ("catastrophic polys", lambda: gpurx.viterbi_decoder(64, 3, [0o6, 0o5]), "polys"),
+                ("catastrophic rate 1/3",
+                 lambda: gpurx.viterbi_decoder(64, 4, [0o17, 0o11, 0o14]), "polys"),
                 ("puncture keeps nothing", lambda: gpurx.viterbi_decoder(64, puncture=[0, 0]), "puncture"),
                 ("termination", lambda: gpurx.viterbi_decoder(64, termination="zero-tail"), "termination"),
                 ("input", lambda: gpurx.viterbi_decoder(64, input="llr"), "input")]
@@ -600,6 +605,7 @@ class qa_drivers(gr_unittest.TestCase):
             junk_frame = fam.frames(self.rng, shape, 1)[0][0]
             bad = [("double %g" % float(L), pmt.from_double(float(L)), junk_frame),
                    ("symbol", pmt.intern("x"), np.full(7, 1.0)),
+                   ("symbol 12", pmt.intern("12"), np.full(12, 1.0)),
                    ("nil", pmt.PMT_NIL, np.full(1, 1.0)),
                    ("u8vector", pmt.init_u8vector(1, [1]), np.full(50, -1.0)),
                    ("uint64 2**32", pmt.from_uint64(2 ** 32), junk_frame),
@@ -630,12 +636,41 @@ class qa_drivers(gr_unittest.TestCase):
             self.assertEqual(len(msgs), len(bad),
                              "%s: %d errors messages for %d bad tags (%s)"
                              % (what, len(msgs), len(bad), [pmt.write_string(m) for m in msgs]))
+            # The reason says what the value is, not only that it is wrong:
+            # a symbol "12" prints as 12.
+            says = {"symbol 12": ("symbol", '"12"'), "double %g" % float(L): ("double",),
+                    "nil": ("nil",), "u8vector": ("vector",)}
             for (desc, _, _), want, m in zip(bad, bad_offsets, msgs):
                 self.assertTrue(pmt.is_dict(m), desc)
                 self.assertTrue(pmt.is_symbol(dict_get(m, "reason")), desc)
+                for word in says.get(desc, ()):
+                    self.assertIn(word, pmt.symbol_to_string(dict_get(m, "reason")),
+                                  "%s: %s" % (what, desc))
                 self.assertEqual(pmt_int(dict_get(m, "offset")), want,
                                  "%s: %s reported at the wrong offset (%s)"
                                  % (what, desc, pmt.write_string(m)))
+
+    def test_b2_tagged_conflicting_length_tags_at_one_item(self):
+        # Two packet_len tags at one item with different values: the first
+        # (in the order added) is used, and an "errors" message names both.
+        for fam in self.families("tagged"):
+            shape = fam.shapes[0]
+            ins, exp = fam.frames(self.rng, shape, 4)
+            L = len(ins[0])
+            data, tags = packet_stream([(pmt.from_long(L), x) for x in ins])
+            # Packet 1: its length, then a wrong one; packet 2: the same
+            # length twice (no conflict).
+            tags.insert(2, make_tag(L, "packet_len", pmt.from_long(L + 5)))
+            tags.append(make_tag(2 * L, "packet_len", pmt.from_long(L)))
+            out, _, dbg, _ = run_tagged(fam, fam.make_tagged(options(max_batch=4)), data, tags)
+            what = fam.name + " tagged, conflicting length tags"
+            np.testing.assert_array_equal(out, np.concatenate(exp), err_msg=what)
+            msgs = error_dicts(dbg, 1)
+            self.assertEqual(len(msgs), 1, what)
+            reason = pmt.symbol_to_string(dict_get(msgs[0], "reason"))
+            self.assertEqual(pmt_int(dict_get(msgs[0], "offset")), L, what)
+            for word in (str(L), str(L + 5), "first"):
+                self.assertIn(word, reason, what)
 
     # ---- c ----------------------------------------------------------------
     def test_c_stream_end_of_stream_launches_partial_batch(self):
@@ -885,7 +920,11 @@ class qa_drivers(gr_unittest.TestCase):
                        (dict(cpu_threads=1025), "cpu_threads"),
                        (dict(backend="gpu"), "backend"), (dict(backend=""), "backend"),
                        (dict(devices="x"), "devices"), (dict(devices="0,x"), "devices"),
-                       (dict(devices=-1), "devices")]
+                       (dict(devices=-1), "devices"), (dict(devices=""), "devices")]
+        # An empty list names no GPU: refused by pipeline_options itself.
+        with self.assertRaises(ValueError) as ctx:
+            gpurx.pipeline_options(devices=[])
+        self.assertIn("devices", str(ctx.exception))
         if gpurx.cuda_available(0):
             # An ordinal that does not exist is an error even with auto.
             bad_options.append((dict(devices="99", backend="auto"), "devices"))

@@ -216,6 +216,19 @@ class qa_mimo(gr_unittest.TestCase):
         self.assertIn("modulation", str(ctx.exception))
         self.assertIn("8psk", str(ctx.exception))
 
+    def test_001b_mapper_takes_the_low_bit_of_non_bit_bytes_and_tags_them(self):
+        bits = self.rng.integers(0, 2, 8 * 4).astype(np.uint8)
+        dirty = bits.copy()
+        dirty[[8, 9, 13, 24]] += np.array([2, 254, 4, 2], dtype=np.uint8)  # symbols 2, 3, 6
+        tb = gr.top_block()
+        snk = blocks.vector_sink_c()
+        tb.connect(blocks.vector_source_b(dirty.tolist(), False), gpurx.qam_mapper("16qam"), snk)
+        tb.run()
+        idx = bits.reshape(-1, 4) @ (1 << np.arange(3, -1, -1))
+        np.testing.assert_allclose(np.array(snk.data()), constellation("16qam")[idx], atol=1e-6)
+        # One tag per run of such symbols (2-3, then 6), on its first symbol.
+        self.assertEqual([t.offset for t in tags_named(snk.tags(), "gpurx_error")], [2, 6])
+
     def demapper_error(self, n0):
         try:
             gpurx.qam_demapper("16qam", n0)
@@ -283,7 +296,9 @@ class qa_mimo(gr_unittest.TestCase):
         self.assertAlmostEqual(np.mean(np.abs(H) ** 2), 1.0, delta=0.05)
 
     def test_012_channel_errors(self):
+        # nr < nt: a channel mimo_detector cannot take.
         for kw, name in ((dict(nt=0, nr=2), "nt"), (dict(nt=2, nr=9), "nr"),
+                         (dict(nt=4, nr=2), "nr"),
                          (dict(nt=2, nr=2, noise_var=-1.0), "noise_var"),
                          (dict(nt=2, nr=2, vectors_per_channel=0), "vectors_per_channel"),
                          (dict(nt=2, nr=2, tx_correlation=1.0), "tx_correlation"),

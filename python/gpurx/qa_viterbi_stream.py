@@ -258,12 +258,19 @@ class qa_viterbi_stream(gr_unittest.TestCase):
         for kw, word in (({"K": 2, "polys": [3, 1]}, "K"),
                          ({"polys": [0o1133, 0o171]}, "polys"),
                          ({"traceback": -1}, "traceback"),
+                         # Fewer than K-1 steps beyond a decision: 0 gave a BER of 0.5.
+                         ({"traceback": 0, "chunk": 1}, "traceback"),
+                         ({"traceback": 5}, "traceback"),
+                         ({"polys": [0o133, 0o133]}, "polys"),
+                         ({"K": 3, "polys": [0o6, 0o5]}, "polys"),
                          ({"chunk": 0}, "chunk"),
                          ({"puncture": [0, 0]}, "puncture"),
                          ({"input": "complex"}, "input")):
             with self.assertRaises((ValueError, RuntimeError)) as cm:
                 gpurx.viterbi_stream_decoder(options=options(), **kw)
             self.assertIn(word, str(cm.exception), kw)
+        # K-1 is the least traceback taken.
+        gpurx.viterbi_stream_decoder(traceback=6, options=options())
 
 
 if __name__ == "__main__":
