@@ -64,7 +64,8 @@ public:
     /*!
      * \param K constraint length, 3..9
      * \param polys generator polynomials, one per coded bit
-     * \param traceback acquisition and traceback depth in steps, 0..16384
+     * \param traceback acquisition and traceback depth in steps, K-1..16384 (5 (K-1) or more
+     *        decodes as well as a whole frame)
      * \param chunk payload steps per window, 1..65536
      * \param gr_fec_order polys given bit-reversed, as gr-fec's cc_encoder
      * \param puncture keep/drop flags over coded bits, empty for none
