@@ -8,7 +8,6 @@
 #include <boost/thread/thread.hpp>
 
 #include <stdexcept>
-#include <system_error>
 
 namespace gr {
 namespace gpurx {
@@ -88,12 +87,14 @@ void pipeline_holder::prepare()
                                  std::to_string(d_cfg.slot_bytes() * nslots) +
                                  " bytes of staging memory, which could not be allocated: "
                                  "lower max_batch or slots");
-    } catch (const std::system_error& e) {
-        // Worker threads that could not be started (the process's limits).
-        throw std::runtime_error("the pipeline could not be made (max_batch=" +
-                                 std::to_string(d_cfg.max_batch) + ", slots=" +
-                                 std::to_string(d_cfg.slots) + ", cpu_threads=" +
-                                 std::to_string(d_cfg.cpu_threads) + "): " + e.what());
+    } catch (const std::exception& e) {
+        // Worker threads that could not be started, pinned or device memory
+        // the CUDA runtime refused (the process's limits, another user).
+        throw std::runtime_error("max_batch=" + std::to_string(d_cfg.max_batch) + " with slots=" +
+                                 std::to_string(d_cfg.slots) + " (" +
+                                 std::to_string(d_cfg.slot_bytes() * nslots) +
+                                 " bytes of staging, cpu_threads=" + std::to_string(d_cfg.cpu_threads) +
+                                 "): the pipeline could not be made: " + e.what());
     }
     d_failure.clear();
     // Asked by the CPU engine between work items, in the thread that runs

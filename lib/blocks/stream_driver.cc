@@ -108,13 +108,13 @@ bool stream_driver::inputs_finished(const gr_vector_int& nin) const
     return false;
 }
 
-bool stream_driver::partial_frame_at_end() const
+bool stream_driver::partial_frame_at_end(bool* all_done) const
 {
     if (d_layout.inputs.size() == 1 && d_layout.inputs[0].items_per_frame == 1)
         return false; // a frame is one item: never cut short
     if (!d_block.detail())
         return false;
-    bool ended = false, left = false;
+    bool ended = false, left = false, done = true;
     for (size_t i = 0; i < d_layout.inputs.size(); i++) {
         const auto reader = d_block.detail()->input(int(i));
         if (!reader)
@@ -122,13 +122,31 @@ bool stream_driver::partial_frame_at_end() const
         const size_t avail = size_t(reader->items_available());
         if (reader->done() && avail < d_layout.inputs[i].items_per_frame)
             ended = true;
+        done = done && reader->done();
         left = left || avail > 0;
     }
+    if (all_done)
+        *all_done = done;
     return ended && left;
 }
 
 int stream_driver::drop_partial_frame(const gr_vector_int& nin)
 {
+    // The other ports' upstreams may still be delivering their last items
+    // (a source of H that has not run yet): wait for them, briefly, so the
+    // report counts what the stream really held.
+    bool all_done = false;
+    partial_frame_at_end(&all_done);
+    const auto now = std::chrono::steady_clock::now();
+    if (d_partial_seen == std::chrono::steady_clock::time_point{})
+        d_partial_seen = now;
+    if (!all_done && now - d_partial_seen < std::chrono::seconds(1)) {
+        std::this_thread::sleep_for(max_idle_sleep);
+        return 0;
+    }
+    for (size_t i = 0; i < d_layout.inputs.size(); i++)
+        if (d_block.detail()->input(int(i))->items_available() > nin[i])
+            return 0; // items came in after this call's counts: count them next call
     std::string counts;
     std::vector<int64_t> dropped;
     for (size_t i = 0; i < d_layout.inputs.size(); i++) {

@@ -36,6 +36,7 @@
 #include "blocks/pipeline_holder.h"
 #include <gnuradio/block.h>
 
+#include <chrono>
 #include <deque>
 
 namespace gr {
@@ -69,8 +70,11 @@ private:
     bool inputs_finished(const gr_vector_int& ninput_items) const;
     //! inputs_finished() with items left on some port: a frame cut short
     //! by the end of the stream (ports of several items per frame only).
-    bool partial_frame_at_end() const;
-    //! Reports and consumes the items of that frame; returns WORK_DONE.
+    //! \p all_done: every port's upstream has finished (the counts are final).
+    bool partial_frame_at_end(bool* all_done = nullptr) const;
+    //! Reports and consumes the items of that frame, once the other ports'
+    //! upstreams have finished too (or a second has passed); returns
+    //! WORK_DONE then, 0 while it waits.
     int drop_partial_frame(const gr_vector_int& ninput_items);
 
     gr::block& d_block;
@@ -82,6 +86,8 @@ private:
     size_t d_out_item_bytes;
     std::vector<const uint8_t*> d_ports; // a frame's items, per port (scratch)
     std::deque<std::string> d_reasons; // of the rejected frames in the pipeline, in order
+    //! When a frame cut short by the end was first seen (drop_partial_frame()).
+    std::chrono::steady_clock::time_point d_partial_seen{};
     const pmt::pmt_t d_error_key = pmt::mp("gpurx_error");
     const pmt::pmt_t d_errors_port = pmt::mp("errors");
 };
