@@ -48,6 +48,9 @@ fec_frame_runner::fec_frame_runner(const frame_adapter& adapter,
                                    gr::logger_ptr logger)
     : d_adapter(adapter), d_holder(adapter, one_frame_options(backend), std::move(logger))
 {
+    // gr-fec waits for each frame's output: a batch of one is never
+    // cancelled (the runner would have no output to give back).
+    d_holder.never_cancel();
 }
 
 void fec_frame_runner::reject(const std::string& why, uint8_t* out, size_t out_bytes)

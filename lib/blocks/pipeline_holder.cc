@@ -103,10 +103,11 @@ void pipeline_holder::prepare()
     // waits for a block's work to return before it stops, so without this a
     // long batch (K-best with a large K, ML) would hold up tb.stop() and
     // tb.wait() for as long as it runs.
-    d_pipe->set_cancel_check([this] {
-        return d_stop_requested.load(std::memory_order_relaxed) ||
-               boost::this_thread::interruption_requested();
-    });
+    if (d_cancellable)
+        d_pipe->set_cancel_check([this] {
+            return d_stop_requested.load(std::memory_order_relaxed) ||
+                   boost::this_thread::interruption_requested();
+        });
     d_logger->debug("pipeline on {}", d_pipe->engine_name());
 }
 

@@ -74,6 +74,12 @@ public:
      * batches, the partial batch), so those frames go out first.
      */
     void resume_if_restarted();
+    /*!
+     * For an owner that runs one short frame at a time and needs its result
+     * (the gr-fec objects): no cancel check, so a stop of the flowgraph
+     * around it never leaves a frame without output. Call before prepare().
+     */
+    void never_cancel() { d_cancellable = false; }
 
     core::batch_pipeline* pipe() { return d_pipe.get(); }
     const core::batch_pipeline* pipe() const { return d_pipe.get(); }
@@ -90,6 +96,7 @@ private:
     std::string d_failure;
     std::atomic<bool> d_stop_requested{ false };
     bool d_resume = false; // started again: resume_if_restarted() has work
+    bool d_cancellable = true;
 };
 
 } // namespace gpurx
