@@ -43,6 +43,15 @@ protected:
     }
 
 public:
+    // The pipeline is made here, in the thread that calls tb.start(): a
+    // failure (memory the machine would allow but the process cannot get)
+    // then raises from tb.start() instead of hanging it.
+    bool check_topology(int, int) override
+    {
+        d_holder.prepare();
+        restore_buffer_limit();
+        return true;
+    }
     bool start() override
     {
         d_holder.start();
@@ -68,6 +77,27 @@ public:
     std::string backend() const override { return d_holder.backend_name(); }
 
 private:
+    // GNU Radio records the size of each output buffer it allocates as the
+    // block's max_output_buffer, and on a restart (tb.start() after
+    // tb.stop() and tb.wait()) that limit takes precedence over
+    // min_output_buffer: the tagged form's buffer, sized for its largest
+    // packet, would come out too small for its min_noutput_items, and its
+    // thread would end ("Buffer too small for min_noutput_items").
+    // check_topology() runs before every allocation: put back the limit set
+    // before the first run.
+    void restore_buffer_limit()
+    {
+        this->expand_minmax_buffer(0);
+        if (!d_buffer_limit_saved) {
+            d_buffer_limit = this->max_output_buffer(0);
+            d_buffer_limit_saved = true;
+        } else {
+            this->set_max_output_buffer(0, d_buffer_limit);
+        }
+    }
+    long d_buffer_limit = -1;
+    bool d_buffer_limit_saved = false;
+
     void add_tag(uint64_t offset, const pmt::pmt_t& key, const pmt::pmt_t& value) override
     {
         this->add_item_tag(0, offset, key, value);
@@ -148,6 +178,12 @@ public:
           d_driver(*this, d_adapter, d_holder)
     {
         d_driver.setup();
+    }
+    // As item_block's: the pipeline is made in tb.start()'s thread.
+    bool check_topology(int, int) override
+    {
+        d_holder.prepare();
+        return true;
     }
     bool start() override
     {

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -21,6 +22,15 @@ void check_llr_scale(float llr_scale)
         m << "llr_scale must be finite and > 0, got " << llr_scale;
         throw std::invalid_argument(m.str());
     }
+}
+
+std::string fec_frame_request::describe(unsigned int frame_size)
+{
+    const long long v = signed_size(frame_size);
+    if (v >= 0)
+        return std::to_string(frame_size);
+    return std::to_string(frame_size) + " (that is " + std::to_string(v) +
+           ", wrapped to unsigned: gr-fec computed it from a packet shorter than the code's tail)";
 }
 
 namespace {
@@ -38,6 +48,9 @@ fec_frame_runner::fec_frame_runner(const frame_adapter& adapter,
                                    gr::logger_ptr logger)
     : d_adapter(adapter), d_holder(adapter, one_frame_options(backend), std::move(logger))
 {
+    // gr-fec waits for each frame's output: a batch of one is never
+    // cancelled (the runner would have no output to give back).
+    d_holder.never_cancel();
 }
 
 void fec_frame_runner::reject(const std::string& why, uint8_t* out, size_t out_bytes)
@@ -62,11 +75,27 @@ bool fec_frame_runner::run(const float* in,
     if (shape.out_bytes != out_bytes)
         throw std::logic_error("fec_frame_runner: frame of " + std::to_string(shape.out_bytes) +
                                " output bytes, caller expects " + std::to_string(out_bytes));
-    d_scaled.resize(n);
+    // NaN and Inf are refused before the scale: a finite value that the
+    // scale carries beyond float's range (1.7e38 x 2) is a strong LLR, not
+    // a malformed one, and is clamped (the staging clamps every LLR to
+    // +-1e4 anyway).
     for (size_t i = 0; i < n; i++)
-        d_scaled[i] = in[i] * scale;
+        if (!std::isfinite(in[i])) {
+            reject("value " + std::to_string(i) + " of the frame is " +
+                       (std::isnan(in[i]) ? "NaN" : in[i] > 0 ? "+Inf" : "-Inf"),
+                   out, out_bytes);
+            return false;
+        }
+    d_scaled.resize(n);
+    for (size_t i = 0; i < n; i++) {
+        const float v = in[i] * scale;
+        d_scaled[i] = std::isfinite(v) ? v : std::copysign(std::numeric_limits<float>::max(), v);
+    }
 
-    d_holder.start(); // the first frame makes the pipeline
+    if (!d_holder.start()) { // the first frame makes the pipeline
+        reject("the decoder could not start: " + d_holder.failure(), out, out_bytes);
+        return false;
+    }
     auto& pipe = *d_holder.pipe();
     uint8_t* dst = pipe.begin_frame(n * d_adapter.in_item_bytes(), shape.out_bytes, shape.params.data());
     if (!d_adapter.stage(shape, reinterpret_cast<const uint8_t*>(d_scaled.data()), 0, n, dst, why)) {

@@ -3,6 +3,7 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include "blocks/bit_bytes.h"
 #include "turbo/lte_turbo_encoder.h"
 #include <gnuradio/gpurx/lte_turbo_encoder_tagged.h>
 #include <gnuradio/io_signature.h>
@@ -60,8 +61,15 @@ public:
                                                    " is not an LTE block size K")));
             return 0;
         }
-        encoder_for(d_enc, K).encode(static_cast<const uint8_t*>(input_items[0]),
-                                     static_cast<uint8_t*>(output_items[0]));
+        const auto* bits = static_cast<const uint8_t*>(input_items[0]);
+        if (const size_t bad = non_bit_bytes(bits, size_t(K))) {
+            const std::string why = non_bit_reason(bad, size_t(K));
+            d_logger->warn("packet at input item {}: {}", nitems_read(0), why);
+            pmt::pmt_t d = pmt::dict_add(pmt::make_dict(), pmt::mp("reason"), pmt::mp(why));
+            d = pmt::dict_add(d, pmt::mp("offset"), pmt::from_uint64(nitems_read(0)));
+            message_port_pub(pmt::mp("errors"), d);
+        }
+        encoder_for(d_enc, K).encode(bits, static_cast<uint8_t*>(output_items[0]));
         return 3 * K + 12;
     }
 };
@@ -106,6 +114,12 @@ private:
             return;
         }
         const int K = int(n);
+        if (const size_t bad = non_bit_bytes(bits, n)) {
+            const std::string why = non_bit_reason(bad, n);
+            d_logger->warn("PDU: {}", why);
+            message_port_pub(pmt::mp("errors"),
+                             pmt::dict_add(pmt::make_dict(), pmt::mp("reason"), pmt::mp(why)));
+        }
         std::vector<uint8_t> out(3 * K + 12);
         encoder_for(d_enc, K).encode(bits, out.data());
         message_port_pub(msgport_names::pdus(),

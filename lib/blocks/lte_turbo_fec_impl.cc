@@ -6,6 +6,7 @@
 // gpurx.lte_turbo_fec_decoder / lte_turbo_fec_encoder: the LTE turbo code as
 // gr-fec coder objects. The decoder runs on the turbo family's adapter (the
 // same implementations and checks as lte_turbo_decoder), one frame per call.
+#include "blocks/bit_bytes.h"
 #include "blocks/fec_frame_runner.h"
 #include "blocks/turbo_adapter.h"
 #include "turbo/lte_qpp.h"
@@ -42,21 +43,6 @@ bool take_block_size(unsigned int frame_size, int& K, const gr::logger_ptr& logg
     return false;
 }
 
-// The decoder's set_frame_size() also takes K+4: some gr-fec versions'
-// tagged decoder (GNU Radio 3.10.5's) asks for round(packet x rate()) =
-// (3K+12) / 3 without taking the tail back off, as newer ones and the async
-// decoder do. No K+4 is itself a block size (every K is a multiple of 8), so
-// the two readings never collide.
-bool take_decoder_block_size(unsigned int frame_size, int& K, const gr::logger_ptr& logger)
-{
-    if (frame_size >= 4 && frame_size - 4 <= unsigned(core::lte_max_K) &&
-        core::lte_valid_K(int(frame_size - 4))) {
-        K = int(frame_size - 4);
-        return true;
-    }
-    return take_block_size(frame_size, K, logger, "lte_turbo_fec_decoder");
-}
-
 class lte_turbo_fec_decoder_impl final : public lte_turbo_fec_decoder
 {
 public:
@@ -71,16 +57,64 @@ public:
     }
 
     double rate() override { return turbo_code_rate; }
-    int get_input_size() override { return codeword_length(d_K); }
-    int get_output_size() override { return d_K; }
+    int get_input_size() override
+    {
+        d_request.input_size_read();
+        return codeword_length(d_request.rejected() ? d_request.rejected_bits() : d_K);
+    }
+    int get_output_size() override
+    {
+        d_request.output_size_read();
+        return d_request.rejected() ? d_request.rejected_bits() : d_K;
+    }
     bool set_frame_size(unsigned int frame_size) override
     {
-        return take_decoder_block_size(frame_size, d_K, d_logger);
+        const bool tail_off = d_request.begin_request();
+        const long long f = fec_frame_request::signed_size(frame_size);
+        if (f < 0) {
+            d_logger->warn("lte_turbo_fec_decoder: frame size {} is no codeword's: refused, keeping "
+                           "K={} (gr-fec's async decoder then outputs an empty PDU for an empty "
+                           "one, and stops its thread on any other)",
+                           fec_frame_request::describe(frame_size), d_K);
+            return false;
+        }
+        if (f <= core::lte_max_K && core::lte_valid_K(int(f))) {
+            d_K = int(f);
+            return true;
+        }
+        // GNU Radio 3.10.5's tagged decoder asks for round(packet x rate())
+        // = (3K+12) / 3 = K+4 without taking the tail off; callers that read
+        // both sizes have taken it off, and for them K+4 is a packet of one
+        // codeword and 12 more values. No K+4 is itself a block size
+        // (every K is a multiple of 8), so the two readings never collide.
+        if (!tail_off && f >= 4 && f - 4 <= core::lte_max_K && core::lte_valid_K(int(f - 4))) {
+            d_K = int(f - 4);
+            return true;
+        }
+        const long long packet = 3 * (f + (tail_off ? 4 : 0));
+        std::string why = "gr-fec asked for frame size " + std::to_string(f) +
+                          ", from a packet of about " + std::to_string(packet) +
+                          " values, which is not one codeword of an LTE block size K (3K+12 "
+                          "values, K of TS 36.212 Table 5.1.3-3; a packet of several codewords, "
+                          "or of one with extra values, is not taken apart)";
+        // Info level, as gr-fec's cc_decoder logs its refusals: the tagged
+        // deployments ask for their MTU (e.g. 12000 bits) once at start. A
+        // frame decoded at that size is warned about (generic_work()).
+        d_logger->info("lte_turbo_fec_decoder: {}; a frame of this size comes out as zeros", why);
+        d_request.reject(f, max_reported_bits, std::move(why));
+        return true;
     }
     float get_iterations() override { return d_iterations; }
 
     void generic_work(void* in, void* out) override
     {
+        d_request.frame_done();
+        if (d_request.rejected()) {
+            d_iterations = 0.0f; // gr-fec's async decoder puts it in the PDU's metadata
+            d_runner.reject_frame(d_request.why(), static_cast<uint8_t*>(out),
+                                  size_t(d_request.rejected_bits()));
+            return;
+        }
         d_runner.run(static_cast<const float*>(in),
                      size_t(codeword_length(d_K)),
                      d_scale,
@@ -96,11 +130,16 @@ public:
     std::string backend() const override { return d_runner.backend_name(); }
 
 private:
+    // A refused size is reported back (get_output_size()) up to this, so
+    // that 3 x it + 12 (get_input_size()) stays an int.
+    static constexpr long long max_reported_bits = (0x7fffffffLL - 12) / 3;
+
     int d_K;
     const float d_scale;
     const turbo_adapter d_adapter; // before d_runner, which holds a reference to it
     fec_frame_runner d_runner;
     float d_iterations; // of the last frame, for get_iterations()
+    fec_frame_request d_request;
 };
 
 class lte_turbo_fec_encoder_impl final : public lte_turbo_fec_encoder
@@ -126,13 +165,19 @@ public:
 
     void generic_work(void* in, void* out) override
     {
-        d_enc->encode(static_cast<const uint8_t*>(in), static_cast<uint8_t*>(out));
+        const auto* bits = static_cast<const uint8_t*>(in);
+        // gr-fec gives an object no way to tag or report: the log only.
+        d_non_bits.frame(d_bits_in, non_bit_bytes(bits, size_t(d_enc->K())), d_logger);
+        d_bits_in += uint64_t(d_enc->K());
+        d_enc->encode(bits, static_cast<uint8_t*>(out));
     }
 
     int block_size() const override { return d_enc->K(); }
 
 private:
     std::unique_ptr<core::lte_turbo_encoder> d_enc;
+    non_bit_log d_non_bits{ "frames", "gr-fec gives an encoder object no way to tag them" };
+    uint64_t d_bits_in = 0; // bits encoded so far: the "input item" of the log lines
 };
 
 } // namespace

@@ -7,6 +7,7 @@
 #include "blocks/llr_staging.h"
 
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace gr {
@@ -27,19 +28,32 @@ std::string block_names(std::string m)
     return m;
 }
 
-// Copies \p n floats, refusing NaN and Inf: returns the index of the first
-// such float, or n.
-size_t copy_finite(const float* src, size_t n, float* dst)
+// Copies \p n floats, refusing NaN, Inf and magnitudes beyond \p limit
+// (max_input_component()): returns the index of the first such float, or n.
+size_t copy_bounded(const float* src, size_t n, double limit, float* dst)
 {
     for (size_t i = 0; i < n; i++) {
-        if (!std::isfinite(src[i]))
+        if (!(std::fabs(src[i]) <= limit)) // false for NaN too
             return i;
         dst[i] = src[i];
     }
     return n;
 }
 
-std::string value_text(float v) { return std::isnan(v) ? "NaN" : (v > 0 ? "+Inf" : "-Inf"); }
+// Why a value copy_bounded() refused is refused.
+std::string value_text(float v, double limit, float n0)
+{
+    if (std::isnan(v))
+        return "NaN";
+    if (std::isinf(v))
+        return v > 0 ? "+Inf" : "-Inf";
+    char s[160];
+    std::snprintf(s, sizeof s,
+                  "%g: at N0 = %g, parts of H and y beyond +-%.3g would take the LLRs out of "
+                  "float's range (scale H and y down, or N0 up)",
+                  double(v), double(n0), limit);
+    return s;
+}
 } // namespace
 
 core::mimo_config make_mimo_config(int nt,
@@ -143,27 +157,30 @@ bool mimo_adapter::stage(const frame_shape& shape,
     const size_t y_end = h_items() + size_t(p.vectors) * p.nr;
     const auto* s = reinterpret_cast<const float*>(src);
     auto* d = reinterpret_cast<float*>(dst);
+    // H and y are bounded as well as finite: the metrics |y - H s|^2 / N0
+    // must stay within float's range on either backend.
+    const double limit = core::mimo::max_input_component(p);
     size_t i = first;
     const size_t end = first + n;
     while (i < end) {
         const size_t off = 2 * (i - first);
         if (i < h_items()) {
             const size_t m = std::min(end, h_items()) - i;
-            const size_t bad = copy_finite(s + off, 2 * m, d + off);
+            const size_t bad = copy_bounded(s + off, 2 * m, limit, d + off);
             if (bad < 2 * m) {
                 const size_t e = i + bad / 2;
                 why = "H[" + std::to_string(e / p.nt) + "][" + std::to_string(e % p.nt) + "] is " +
-                      value_text(s[off + bad]);
+                      value_text(s[off + bad], limit, p.n0);
                 return false;
             }
             i += m;
         } else if (i < y_end) {
             const size_t m = std::min(end, y_end) - i;
-            const size_t bad = copy_finite(s + off, 2 * m, d + off);
+            const size_t bad = copy_bounded(s + off, 2 * m, limit, d + off);
             if (bad < 2 * m) {
                 const size_t e = i + bad / 2 - h_items();
                 why = "received vector " + std::to_string(e / p.nr) + " of the frame, entry " +
-                      std::to_string(e % p.nr) + ", is " + value_text(s[off + bad]);
+                      std::to_string(e % p.nr) + ", is " + value_text(s[off + bad], limit, p.n0);
                 return false;
             }
             i += m;
@@ -201,8 +218,11 @@ bool mimo_adapter::stream_frame(const uint8_t* const* ports, frame_shape& shape,
         return true;
     float n0;
     std::memcpy(&n0, ports[d_cfg.apriori ? 3 : 2], sizeof n0);
-    if (!(n0 > 0.0f) || !std::isfinite(n0)) {
-        why = "noise_var input (N0 of this channel) must be positive and finite, got " + std::to_string(n0);
+    if (!(n0 >= core::mimo::min_noise_variance && n0 <= core::mimo::max_noise_variance)) {
+        char v[32];
+        std::snprintf(v, sizeof v, "%g", double(n0));
+        why = std::string("noise_var input (N0 of this channel) must be in 1e-20..1e20 (beyond, "
+                          "the LLRs would leave float's range), got ") + v;
         return false;
     }
     frame_params p;

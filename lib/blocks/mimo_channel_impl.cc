@@ -163,8 +163,13 @@ mimo_channel::sptr mimo_channel::make(
 {
     if (nt < 1 || nt > 8)
         throw std::invalid_argument("nt must be in 1..8, got " + std::to_string(nt));
-    if (nr < 1 || nr > 8)
-        throw std::invalid_argument("nr must be in 1..8, got " + std::to_string(nr));
+    // The channel feeds mimo_detector, which needs nr >= nt (with fewer
+    // receive antennas than streams it cannot separate them): a channel it
+    // cannot take is refused here, where the mistake is made.
+    if (nr < nt || nr > 8)
+        throw std::invalid_argument("nr must be in nt..8 (nt = " + std::to_string(nt) +
+                                    ": mimo_detector separates nt streams with at least as many "
+                                    "receive antennas), got " + std::to_string(nr));
     if (vectors_per_channel < 1 || vectors_per_channel > 65536)
         throw std::invalid_argument("vectors_per_channel must be in 1..65536, got " +
                                     std::to_string(vectors_per_channel));

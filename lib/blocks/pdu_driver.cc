@@ -5,6 +5,9 @@
  */
 #include "blocks/pdu_driver.h"
 #include <gnuradio/pdu.h>
+#include <boost/thread/thread.hpp>
+
+#include <chrono>
 
 namespace gr {
 namespace gpurx {
@@ -43,20 +46,19 @@ void pdu_driver::stop_poller()
 
 void pdu_driver::stop()
 {
+    d_holder.request_stop(); // cancels a batch the poller is running
     stop_poller();
     std::lock_guard<std::mutex> lock(d_mutex);
     auto* pipe = d_holder.pipe();
     if (!pipe)
         return;
-    const size_t left = pipe->pending();
-    pipe->drain();
+    pipe->wait_in_flight();
     publish_ready(false);
-    if (left > 0)
-        d_holder.logger()->warn("stop(): {} PDU(s) still in the pipeline were completed and "
-                                "published; a downstream block that has already stopped will "
-                                "not see them",
-                                left);
-    d_holder.stop();
+    d_holder.stop(); // logs what stays for the restart
+    if (!d_backlog.empty())
+        d_holder.logger()->warn("stop(): {} more PDU(s) arrived while the block stopped: they are "
+                                "taken first if the flowgraph starts again, and lost if it does not",
+                                d_backlog.size());
 }
 
 void pdu_driver::report(const std::string& why)
@@ -85,6 +87,37 @@ void pdu_driver::publish_ready(bool block)
 
 void pdu_driver::handle(const pmt::pmt_t& msg)
 {
+    // Waits for the poller, which may be running a CPU batch: if GNU Radio
+    // stops the block meanwhile, that batch is cancelled so the stop is not
+    // held up (the block's thread is the one GNU Radio interrupts).
+    std::unique_lock<std::mutex> lock(d_mutex, std::try_to_lock);
+    while (!lock.owns_lock()) {
+        if (boost::this_thread::interruption_requested())
+            d_holder.request_stop();
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+        lock.try_lock();
+    }
+    if (!d_holder.pipe()) {
+        report(d_holder.failure().empty() ? "the block is not running"
+                                          : "the block is not running: " + d_holder.failure());
+        return;
+    }
+    d_holder.resume_if_restarted();
+    take_backlog();
+    take(msg);
+}
+
+void pdu_driver::take_backlog()
+{
+    while (!d_backlog.empty() && !d_holder.pipe()->held()) {
+        const pmt::pmt_t msg = d_backlog.front();
+        d_backlog.pop_front();
+        take(msg);
+    }
+}
+
+void pdu_driver::take(const pmt::pmt_t& msg)
+{
     if (!pmt::is_pdu(msg)) {
         report("not a PDU (a pair of a dict and a uniform vector)");
         return;
@@ -97,14 +130,13 @@ void pdu_driver::handle(const pmt::pmt_t& msg)
         report(why);
         return;
     }
-    std::lock_guard<std::mutex> lock(d_mutex);
     auto* pipe = d_holder.pipe();
-    if (!pipe) {
-        report("the block is not running");
+    while (d_backlog.empty() && !pipe->held() && !pipe->can_accept())
+        publish_ready(true);
+    if (!d_backlog.empty() || pipe->held()) {
+        d_backlog.push_back(msg); // in order, after those already waiting
         return;
     }
-    while (!pipe->can_accept())
-        publish_ready(true);
     uint8_t* dst = pipe->begin_frame(n * d_adapter.in_item_bytes(), shape.out_bytes, shape.params.data());
     if (!d_adapter.stage(shape, items, 0, n, dst, why)) {
         pipe->abort_frame();
@@ -122,6 +154,8 @@ void pdu_driver::poll()
         {
             std::lock_guard<std::mutex> lock(d_mutex);
             if (auto* pipe = d_holder.pipe()) {
+                d_holder.resume_if_restarted();
+                take_backlog();
                 pipe->launch_due();
                 publish_ready(false);
             }

@@ -5,6 +5,8 @@
  */
 #include "blocks/pipeline_holder.h"
 
+#include <boost/thread/thread.hpp>
+
 #include <stdexcept>
 
 namespace gr {
@@ -76,30 +78,85 @@ pipeline_holder::pipeline_holder(const frame_adapter& adapter,
         d_logger->info("{}", note);
 }
 
-void pipeline_holder::start()
+void pipeline_holder::prepare()
 {
     if (d_pipe)
-        return; // restarted after lock()/unlock(): the held frames go out first
+        return;
+    const size_t nslots = d_backend.kind == core::backend_kind::cuda
+                              ? d_cfg.slots * d_backend.devices.size()
+                              : d_cfg.slots;
     try {
         d_pipe = core::make_pipeline(d_adapter.kernels(), d_backend, d_cfg);
     } catch (const std::bad_alloc&) {
         throw std::runtime_error("max_batch=" + std::to_string(d_cfg.max_batch) + " with slots=" +
                                  std::to_string(d_cfg.slots) + " needs " +
-                                 std::to_string(d_cfg.slot_bytes() * d_cfg.slots) +
-                                 " bytes of staging memory, which could not be allocated");
+                                 std::to_string(d_cfg.slot_bytes() * nslots) +
+                                 " bytes of staging memory, which could not be allocated: "
+                                 "lower max_batch or slots");
+    } catch (const std::exception& e) {
+        // Worker threads that could not be started, pinned or device memory
+        // the CUDA runtime refused (the process's limits, another user).
+        throw std::runtime_error("max_batch=" + std::to_string(d_cfg.max_batch) + " with slots=" +
+                                 std::to_string(d_cfg.slots) + " (" +
+                                 std::to_string(d_cfg.slot_bytes() * nslots) +
+                                 " bytes of staging, cpu_threads=" + std::to_string(d_cfg.cpu_threads) +
+                                 "): the pipeline could not be made: " + e.what());
     }
+    d_failure.clear();
+    // Asked by the CPU engine between work items, in the thread that runs
+    // the batch: the block's thread, which tb.stop() and lock() interrupt,
+    // or the PDU driver's poller, which request_stop() stops. GNU Radio
+    // waits for a block's work to return before it stops, so without this a
+    // long batch (K-best with a large K, ML) would hold up tb.stop() and
+    // tb.wait() for as long as it runs.
+    if (d_cancellable)
+        d_pipe->set_cancel_check([this] {
+            return d_stop_requested.load(std::memory_order_relaxed) ||
+                   boost::this_thread::interruption_requested();
+        });
     d_logger->debug("pipeline on {}", d_pipe->engine_name());
+}
+
+bool pipeline_holder::start()
+{
+    d_stop_requested = false;
+    if (d_pipe) {
+        // Made by check_topology(), or kept since the last run: what the
+        // last stop held goes out first (resume_if_restarted()).
+        d_resume = true;
+        return true;
+    }
+    try {
+        prepare();
+    } catch (const std::exception& e) {
+        d_failure = e.what();
+        d_logger->error("{}", d_failure);
+        return false;
+    }
+    return true;
 }
 
 void pipeline_holder::stop()
 {
     if (!d_pipe)
         return;
-    d_pipe->drain();
+    // No new launch: a CPU batch would run here, in stop(), for as long as
+    // it takes; the frames wait for the restart instead.
+    d_pipe->wait_in_flight();
     if (d_pipe->pending() > 0)
-        d_logger->warn("stopped with {} frame(s) processed but not yet delivered: they are "
-                       "delivered first if the flowgraph starts again, and lost otherwise",
-                       d_pipe->pending());
+        d_logger->warn("stopped with {} frame(s) in the pipeline ({} of them not yet processed): "
+                       "they are delivered first if the flowgraph starts again, and lost if it "
+                       "does not",
+                       d_pipe->pending(), d_pipe->unfinished());
+}
+
+void pipeline_holder::resume_if_restarted()
+{
+    if (!d_resume || !d_pipe)
+        return;
+    d_resume = false;
+    if (d_pipe->held() || d_pipe->has_unlaunched())
+        d_pipe->resume();
 }
 
 } // namespace gpurx

@@ -13,12 +13,14 @@
 // The axis tables are derived from the shared constellation (mimo/qam.h) and
 // the product structure is checked at construction, so the shortcut cannot
 // silently disagree with the full 2-D max-log.
+#include "mimo/mimo_config.h"
 #include "mimo/qam.h"
 #include <gnuradio/gpurx/qam_demapper.h>
 #include <gnuradio/io_signature.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -32,10 +34,17 @@ namespace {
 
 constexpr float max_abs = 1.0e6f;
 
+// The detectors' range (mimo_config.h): with y clamped to +-max_abs, every
+// LLR then stays within float's range (at most (2 max_abs)^2 / 1e-20).
 void check_noise_var(float n0)
 {
-    if (!(n0 > 0.0f) || !std::isfinite(n0))
-        throw std::invalid_argument("noise_var must be positive and finite, got " + std::to_string(n0));
+    if (!(n0 >= core::mimo::min_noise_variance && n0 <= core::mimo::max_noise_variance)) {
+        char v[32];
+        std::snprintf(v, sizeof v, "%g", double(n0));
+        throw std::invalid_argument(std::string("noise_var must be in 1e-20..1e20 (SNRs within "
+                                                "+-200 dB; beyond, the LLRs would leave float's "
+                                                "range), got ") + v);
+    }
 }
 
 //! One axis: its levels and, per level, the values of that axis's bits.
@@ -49,6 +58,18 @@ class qam_demapper_impl final : public qam_demapper
     int d_bits;
     axis d_axis[2]; // in-phase, quadrature
     float d_n0;
+    uint64_t d_burst = 0;       // NaN/Inf symbols in the current burst
+    uint64_t d_burst_start = 0; // its first symbol
+    const pmt::pmt_t d_error_key = pmt::mp("gpurx_error");
+
+    void end_burst()
+    {
+        if (d_burst == 0)
+            return;
+        d_logger->warn("{} NaN/Inf input symbol(s) from symbol {} on: their LLRs are 0",
+                       d_burst, d_burst_start);
+        d_burst = 0;
+    }
     mutable std::mutex d_mutex; // set_noise_var() from another thread
 
 public:
@@ -94,18 +115,39 @@ public:
         d_n0 = n0;
     }
 
+    bool stop() override
+    {
+        end_burst();
+        return gr::sync_interpolator::stop();
+    }
+
     int work(int noutput_items, gr_vector_const_void_star& input_items, gr_vector_void_star& output_items) override
     {
         const auto* in = static_cast<const gr_complex*>(input_items[0]);
         auto* out = static_cast<float*>(output_items[0]);
         const float inv_n0 = 1.0f / noise_var();
         const int symbols = noutput_items / d_bits;
+        const uint64_t first = nitems_read(0);
         constexpr float inf = std::numeric_limits<float>::infinity();
         for (int s = 0; s < symbols; s++, out += d_bits) {
             if (!std::isfinite(in[s].real()) || !std::isfinite(in[s].imag())) {
+                // No information: LLRs 0. Reported once per burst of such
+                // symbols: a tag on its first LLR, a log line at its start
+                // and one with its length at its end.
                 std::fill(out, out + d_bits, 0.0f);
+                if (d_burst == 0) {
+                    d_burst_start = first + uint64_t(s);
+                    d_logger->warn("input symbol {} is NaN or Inf: its LLRs, and those of the NaN/Inf "
+                                   "symbols right after it, are 0 (tagged gpurx_error)",
+                                   d_burst_start);
+                    add_item_tag(0, nitems_written(0) + uint64_t(s) * d_bits, d_error_key,
+                                 pmt::mp("input symbol is NaN or Inf: its LLRs (and those of the "
+                                         "NaN/Inf symbols right after it) are 0"));
+                }
+                d_burst++;
                 continue;
             }
+            end_burst();
             // Far beyond the constellation every distance would overflow to
             // Inf and the LLR be Inf - Inf; clamping leaves the sign and
             // ranks of the distances, so the hard decision, unchanged.

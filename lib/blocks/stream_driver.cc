@@ -59,6 +59,8 @@ stream_driver::stream_driver(gr::block& block,
 
 void stream_driver::setup()
 {
+    if (!(d_layout.inputs.size() == 1 && d_layout.inputs[0].items_per_frame == 1))
+        d_block.message_port_register_out(d_errors_port); // a frame can be cut short
     if (d_layout.out_items_per_frame > 1)
         d_block.set_output_multiple(int(d_layout.out_items_per_frame));
     if (d_layout.inputs.size() > 1)
@@ -72,7 +74,10 @@ void stream_driver::setup()
 void stream_driver::forecast(int noutput_items, gr_vector_int& required) const
 {
     const auto* p = d_holder.pipe();
-    const bool pending = p && p->pending() > 0;
+    // No input needed while frames are pending, nor when the stream has
+    // ended inside a frame: general_work() must run to report it (GNU Radio
+    // would end the block without a call).
+    const bool pending = (p && p->pending() > 0) || partial_frame_at_end();
     const size_t frames = size_t(noutput_items) / d_layout.out_items_per_frame;
     for (size_t i = 0; i < required.size() && i < d_layout.inputs.size(); i++)
         required[i] = pending ? 0 : int(std::max<size_t>(frames, 1) * d_layout.inputs[i].items_per_frame);
@@ -103,6 +108,67 @@ bool stream_driver::inputs_finished(const gr_vector_int& nin) const
     return false;
 }
 
+bool stream_driver::partial_frame_at_end(bool* all_done) const
+{
+    if (d_layout.inputs.size() == 1 && d_layout.inputs[0].items_per_frame == 1)
+        return false; // a frame is one item: never cut short
+    if (!d_block.detail())
+        return false;
+    bool ended = false, left = false, done = true;
+    for (size_t i = 0; i < d_layout.inputs.size(); i++) {
+        const auto reader = d_block.detail()->input(int(i));
+        if (!reader)
+            return false;
+        const size_t avail = size_t(reader->items_available());
+        if (reader->done() && avail < d_layout.inputs[i].items_per_frame)
+            ended = true;
+        done = done && reader->done();
+        left = left || avail > 0;
+    }
+    if (all_done)
+        *all_done = done;
+    return ended && left;
+}
+
+int stream_driver::drop_partial_frame(const gr_vector_int& nin)
+{
+    // The other ports' upstreams may still be delivering their last items
+    // (a source of H that has not run yet): wait for them, briefly, so the
+    // report counts what the stream really held.
+    bool all_done = false;
+    partial_frame_at_end(&all_done);
+    const auto now = std::chrono::steady_clock::now();
+    if (d_partial_seen == std::chrono::steady_clock::time_point{})
+        d_partial_seen = now;
+    if (!all_done && now - d_partial_seen < std::chrono::seconds(1)) {
+        std::this_thread::sleep_for(max_idle_sleep);
+        return 0;
+    }
+    for (size_t i = 0; i < d_layout.inputs.size(); i++)
+        if (d_block.detail()->input(int(i))->items_available() > nin[i])
+            return 0; // items came in after this call's counts: count them next call
+    std::string counts;
+    std::vector<int64_t> dropped;
+    for (size_t i = 0; i < d_layout.inputs.size(); i++) {
+        dropped.push_back(nin[i]);
+        counts += (i ? ", " : "") + std::to_string(nin[i]) + " of the " +
+                  std::to_string(d_layout.inputs[i].items_per_frame) + " items of input " +
+                  std::to_string(i);
+    }
+    const uint64_t at = d_block.nitems_read(0);
+    const std::string why = "the stream ended inside a frame (" + counts +
+                            "): those items are dropped, not processed";
+    d_holder.logger()->warn("input item {}: {}", at, why);
+    pmt::pmt_t d = pmt::make_dict();
+    d = pmt::dict_add(d, pmt::mp("reason"), pmt::mp(why));
+    d = pmt::dict_add(d, pmt::mp("offset"), pmt::from_uint64(at));
+    d = pmt::dict_add(d, pmt::mp("dropped"), pmt::init_s64vector(dropped.size(), dropped));
+    d_block.message_port_pub(d_errors_port, d);
+    for (size_t i = 0; i < d_layout.inputs.size(); i++)
+        d_block.consume(int(i), nin[i]);
+    return gr::block::WORK_DONE;
+}
+
 void stream_driver::submit(const uint8_t* const* ports, uint64_t index)
 {
     auto& pipe = *d_holder.pipe();
@@ -128,6 +194,13 @@ int stream_driver::general_work(int noutput_items,
                                 gr_vector_const_void_star& input_items,
                                 gr_vector_void_star& output_items)
 {
+    if (!d_holder.pipe()) {
+        // start() could not make the pipeline (and logged why): end the
+        // stream rather than leave the flowgraph waiting.
+        d_holder.logger()->error("not running ({}): the stream ends here", d_holder.failure());
+        return gr::block::WORK_DONE;
+    }
+    d_holder.resume_if_restarted(); // what the last stop held goes out first
     auto& pipe = *d_holder.pipe();
     const int nin = frames_available(ninput_items);
     auto* out = static_cast<uint8_t*>(output_items[0]);
@@ -191,6 +264,8 @@ int stream_driver::general_work(int noutput_items,
         }
     }
 
+    if (produced == 0 && consumed == 0 && pipe.pending() == 0 && partial_frame_at_end())
+        return drop_partial_frame(ninput_items); // every whole frame has left
     if (produced == 0 && consumed == 0 && pipe.pending() > 0) {
         // No new input: the upstream is idle, or finished - then nothing
         // more will fill the partial batch, so it goes now.

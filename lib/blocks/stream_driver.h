@@ -22,6 +22,12 @@
 //
 // A malformed frame is not processed: its output vector is zeros, tagged
 // "gpurx_error" with the reason, and the log says which input vector it was.
+//
+// With several ports a stream can end inside a frame (7 y vectors at 4 per
+// channel): those items are not processed, and the driver says so - a
+// warning and an "errors" message (a dict: "reason", "offset" of the
+// partial frame's first item of port 0, "dropped": the items of each port)
+// - once every whole frame has left, then ends its stream.
 #ifndef INCLUDED_GPURX_BLOCKS_STREAM_DRIVER_H
 #define INCLUDED_GPURX_BLOCKS_STREAM_DRIVER_H
 
@@ -30,6 +36,7 @@
 #include "blocks/pipeline_holder.h"
 #include <gnuradio/block.h>
 
+#include <chrono>
 #include <deque>
 
 namespace gr {
@@ -61,6 +68,14 @@ private:
     int frames_available(const gr_vector_int& ninput_items) const;
     //! The upstream of some port finished with less than a frame left.
     bool inputs_finished(const gr_vector_int& ninput_items) const;
+    //! inputs_finished() with items left on some port: a frame cut short
+    //! by the end of the stream (ports of several items per frame only).
+    //! \p all_done: every port's upstream has finished (the counts are final).
+    bool partial_frame_at_end(bool* all_done = nullptr) const;
+    //! Reports and consumes the items of that frame, once the other ports'
+    //! upstreams have finished too (or a second has passed); returns
+    //! WORK_DONE then, 0 while it waits.
+    int drop_partial_frame(const gr_vector_int& ninput_items);
 
     gr::block& d_block;
     block_tags& d_tags;
@@ -71,7 +86,10 @@ private:
     size_t d_out_item_bytes;
     std::vector<const uint8_t*> d_ports; // a frame's items, per port (scratch)
     std::deque<std::string> d_reasons; // of the rejected frames in the pipeline, in order
+    //! When a frame cut short by the end was first seen (drop_partial_frame()).
+    std::chrono::steady_clock::time_point d_partial_seen{};
     const pmt::pmt_t d_error_key = pmt::mp("gpurx_error");
+    const pmt::pmt_t d_errors_port = pmt::mp("errors");
 };
 
 //! True when the upstream of \p block's input \p port has finished and its buffer

@@ -55,6 +55,21 @@ void tagged_driver::report(uint64_t offset, const std::string& why, long long le
     d_block.message_port_pub(d_errors_port, d);
 }
 
+void tagged_driver::report_conflict(uint64_t offset, const std::string& values, const pmt::pmt_t& used)
+{
+    if (offset == d_conflict_reported)
+        return; // a packet that waited for a free slot is seen again
+    d_conflict_reported = offset;
+    const std::string why = "several " + pmt::symbol_to_string(d_len_key) +
+                            " tags with different values at this item (" + values +
+                            "): the first, " + pmt::write_string(used) + ", is used";
+    d_holder.logger()->warn("input item {}: {}", offset, why);
+    pmt::pmt_t d = pmt::make_dict();
+    d = pmt::dict_add(d, pmt::mp("reason"), pmt::mp(why));
+    d = pmt::dict_add(d, pmt::mp("offset"), pmt::from_uint64(offset));
+    d_block.message_port_pub(d_errors_port, d);
+}
+
 void tagged_driver::close_truncated(const std::string& where)
 {
     report(d_packet.start,
@@ -71,6 +86,35 @@ void tagged_driver::stop()
         close_truncated("by stop()");
 }
 
+std::string pmt_description(const pmt::pmt_t& v)
+{
+    // A symbol "12" prints as 12: say what kind of value it is.
+    std::string text = pmt::write_string(v);
+    if (text.size() > 60)
+        text = text.substr(0, 57) + "...";
+    if (pmt::is_null(v))
+        return "nil (PMT_NIL)";
+    if (pmt::is_bool(v))
+        return "the bool " + text;
+    if (pmt::is_symbol(v))
+        return "the symbol (string) \"" + text + "\"";
+    if (pmt::is_real(v))
+        return "the double " + text;
+    if (pmt::is_complex(v))
+        return "the complex " + text;
+    if (pmt::is_uniform_vector(v))
+        return "a uniform vector of " + std::to_string(pmt::length(v)) + " item(s), " + text;
+    if (pmt::is_vector(v))
+        return "a vector of " + std::to_string(pmt::length(v)) + " item(s), " + text;
+    if (pmt::is_tuple(v))
+        return "a tuple, " + text;
+    if (pmt::is_dict(v))
+        return "a dict, " + text;
+    if (pmt::is_pair(v))
+        return "a pair, " + text;
+    return "the pmt " + text;
+}
+
 long long tagged_driver::tag_length(const pmt::pmt_t& v, std::string& why) const
 {
     // Lengths arrive as pmt longs (tagged_stream_block, stream_to_tagged_stream)
@@ -82,8 +126,8 @@ long long tagged_driver::tag_length(const pmt::pmt_t& v, std::string& why) const
         const uint64_t u = pmt::to_uint64(v);
         n = u > uint64_t(INT64_MAX) ? INT64_MAX : (long long)u;
     } else {
-        why = pmt::symbol_to_string(d_len_key) + " tag value " + pmt::write_string(v) +
-              " is not an integer";
+        why = pmt::symbol_to_string(d_len_key) + " tag value is " + pmt_description(v) +
+              ", not an integer";
         return -1;
     }
     if (n <= 0) {
@@ -99,6 +143,13 @@ int tagged_driver::general_work(int noutput_items,
                                 gr_vector_const_void_star& input_items,
                                 gr_vector_void_star& output_items)
 {
+    if (!d_holder.pipe()) {
+        // start() could not make the pipeline (and logged why): report it
+        // and end the stream rather than leave the flowgraph waiting.
+        report(d_block.nitems_read(0), "not running: " + d_holder.failure() + "; the stream ends here");
+        return gr::block::WORK_DONE;
+    }
+    d_holder.resume_if_restarted(); // what the last stop held goes out first
     auto& pipe = *d_holder.pipe();
     const auto* in = static_cast<const uint8_t*>(input_items[0]);
     auto* out = static_cast<uint8_t*>(output_items[0]);
@@ -128,7 +179,8 @@ int tagged_driver::general_work(int noutput_items,
     emit(false);
     std::vector<gr::tag_t> tags;
     d_tags.tags_in_window(tags, 0, nin, d_len_key);
-    std::sort(tags.begin(), tags.end(), gr::tag_t::offset_compare);
+    // Stable: tags at one offset keep GNU Radio's order (the order added).
+    std::stable_sort(tags.begin(), tags.end(), gr::tag_t::offset_compare);
     size_t t = 0;
     while (consumed < nin) {
         const uint64_t pos = r0 + consumed;
@@ -174,13 +226,26 @@ int tagged_driver::general_work(int noutput_items,
             continue;
         }
 
+        // Several length tags at one item: the first, in the order GNU Radio
+        // delivers them (the order they were added), is used; differing
+        // values among them are reported.
+        size_t t_end = t + 1;
+        std::string values = pmt::write_string(tags[t].value);
+        bool conflict = false;
+        for (; t_end < tags.size() && tags[t_end].offset == pos; t_end++)
+            if (!pmt::equal(tags[t_end].value, tags[t].value)) {
+                conflict = true;
+                values += ", " + pmt::write_string(tags[t_end].value);
+            }
+        if (conflict)
+            report_conflict(pos, values, tags[t].value);
         std::string why;
         const long long L = tag_length(tags[t].value, why);
         frame_shape shape;
         if (L < 0 || !d_adapter.shape(uint64_t(L), shape, why)) {
             report(pos, why + "; skipped up to the next tag", L);
             d_skipping = true;
-            t++;
+            t = t_end;
             const uint64_t after = t < tags.size() ? tags[t].offset : r0 + nin;
             consumed = int(std::max<uint64_t>(after, pos + 1) - r0);
             continue;

@@ -22,7 +22,9 @@
 //  - a length tag whose value is not an integer, or is <= 0, or fits no frame;
 //  - items that no length tag covers;
 //  - a packet cut short by the next length tag or by the end of the stream;
-//  - a packet whose items are malformed (e.g. NaN LLRs): not processed.
+//  - a packet whose items are malformed (e.g. NaN LLRs): not processed;
+//  - several length tags of different values at one item: the first (in
+//    the order they were added) is used, and the report names the values.
 #ifndef INCLUDED_GPURX_BLOCKS_TAGGED_DRIVER_H
 #define INCLUDED_GPURX_BLOCKS_TAGGED_DRIVER_H
 
@@ -65,6 +67,9 @@ private:
     };
     void report(uint64_t offset, const std::string& why, long long length = -1);
     void close_truncated(const std::string& where);
+    //! Length tags of different values at one item: warns, and posts on
+    //! "errors", naming the values and the one used (the first).
+    void report_conflict(uint64_t offset, const std::string& values, const pmt::pmt_t& used);
     // A length tag's value as a length, or -1 with the reason.
     long long tag_length(const pmt::pmt_t& value, std::string& why) const;
 
@@ -76,7 +81,12 @@ private:
     const pmt::pmt_t d_errors_port = pmt::mp("errors");
     open_packet d_packet;
     bool d_skipping = false; // dropping items until the next tag (already reported)
+    uint64_t d_conflict_reported = UINT64_MAX; // item of the last conflict reported
 };
+
+//! What a pmt value is, for messages: "the symbol (string) \"12\"", "the
+//! double 12", "nil (PMT_NIL)", ...
+std::string pmt_description(const pmt::pmt_t& v);
 
 } // namespace gpurx
 } // namespace gr

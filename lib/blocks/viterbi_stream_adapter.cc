@@ -46,6 +46,16 @@ core::viterbi_stream_config make_viterbi_stream_config(int K,
             m.replace(p, 11, "polys");
         throw std::invalid_argument(m);
     }
+    // A bit's coded bits span its own step and the K-1 after it: a window
+    // that looks fewer steps beyond its last decision decides that bit
+    // without all of them (traceback 0 at chunk 1: a BER of 0.5). The core
+    // takes any depth (its tests compare every one with a reference); the
+    // block refuses what cannot decode well. 5 (K-1) reaches full-frame BER.
+    if (traceback < K - 1)
+        throw std::invalid_argument("traceback must be at least K-1 = " + std::to_string(K - 1) +
+                                    " trellis steps (a bit's coded bits span K steps; 5 (K-1) = " +
+                                    std::to_string(5 * (K - 1)) +
+                                    " decodes as well as a whole frame), got " + std::to_string(traceback));
     return c;
 }
 

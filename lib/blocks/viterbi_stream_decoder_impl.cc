@@ -53,8 +53,15 @@ public:
         set_relative_rate(uint64_t(period), uint64_t(core::stream_coded_items(code, 0, long(period))));
         // Output positions have no fixed relation to input ones.
         set_tag_propagation_policy(TPP_DONT);
+        message_port_register_out(d_errors_port);
     }
 
+    // The pipeline is made in tb.start()'s thread (see driver_blocks.h).
+    bool check_topology(int, int) override
+    {
+        d_holder.prepare();
+        return true;
+    }
     bool start() override
     {
         d_holder.start();
@@ -73,7 +80,12 @@ public:
     void forecast(int, gr_vector_int& required) override
     {
         const auto* p = d_holder.pipe();
-        const bool tail = upstream_done() && d_framer.steps_complete() > d_framer.steps_emitted();
+        // Once the upstream has finished, general_work() runs until it has
+        // seen the end (d_at_end): GNU Radio would otherwise end the block
+        // without a call when nothing is pending, and a step cut short by
+        // the end (a whole stream of one item) would go unreported.
+        const bool tail = upstream_done() &&
+                          (!d_at_end || d_framer.steps_complete() > d_framer.steps_emitted());
         required[0] = ((p && p->pending() > 0) || tail) ? 0 : 1;
     }
 
@@ -82,6 +94,11 @@ public:
                      gr_vector_const_void_star& input_items,
                      gr_vector_void_star& output_items) override
     {
+        if (!d_holder.pipe()) {
+            d_logger->error("not running ({}): the stream ends here", d_holder.failure());
+            return WORK_DONE;
+        }
+        d_holder.resume_if_restarted(); // what the last stop held goes out first
         auto& pipe = *d_holder.pipe();
         auto* out = static_cast<uint8_t*>(output_items[0]);
         const int nin = ninput_items[0];
@@ -95,8 +112,7 @@ public:
         if (nin == 0 && !d_at_end && input_finished(*this, nin)) {
             d_at_end = true;
             if (d_framer.partial_step_items() > 0)
-                d_logger->warn("the stream ended {} item(s) into a trellis step: those items are not decoded",
-                               d_framer.partial_step_items());
+                report_partial_step();
         }
         submit_ready(pipe);
         if (d_at_end && !d_framer_has_more())
@@ -122,6 +138,23 @@ private:
     }
 
     bool d_framer_has_more() const { return d_framer.steps_complete() > d_framer.steps_emitted(); }
+
+    // The last items make no whole trellis step (n coded items, fewer where
+    // punctured): logged and posted on "errors" (reason, offset of the
+    // step's first item, dropped items).
+    void report_partial_step()
+    {
+        const size_t n = d_framer.partial_step_items();
+        const uint64_t at = d_framer.items_received() - n;
+        const std::string why = "the stream ended " + std::to_string(n) +
+                                " item(s) into a trellis step: those items are dropped, not decoded";
+        d_logger->warn("input item {}: {}", at, why);
+        pmt::pmt_t d = pmt::make_dict();
+        d = pmt::dict_add(d, pmt::mp("reason"), pmt::mp(why));
+        d = pmt::dict_add(d, pmt::mp("offset"), pmt::from_uint64(at));
+        d = pmt::dict_add(d, pmt::mp("dropped"), pmt::from_uint64(n));
+        message_port_pub(d_errors_port, d);
+    }
 
     // Soft LLRs are checked and clamped on arrival, once: the windows'
     // overlap is then copied without a second look.
@@ -190,6 +223,7 @@ private:
     size_t d_front_sent = 0; // bits of the front frame already delivered
     bool d_at_end = false;
     uint64_t d_nonfinite = 0;
+    const pmt::pmt_t d_errors_port = pmt::mp("errors");
 };
 
 } // namespace

@@ -24,10 +24,20 @@ void kbest_detector::detect_vector(const std::complex<float>* y, float* llr)
     d_paths.assign(size_t(d_nt), 0);
     d_metric.assign(1, 0.0);
     for (int layer = d_nt - 1; layer >= 0; layer--) {
+        // A layer of K x Q children takes up to a second at K = 65536 and
+        // 256-QAM: a stop is answered between layers and within expansions.
+        if (poll_stop()) {
+            std::fill(llr, llr + size_t(d_nt) * d_c->bits, 0.0f);
+            return;
+        }
         const std::complex<double> rll = d_qr.R(layer, layer);
         const int antenna = d_qr.order[layer];
         d_children.clear();
         for (size_t p = 0; p < kept; p++) {
+            if ((p & 4095) == 4095 && poll_stop()) {
+                std::fill(llr, llr + size_t(d_nt) * d_c->bits, 0.0f);
+                return;
+            }
             std::complex<double> delta = 0.0;
             for (int j = layer + 1; j < d_nt; j++)
                 delta += d_qr.R(layer, j) * d_c->points[d_paths[p * d_nt + j]];

@@ -6,6 +6,7 @@
 #include "mimo/mimo_config.h"
 
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace gr {
@@ -73,6 +74,14 @@ llr_format parse_llr_type(const std::string& name)
 
 const char* llr_type_name(llr_format f) { return f == llr_format::int8 ? "int8" : "float"; }
 
+std::string noise_variance_problem(float n0)
+{
+    char v[32];
+    std::snprintf(v, sizeof v, "%g", double(n0));
+    return std::string("noise_variance must be in 1e-20..1e20 (SNRs within +-200 dB; beyond, "
+                       "the LLRs would leave float's range), got ") + v;
+}
+
 std::string unsupported_shape(algorithm a, int nt, modulation m)
 {
     if (a != algorithm::ml)
@@ -111,9 +120,8 @@ void mimo_config::validate() const
     if (llr_type != mimo::llr_format::float32 && llr_type != mimo::llr_format::int8)
         throw std::invalid_argument("llr_type must be float or int8, got " +
                                     std::to_string(int(llr_type)));
-    if (!(noise_variance > 0.0f) || !std::isfinite(noise_variance))
-        throw std::invalid_argument("noise_variance must be positive and finite, got " +
-                                    std::to_string(noise_variance));
+    if (!(noise_variance >= mimo::min_noise_variance && noise_variance <= mimo::max_noise_variance))
+        throw std::invalid_argument(mimo::noise_variance_problem(noise_variance));
     if (max_channels < 1 || max_channels > mimo::max_channels_per_frame)
         throw std::invalid_argument("max_channels must be in 1.." +
                                     std::to_string(mimo::max_channels_per_frame) + ", got " +

@@ -59,7 +59,26 @@ constexpr int ml_max_nt = 4;
 constexpr int kbest_max_k = 65536;
 //! The most channels one frame may hold (mimo_config::max_channels).
 constexpr int max_channels_per_frame = 65536;
+/*!
+ * The noise variances a detector takes, per complex receive antenna with
+ * unit-energy symbols: SNRs within +-200 dB. Below the floor, the LLRs of
+ * ordinary inputs (|y - H s|^2 / N0) leave float's range; above the
+ * ceiling, N0 times the a-priori costs does. The qam_demapper takes the
+ * same range.
+ */
+constexpr float min_noise_variance = 1e-20f;
+constexpr float max_noise_variance = 1e20f;
+/*!
+ * What a frame's inputs may make of a metric: |y - H s|^2 / N0 and
+ * |y - H s|^2 stay at most this for every candidate s, so every metric,
+ * LLR and sum of them stays finite in float (3.4e38). Inputs whose
+ * magnitudes could exceed it are refused (max_input_component()).
+ */
+constexpr double max_metric = 1e30;
 
+//! The error for a noise variance outside min_noise_variance..max_noise_variance
+//! (it names noise_variance and the value).
+std::string noise_variance_problem(float n0);
 //! Why \p a cannot detect nt streams of \p m ("" when it can).
 std::string unsupported_shape(algorithm a, int nt, modulation m);
 
@@ -75,7 +94,8 @@ struct mimo_config {
     //! counter-hypothesis (of the output: a posteriori or extrinsic)
     float clip = 16.0f;
     //! N0 = E|n|^2 per complex receive antenna (the symbols have unit
-    //! energy); the default of frames that do not carry their own.
+    //! energy); the default of frames that do not carry their own;
+    //! min_noise_variance..max_noise_variance.
     float noise_variance = 0.1f;
     //! Detect the streams in the order of a sorted QR (strongest first);
     //! the LLRs still come out in antenna order.

@@ -24,6 +24,13 @@ mimo_cpu_kernel::mimo_cpu_kernel(const mimo_config& cfg)
 
 namespace {
 
+// Between a channel's vectors: stopped by the detector's stop check (asked
+// every 16 vectors: it costs a lock where a vector may take 100 ns).
+bool stop_between(mimo::mimo_detector& detector, int v)
+{
+    return detector.stopped() || ((v & 15) == 15 && detector.poll_stop());
+}
+
 // One channel of a frame (mimo_frame.h): its input at \p in, its output at
 // \p out. Returns its status and rank.
 mimo::frame_result detect_channel(mimo::mimo_detector& detector,
@@ -55,7 +62,7 @@ mimo::frame_result detect_channel(mimo::mimo_detector& detector,
         // values the float output would carry.
         float llr[mimo::max_antennas * 8]; // frame_problem() checked nt <= 8, bps <= 8
         int8_t* q = reinterpret_cast<int8_t*>(out);
-        for (int v = 0; v < p.vectors; v++) {
+        for (int v = 0; v < p.vectors && !stop_between(detector, v); v++) {
             detector.detect(
                 y + size_t(v) * p.nr, apriori ? apriori + v * per_vector : nullptr, llr);
             for (size_t k = 0; k < per_vector; k++)
@@ -63,11 +70,13 @@ mimo::frame_result detect_channel(mimo::mimo_detector& detector,
         }
     } else {
         float* llr = reinterpret_cast<float*>(out);
-        for (int v = 0; v < p.vectors; v++)
+        for (int v = 0; v < p.vectors && !stop_between(detector, v); v++)
             detector.detect(y + size_t(v) * p.nr,
                             apriori ? apriori + v * per_vector : nullptr,
                             llr + v * per_vector);
     }
+    if (detector.stopped()) // cancelled: the output is incomplete, the batch runs again
+        return { mimo::STATUS_BAD_FRAME, 0 };
     return { rank < p.nt ? mimo::STATUS_RANK_DEFICIENT : mimo::STATUS_OK, rank };
 }
 
@@ -90,7 +99,7 @@ mimo::frame_result mimo_cpu_kernel::detect_frame(mimo::mimo_detector& detector,
     // The frame's result is the worst of its channels' (mimo_frame.h).
     mimo::frame_result r{ mimo::STATUS_OK, p.nt };
     const size_t cin = mimo::channel_in_bytes(p), cout = mimo::channel_out_bytes(p, cfg.llr_type);
-    for (int c = 0; c < p.channels; c++) {
+    for (int c = 0; c < p.channels && !detector.stopped(); c++) {
         const mimo::frame_result rc = detect_channel(detector, cfg, p, in + c * cin, out + c * cout);
         r.status = std::max(r.status, rc.status);
         r.rank = std::min(r.rank, rc.rank);
@@ -108,6 +117,10 @@ void mimo_cpu_kernel::run(const batch_view& b, worker_pool& pool)
         auto& detector = d_detectors[worker];
         if (!detector)
             detector = mimo::make_detector(d_cfg);
+        // The pool's cancel check (a block being stopped), asked inside a
+        // frame too: one vector of K-best with a large K or of ML can take
+        // seconds.
+        detector->set_stop_check([&pool, worker] { return pool.stop_requested(worker); });
         const frame_desc& fd = b.frames[f];
         results[f] = detect_frame(*detector,
                                   d_cfg,

@@ -125,7 +125,10 @@ void llrs_from_symbol_minima(const double* sym_min,
             l = -clip;
         else
             l = (min0 - min1) / n0 - (apriori ? double(apriori[i]) : 0.0);
-        llr[i] = float(std::max(-clip, std::min(clip, l)));
+        // Never Inf in float, whatever the inputs: the staging bounds them
+        // (mimo_frame.h max_input_component()), this bounds the output.
+        const double bound = std::min(clip, double(std::numeric_limits<float>::max()));
+        llr[i] = float(std::max(-bound, std::min(bound, l)));
     }
 }
 

@@ -31,6 +31,7 @@
 #include "mimo/qam.h"
 
 #include <complex>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -64,6 +65,29 @@ public:
     void detect(const std::complex<float>* y, const float* apriori, float* llr);
     void detect(const std::complex<float>* y, float* llr) { detect(y, nullptr, llr); }
 
+    /*!
+     * A question asked during long detections (between K-best's layers and
+     * within its expansion, between ML's top-level branches) and by
+     * poll_stop(): once it says stop, detect() returns early and stopped()
+     * is true; the LLRs of that call are zeros, not a detection. The CPU
+     * kernel uses it to cancel a batch when its block is stopped (the
+     * batch then runs again as a whole). Setting it clears stopped(). Empty:
+     * never.
+     */
+    void set_stop_check(std::function<bool()> check)
+    {
+        d_stop_check = std::move(check);
+        d_stopped = false;
+    }
+    bool stopped() const { return d_stopped; }
+    //! Asks the stop check (if not stopped already); returns stopped().
+    bool poll_stop()
+    {
+        if (!d_stopped && d_stop_check && d_stop_check())
+            d_stopped = true;
+        return d_stopped;
+    }
+
 protected:
     //! The channel changed: precompute what detect() needs.
     virtual void channel_changed() {}
@@ -89,6 +113,10 @@ protected:
     bool d_extrinsic = false;
     const float* d_apriori = nullptr; //!< the current vector's priors, or nullptr
     std::vector<double> d_penalty;    //!< nt x Q: N0 * P_a(q) of the current vector
+
+private:
+    std::function<bool()> d_stop_check;
+    bool d_stopped = false;
 };
 
 //! The detector of cfg.algorithm (k, clip, sorted_qr, output from cfg).

@@ -5,6 +5,7 @@
  */
 #include "mimo/mimo_frame.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace gr {
@@ -23,6 +24,20 @@ frame_params frame_params_for(const mimo_config& cfg, int vectors, float n0, int
              int32_t(channels) };
 }
 
+double max_input_component(const frame_params& p)
+{
+    // |y - H s| <= |y| + sum_t |H_rt| |s_t| <= A (1 + nt smax) per antenna
+    // when every |entry| <= A; the metric is then at most nr A^2 (1 + nt
+    // smax)^2, which must not pass max_metric x min(1, N0). A component
+    // bound of A / sqrt(2) keeps |entry| <= A.
+    double smax = 0.0;
+    for (const auto& q : constellation_of(modulation(p.bits_per_symbol)).points)
+        smax = std::max(smax, std::abs(q));
+    const double budget = max_metric * std::min(1.0, double(p.n0));
+    const double a = std::sqrt(budget / p.nr) / (1.0 + p.nt * smax);
+    return a / std::sqrt(2.0);
+}
+
 std::string frame_problem(const frame_params& p, algorithm a, int max_channels)
 {
     if (p.nt < 1 || p.nt > max_antennas)
@@ -35,8 +50,8 @@ std::string frame_problem(const frame_params& p, algorithm a, int max_channels)
                std::to_string(p.bits_per_symbol);
     if (p.vectors < 1)
         return "vectors must be at least 1, got " + std::to_string(p.vectors);
-    if (!(p.n0 > 0.0f) || !std::isfinite(p.n0))
-        return "n0 must be positive and finite, got " + std::to_string(p.n0);
+    if (!(p.n0 >= min_noise_variance && p.n0 <= max_noise_variance))
+        return "n0 must be in 1e-20..1e20, got " + std::to_string(p.n0);
     if (p.apriori != 0 && p.apriori != 1)
         return "apriori must be 0 or 1, got " + std::to_string(p.apriori);
     if (p.channels < 1 || p.channels > max_channels)

@@ -95,6 +95,13 @@ inline size_t frame_out_bytes(const frame_params& p, llr_format f)
     return size_t(p.channels) * channel_out_bytes(p, f);
 }
 
+/*!
+ * The largest |real part| and |imaginary part| an entry of H or y may have
+ * in a frame of \p p (its N0 and shape; p must pass frame_problem()):
+ * beyond it a metric could pass max_metric and the LLRs leave float's
+ * range. At N0 = 1, 8x8 256-QAM: 1.8e13; at N0 = 1e-20: 1800.
+ */
+double max_input_component(const frame_params& p);
 //! Why \p a cannot detect a frame of \p p when frames hold at most
 //! \p max_channels channels ("" when it can); names the field.
 std::string frame_problem(const frame_params& p, algorithm a, int max_channels = 1);

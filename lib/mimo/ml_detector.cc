@@ -5,6 +5,7 @@
  */
 #include "mimo/ml_detector.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace gr {
@@ -18,6 +19,10 @@ void ml_detector::visit(int t, double prior_so_far)
     const std::complex<double>* in = &d_residual[size_t(t) * d_nr];
     std::complex<double>* out = &d_residual[size_t(t + 1) * d_nr];
     for (int q = 0; q < q_count; q++) {
+        // Up to 2^24 candidates per vector: a stop is answered between the
+        // top-level branches (Q^(nt-1) candidates each).
+        if (t == 0 && poll_stop())
+            return;
         const std::complex<double> s = d_c->points[q];
         for (int r = 0; r < d_nr; r++)
             out[r] = in[r] - d_h[size_t(r) * d_nt + t] * s;
@@ -47,6 +52,10 @@ void ml_detector::detect_vector(const std::complex<float>* y, float* llr)
     for (int r = 0; r < d_nr; r++)
         d_residual[r] = std::complex<double>(y[r]);
     visit(0, 0.0);
+    if (stopped()) {
+        std::fill(llr, llr + size_t(d_nt) * d_c->bits, 0.0f);
+        return;
+    }
     for (int a = 0; a < d_nt; a++)
         emit_llrs(&d_sym_min[size_t(a) * q_count],
                   a,

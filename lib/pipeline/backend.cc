@@ -21,7 +21,7 @@ const char* backend_name(backend_kind kind)
 device_request device_request::parse(const std::string& devices)
 {
     device_request r;
-    if (devices == "all" || devices.empty()) {
+    if (devices == "all") {
         r.all = true;
         return r;
     }
@@ -30,6 +30,8 @@ device_request device_request::parse(const std::string& devices)
                                      "comma-separated list of them (\"0,1\"), got \"" +
                                      devices + "\"" + (why.empty() ? "" : ": " + why));
     };
+    if (devices.find_first_not_of(' ') == std::string::npos)
+        throw bad("no device named (use \"all\" for every GPU)");
     size_t pos = 0;
     while (pos <= devices.size()) {
         const size_t comma = std::min(devices.find(',', pos), devices.size());

@@ -67,6 +67,19 @@ public:
     virtual bool done(size_t slot) = 0;
     //! Block until the slot's batch has completed.
     virtual void wait(size_t slot) = 0;
+    /*!
+     * A check the engine may ask while a batch runs on the host (the CPU
+     * engine: launch()'s calling thread, between work items): once it
+     * returns true the batch stops taking new work, and cancelled() says so.
+     * Engines whose launch() only enqueues the work (CUDA) ignore it.
+     */
+    virtual void set_cancel_check(std::function<bool()> check) { (void)check; }
+    /*!
+     * True when the slot's last launch stopped early on the cancel check:
+     * some of its frames were not run, its outputs and results are
+     * incomplete, and the batch has to be launched again.
+     */
+    virtual bool cancelled(size_t slot) { (void)slot; return false; }
     //! "cpu", or "cuda" with the device(s) the slots run on.
     virtual std::string name() const = 0;
 };

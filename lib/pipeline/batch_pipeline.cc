@@ -95,6 +95,8 @@ batch_pipeline::~batch_pipeline()
 
 bool batch_pipeline::can_accept() const
 {
+    if (d_held)
+        return false;
     const auto st = d_slots[d_fill].state;
     return st == slot_state::free || st == slot_state::filling;
 }
@@ -313,16 +315,68 @@ uint64_t batch_pipeline::submit_rejected(size_t out_bytes, uint64_t user)
     return seq;
 }
 
-void batch_pipeline::launch(size_t index)
+void batch_pipeline::run_slot(size_t index)
 {
     auto& s = d_slots[index];
     s.state = slot_state::in_flight;
-    if (s.nkernel > 0)
-        d_engine->launch(index, s.nkernel, s.in_used, s.out_used, s.runs.data(), s.runs.size());
-    else
+    if (s.nkernel == 0) {
         s.state = slot_state::done; // only rejected frames: nothing to run
+        return;
+    }
+    if (d_held) {
+        s.state = slot_state::cancelled; // runs when resume() ends the hold
+        return;
+    }
+    d_engine->launch(index, s.nkernel, s.in_used, s.out_used, s.runs.data(), s.runs.size());
+    if (d_engine->cancelled(index)) {
+        s.state = slot_state::cancelled;
+        d_held = true;
+    }
+}
+
+void batch_pipeline::launch(size_t index)
+{
+    run_slot(index);
     if (index == d_fill)
         advance_fill();
+}
+
+void batch_pipeline::set_cancel_check(std::function<bool()> check)
+{
+    d_engine->set_cancel_check(std::move(check));
+}
+
+bool batch_pipeline::resume()
+{
+    d_held = false;
+    // From the oldest slot on: the cancelled ones lie between d_head and
+    // d_fill, in submission order.
+    for (size_t k = 0; k < d_slots.size(); k++) {
+        const size_t i = (d_head + k) % d_slots.size();
+        if (d_slots[i].state == slot_state::cancelled) {
+            run_slot(i);
+            if (d_held)
+                return false;
+        }
+    }
+    flush();
+    return !d_held;
+}
+
+void batch_pipeline::wait_in_flight()
+{
+    for (size_t i = 0; i < d_slots.size(); i++)
+        if (d_slots[i].state == slot_state::in_flight && d_slots[i].nkernel > 0)
+            d_engine->wait(i);
+}
+
+size_t batch_pipeline::unfinished() const
+{
+    size_t n = 0;
+    for (const auto& s : d_slots)
+        if (s.state == slot_state::filling || s.state == slot_state::cancelled)
+            n += s.entries.size() - s.read;
+    return n;
 }
 
 void batch_pipeline::advance_fill() { d_fill = (d_fill + 1) % d_slots.size(); }
@@ -410,10 +464,11 @@ void batch_pipeline::drain()
 {
     if (d_frame_open)
         abort_frame();
-    flush();
-    for (size_t i = 0; i < d_slots.size(); i++)
-        if (d_slots[i].state == slot_state::in_flight && d_slots[i].nkernel > 0)
-            d_engine->wait(i);
+    if (d_held)
+        resume(); // launches the filling slot too
+    else
+        flush();
+    wait_in_flight();
 }
 
 namespace {

@@ -24,6 +24,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -170,8 +171,34 @@ public:
 
     //! Launch everything and wait for all of it. Completed frames stay
     //! available through front()/pop(). A frame still open (begin_frame()
-    //! without commit_frame()) is withdrawn first.
+    //! without commit_frame()) is withdrawn first. Batches held by a cancel
+    //! are launched again first (resume()); a batch cancelled again during
+    //! the drain stays held.
     void drain();
+
+    /*!
+     * A check the engine asks while a batch runs on the host (the CPU
+     * engine, between work items; see batch_engine::set_cancel_check()).
+     * When it says stop, the batch is cancelled: none of its frames is lost,
+     * they stay in the pipeline, and the pipeline holds from then on: it
+     * accepts no frame (can_accept() is false) and launches nothing until
+     * resume(). Used to stop a long batch when its block is stopped.
+     */
+    void set_cancel_check(std::function<bool()> check);
+    //! A batch was cancelled and the pipeline holds (see set_cancel_check()).
+    bool held() const { return d_held; }
+    /*!
+     * Ends a hold: launches the cancelled batches again, oldest first, then
+     * the filling slot (its frames have waited long enough). Returns false
+     * when one was cancelled again (the pipeline holds again).
+     */
+    bool resume();
+    //! Waits for the batches in flight without launching the filling slot
+    //! (what a stop needs: the rest waits for the next start).
+    void wait_in_flight();
+    //! Frames submitted but not yet run to completion: in the filling slot
+    //! or in cancelled batches (a part of pending()).
+    size_t unfinished() const;
 
     size_t pending() const { return d_pending; }  //!< submitted, not yet popped
     bool has_unlaunched() const;                   //!< frames waiting in the filling slot
@@ -181,7 +208,9 @@ public:
     std::string engine_name() const { return d_engine->name(); }
 
 private:
-    enum class slot_state { free, filling, in_flight, done };
+    //! cancelled: launched, stopped early by the cancel check; launched
+    //! again by resume().
+    enum class slot_state { free, filling, in_flight, done, cancelled };
     struct entry {
         uint64_t seq;
         uint64_t user;
@@ -223,6 +252,7 @@ private:
                        size_t& first_in);
     void check_sizes(size_t in_bytes, size_t out_bytes) const;
     void launch(size_t index);
+    void run_slot(size_t index); // hands the slot's batch to the engine
     void launch_if_full(slot& s);
     void advance_fill();
 
@@ -235,6 +265,7 @@ private:
     size_t d_head = 0;            // slot holding the oldest frame
     uint64_t d_next_seq = 0;
     bool d_frame_open = false;    // between begin_frame() and commit_frame()
+    bool d_held = false;          // a batch was cancelled: launch nothing until resume()
     size_t d_pending = 0;
     completed_frame d_front{};
 };

@@ -28,6 +28,7 @@ class cpu_batch_engine final : public batch_engine
 {
     struct slot {
         raw_buffer frames, params, in, results, out, scratch;
+        bool cancelled = false;
     };
     std::unique_ptr<cpu_kernel> d_kernel;
     slot_geometry d_geo;
@@ -68,6 +69,7 @@ public:
         // are copied in (on the CPU the copy costs little beside the kernel).
         for (size_t r = 0; r < nruns; r++)
             std::memcpy(s.in.get() + runs[r].offset, runs[r].src, runs[r].bytes);
+        d_pool.reset_cancel();
         d_kernel->run({ frames(i),
                         nframes,
                         s.params.get(),
@@ -76,9 +78,12 @@ public:
                         s.results.get(),
                         s.scratch.get() },
                       d_pool);
+        s.cancelled = d_pool.cancelled();
     }
     bool done(size_t) override { return true; }
     void wait(size_t) override {}
+    void set_cancel_check(std::function<bool()> check) override { d_pool.set_cancel_check(std::move(check)); }
+    bool cancelled(size_t i) override { return d_slots[i].cancelled; }
     std::string name() const override
     {
         return std::string("cpu (") + d_kernel->name() + ", " + std::to_string(d_pool.size()) +

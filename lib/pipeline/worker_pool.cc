@@ -36,10 +36,29 @@ worker_pool::~worker_pool()
 // Items are handed out one at a time under the lock: items are whole frames
 // or SIMD groups of frames (microseconds to milliseconds each), so the lock
 // is never the bottleneck, and the order stays simple to reason about.
+bool worker_pool::stop_requested(size_t worker)
+{
+    if (cancelled())
+        return true;
+    if (worker == 0 && d_check && d_check()) {
+        d_cancelled.store(true, std::memory_order_relaxed);
+        return true;
+    }
+    return false;
+}
+
 void worker_pool::run_items(size_t worker)
 {
     std::unique_lock<std::mutex> lock(d_mutex);
     while (d_next < d_n) {
+        if (worker == 0 && d_check) {
+            // Asked outside the lock: the check may take its own.
+            lock.unlock();
+            stop_requested(0);
+            lock.lock();
+        }
+        if (cancelled())
+            break;
         const size_t item = d_next++;
         const task_fn* fn = d_fn;
         lock.unlock();
@@ -78,7 +97,7 @@ void worker_pool::parallel_for(size_t n, const task_fn& fn)
     if (n == 0)
         return;
     if (d_size == 1 || n == 1) {
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < n && !stop_requested(0); i++)
             fn(i, 0);
         return;
     }

@@ -9,6 +9,7 @@
 #ifndef INCLUDED_GPURX_PIPELINE_WORKER_POOL_H
 #define INCLUDED_GPURX_PIPELINE_WORKER_POOL_H
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <exception>
@@ -39,8 +40,28 @@ public:
      * Run fn on items 0..n-1 across the workers (the calling thread is worker
      * 0) and return when all are done. The first exception thrown by fn is
      * rethrown here after every item has been handed out. Not reentrant.
+     * Once cancelled (see set_cancel_check()), items not yet started are
+     * skipped.
      */
     void parallel_for(size_t n, const task_fn& fn);
+
+    /*!
+     * A question the calling thread of parallel_for() (worker 0) asks before
+     * each item it takes and in stop_requested(): "should this work stop?"
+     * (e.g. "has GNU Radio asked the block's thread to stop?", which only
+     * that thread can answer). Once it says yes, the pool is cancelled: no
+     * worker starts another item until reset_cancel(). Empty: never.
+     */
+    void set_cancel_check(std::function<bool()> check) { d_check = std::move(check); }
+    bool cancelled() const { return d_cancelled.load(std::memory_order_relaxed); }
+    void reset_cancel() { d_cancelled.store(false, std::memory_order_relaxed); }
+    /*!
+     * For an item that runs long (many vectors of one frame): true when the
+     * pool is cancelled, and, asked by worker 0, when the cancel check says
+     * so. The item may then return early; its output is incomplete (a
+     * cancelled batch is run again as a whole).
+     */
+    bool stop_requested(size_t worker);
 
     //! Threads started since construction (for tests: stays size() - 1).
     size_t threads_started() const { return d_threads.size(); }
@@ -61,6 +82,8 @@ private:
     uint64_t d_generation = 0;
     bool d_quit = false;
     std::exception_ptr d_error;
+    std::function<bool()> d_check;
+    std::atomic<bool> d_cancelled{ false };
 };
 
 } // namespace core

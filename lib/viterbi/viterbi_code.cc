@@ -7,6 +7,7 @@
 
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 namespace gr {
 namespace gpurx {
@@ -56,6 +57,27 @@ std::string octal(unsigned v)
     std::ostringstream s;
     s << "0" << std::oct << v << " (" << std::dec << v << " decimal)";
     return s.str();
+}
+
+int gf2_degree(unsigned p)
+{
+    int d = -1;
+    for (; p; p >>= 1)
+        d++;
+    return d;
+}
+
+// The greatest common divisor of two polynomials over GF(2), as bit masks
+// (bit i: the coefficient of x^i).
+unsigned gf2_gcd(unsigned a, unsigned b)
+{
+    while (b) {
+        const int db = gf2_degree(b);
+        for (int da = gf2_degree(a); a && da >= db; da = gf2_degree(a))
+            a ^= b << (da - db);
+        std::swap(a, b);
+    }
+    return a;
 }
 
 unsigned parity(unsigned v)
@@ -113,6 +135,33 @@ viterbi_code::viterbi_code(int K,
         throw std::invalid_argument("polynomials: none taps the oldest input bit (" +
                                     std::string(order_name) + "), so the code's constraint length is not K = " +
                                     std::to_string(K));
+    // A catastrophic code (Massey and Sain: the generators' gcd over GF(2)
+    // is not a power of x) maps some infinite-weight input to a
+    // finite-weight output: a few channel errors can then flip unboundedly
+    // many decoded bits. Identical polynomials are one such code. Which bit
+    // order the masks are read in does not matter: reversing every
+    // polynomial reverses their gcd, and a power of x stays one.
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            if (d_polys[i] == d_polys[j])
+                throw std::invalid_argument("polynomials[" + std::to_string(i) + "] and [" +
+                                            std::to_string(j) + "] are the same, " +
+                                            octal(polynomials[i]) +
+                                            ": the code is catastrophic (a few channel errors can "
+                                            "flip unboundedly many decoded bits)");
+    unsigned g = d_polys[0];
+    for (size_t i = 1; i < n; i++)
+        g = gf2_gcd(g, d_polys[i]);
+    if (g & (g - 1)) {
+        std::string list;
+        for (size_t i = 0; i < n; i++)
+            list += (i ? ", " : "") + octal(polynomials[i]);
+        throw std::invalid_argument("polynomials " + list + " (" + order_name +
+                                    ") make a catastrophic code: they share the factor " +
+                                    octal(g >> gf2_degree(g & (~g + 1u))) +
+                                    " over GF(2) (their gcd is not a power of x), so a few channel "
+                                    "errors can flip unboundedly many decoded bits");
+    }
 
     if (puncture.empty()) {
         d_puncture.assign(n, 1);

@@ -24,7 +24,8 @@ The cases:
      last partial batch leaves at once.
   d. PDU: more PDUs than a batch, with a long flush timeout: all delivered in
      order with their metadata; an empty and a u8vector PDU each give one
-     "errors" message; PDUs held at stop() are published.
+     "errors" message; PDUs held at stop() come out first, in order, when
+     the flowgraph starts again.
   e. soft-input families: finite LLRs of magnitude 1e37 and 3e38 decode
      correctly with every algorithm.
   f. stream: tb.lock(); tb.unlock() while a partial batch is held loses,
@@ -32,6 +33,13 @@ The cases:
   g. construction errors name the parameter or pipeline option at fault.
   h. tagged: max_batch=1048576 either starts quickly or is refused at
      construction naming max_batch.
+  j. stream and tagged: tb.stop() with frames in the pipeline (a partial
+     batch) delivers none of them; tb.start() again delivers them first, at
+     once (not after flush_us), once and in order, then the rest.
+  i. every deployment: staging that passes the construction check (the
+     machine's RAM) but cannot be allocated (the process's address space
+     limited with RLIMIT_AS) makes tb.start() raise naming max_batch, or the
+     flowgraph finish; it never hangs.
 """
 import json
 import os
@@ -217,6 +225,11 @@ class Viterbi(Family):
                 ("K=10", lambda: gpurx.viterbi_decoder(64, 10, [0o1755, 0o1123]), "K"),
                 ("polys of the wrong degree", lambda: gpurx.viterbi_decoder(64, 7, [0o1133, 0o171]), "polys"),
                 ("rate 1/5", lambda: gpurx.viterbi_decoder(64, 7, [0o133] * 5), "polys"),
+                ("identical polys", lambda: gpurx.viterbi_decoder(64, 7, [0o133, 0o133]), "polys"),
+                # (1 + D, 1 + D^2): a common factor 1 + D over GF(2).
+                ("catastrophic polys", lambda: gpurx.viterbi_decoder(64, 3, [0o6, 0o5]), "polys"),
+                ("catastrophic rate 1/3",
+                 lambda: gpurx.viterbi_decoder(64, 4, [0o17, 0o11, 0o14]), "polys"),
                 ("puncture keeps nothing", lambda: gpurx.viterbi_decoder(64, puncture=[0, 0]), "puncture"),
                 ("termination", lambda: gpurx.viterbi_decoder(64, termination="zero-tail"), "termination"),
                 ("input", lambda: gpurx.viterbi_decoder(64, input="llr"), "input")]
@@ -368,6 +381,37 @@ class gated_source(gr.sync_block):
         return k
 
 
+class gated_tagged_source(gr.sync_block):
+    """Item source with length tags: sends its first `first` items, then
+    waits until release() before sending the rest (and then ends)."""
+
+    def __init__(self, items, tags, first):
+        gr.sync_block.__init__(self, "gated_tagged_source", None, [items.dtype])
+        self.items, self.first, self.sent = items, first, 0
+        self.tags = sorted(tags, key=lambda t: t.offset)
+        self.go = threading.Event()
+
+    def release(self):
+        self.go.set()
+
+    def work(self, input_items, output_items):
+        if self.sent == len(self.items):
+            return -1
+        limit = len(self.items) if self.go.is_set() else self.first
+        k = min(len(output_items[0]), limit - self.sent)
+        if k <= 0:
+            self.go.wait(0.001)
+            return 0
+        output_items[0][:k] = self.items[self.sent:self.sent + k]
+        # Offsets from this run's start: a restart begins counting again.
+        base = self.nitems_written(0) - self.sent
+        for t in self.tags:
+            if self.sent <= t.offset < self.sent + k:
+                self.add_item_tag(0, base + t.offset, t.key, t.value)
+        self.sent += k
+        return k
+
+
 def packet_stream(segments):
     """segments: [(tag value or None, items)] -> (items, tags). A segment with
     a tag value starts with a packet_len tag carrying that value."""
@@ -441,6 +485,80 @@ def huge_batch_child(family_name):
     os._exit(0)  # never wait for a scheduler thread that did not finish
 
 
+# --------------------------------------------------------------------------
+# Case i runs in a child process: it limits the address space (RLIMIT_AS),
+# and a flowgraph that hangs in start() must not hang the suite.
+# --------------------------------------------------------------------------
+STAGING_HEADROOM = 256 << 20  # address space left for everything but the staging
+
+
+def vm_size():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError("no VmSize in /proc/self/status")
+
+
+def start_failure_child(family_name, form):
+    import resource
+    fam = FAMILIES_BY_NAME[family_name]
+    make = fam.deployments()[form]
+    res = {}
+    # The largest staging the construction check (against the machine's
+    # RAM) lets through: it must not fit the limited address space.
+    blk = None
+    for max_batch in (1 << 20, 1 << 18, 1 << 16, 1 << 14):
+        for slots in (64, 16, 4, 2):
+            try:
+                blk = make(options(max_batch=max_batch, slots=slots))
+                res["options"] = [max_batch, slots]
+                break
+            except ValueError as e:
+                res["ctor_error"] = str(e)
+        if blk is not None:
+            break
+    if blk is None:
+        sys.stdout.write("RESULT " + json.dumps(res) + "\n")
+        sys.stdout.flush()
+        os._exit(0)
+    res.pop("ctor_error", None)
+    tb = gr.top_block()
+    shape = fam.shapes[0]
+    ins, _ = fam.frames(np.random.default_rng(3), shape, 3)
+    it, ot = ITEM_TYPES[fam.in_type], ITEM_TYPES[fam.out_type]
+    if form == "pdu":
+        dbg = blocks.message_debug()
+        tb.msg_connect(blk, "pdus", dbg, "store")
+        tb.msg_connect(blk, "errors", dbg, "store")
+    elif form == "tagged":
+        data, tags = packet_stream([(pmt.from_long(len(x)), x) for x in ins])
+        tb.connect(it["source"](np.asarray(data, dtype=it["dtype"]).tolist(), False, 1, tags), blk,
+                   ot["sink"]())
+    else:
+        tb.connect(it["source"](np.concatenate(ins).astype(it["dtype"]).tolist(), False,
+                                fam.in_len(shape)), blk, ot["sink"](fam.out_len(shape)))
+    limit = vm_size() + STAGING_HEADROOM
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    t0 = time.monotonic()
+    try:
+        tb.start()
+    except Exception as e:  # noqa: BLE001 - reported to the parent
+        res["start_error"] = "%s: %s" % (type(e).__name__, e)
+    else:
+        if form != "pdu":
+            tb.wait()
+            res["finished"] = True
+        else:
+            tb.stop()
+            tb.wait()
+            res["started"] = True
+    res["seconds"] = time.monotonic() - t0
+    sys.stdout.write("RESULT " + json.dumps(res) + "\n")
+    sys.stdout.flush()
+    os._exit(0)
+
+
 class qa_drivers(gr_unittest.TestCase):
 
     def setUp(self):
@@ -487,6 +605,7 @@ class qa_drivers(gr_unittest.TestCase):
             junk_frame = fam.frames(self.rng, shape, 1)[0][0]
             bad = [("double %g" % float(L), pmt.from_double(float(L)), junk_frame),
                    ("symbol", pmt.intern("x"), np.full(7, 1.0)),
+                   ("symbol 12", pmt.intern("12"), np.full(12, 1.0)),
                    ("nil", pmt.PMT_NIL, np.full(1, 1.0)),
                    ("u8vector", pmt.init_u8vector(1, [1]), np.full(50, -1.0)),
                    ("uint64 2**32", pmt.from_uint64(2 ** 32), junk_frame),
@@ -517,12 +636,41 @@ class qa_drivers(gr_unittest.TestCase):
             self.assertEqual(len(msgs), len(bad),
                              "%s: %d errors messages for %d bad tags (%s)"
                              % (what, len(msgs), len(bad), [pmt.write_string(m) for m in msgs]))
+            # The reason says what the value is, not only that it is wrong:
+            # a symbol "12" prints as 12.
+            says = {"symbol 12": ("symbol", '"12"'), "double %g" % float(L): ("double",),
+                    "nil": ("nil",), "u8vector": ("vector",)}
             for (desc, _, _), want, m in zip(bad, bad_offsets, msgs):
                 self.assertTrue(pmt.is_dict(m), desc)
                 self.assertTrue(pmt.is_symbol(dict_get(m, "reason")), desc)
+                for word in says.get(desc, ()):
+                    self.assertIn(word, pmt.symbol_to_string(dict_get(m, "reason")),
+                                  "%s: %s" % (what, desc))
                 self.assertEqual(pmt_int(dict_get(m, "offset")), want,
                                  "%s: %s reported at the wrong offset (%s)"
                                  % (what, desc, pmt.write_string(m)))
+
+    def test_b2_tagged_conflicting_length_tags_at_one_item(self):
+        # Two packet_len tags at one item with different values: the first
+        # (in the order added) is used, and an "errors" message names both.
+        for fam in self.families("tagged"):
+            shape = fam.shapes[0]
+            ins, exp = fam.frames(self.rng, shape, 4)
+            L = len(ins[0])
+            data, tags = packet_stream([(pmt.from_long(L), x) for x in ins])
+            # Packet 1: its length, then a wrong one; packet 2: the same
+            # length twice (no conflict).
+            tags.insert(2, make_tag(L, "packet_len", pmt.from_long(L + 5)))
+            tags.append(make_tag(2 * L, "packet_len", pmt.from_long(L)))
+            out, _, dbg, _ = run_tagged(fam, fam.make_tagged(options(max_batch=4)), data, tags)
+            what = fam.name + " tagged, conflicting length tags"
+            np.testing.assert_array_equal(out, np.concatenate(exp), err_msg=what)
+            msgs = error_dicts(dbg, 1)
+            self.assertEqual(len(msgs), 1, what)
+            reason = pmt.symbol_to_string(dict_get(msgs[0], "reason"))
+            self.assertEqual(pmt_int(dict_get(msgs[0], "offset")), L, what)
+            for word in (str(L), str(L + 5), "first"):
+                self.assertIn(word, reason, what)
 
     # ---- c ----------------------------------------------------------------
     def test_c_stream_end_of_stream_launches_partial_batch(self):
@@ -605,10 +753,9 @@ class qa_drivers(gr_unittest.TestCase):
             for i in range(2):
                 self.assertTrue(pmt.is_symbol(dict_get(err.get_message(i), "reason")), what)
 
-    def test_d2_pdu_stop_publishes_pdus_in_flight(self):
-        # flush_us far beyond the test: the 5 PDUs leave only because stop()
-        # publishes them. message_debug handles what reached its queue when
-        # the flowgraph runs again.
+    def test_d2_pdu_stop_holds_pdus_restart_publishes_them(self):
+        # flush_us far beyond the test: the 5 PDUs wait in the partial batch
+        # when the flowgraph stops; the restart launches them at once.
         for fam in self.families("pdu"):
             shape = fam.shapes[0]
             ins, exp = fam.frames(self.rng, shape, 5)
@@ -621,6 +768,7 @@ class qa_drivers(gr_unittest.TestCase):
             before = dbg.num_messages()
             tb.stop()
             tb.wait()
+            self.assertEqual(before, 0, fam.name + ": the partial batch left before the stop")
             tb.start()
             try:
                 wait_for(lambda: dbg.num_messages() >= len(exp), 5)
@@ -692,6 +840,72 @@ class qa_drivers(gr_unittest.TestCase):
             self.assertEqual(out.shape[0], n, what)
             np.testing.assert_array_equal(out, np.array(exp), err_msg=what)
 
+    # ---- j ----------------------------------------------------------------
+    def stop_restart(self, tb, src, sink_frames, first, batch, what):
+        """Runs tb until the block holds a partial batch (the source sent
+        `first` frames), stops it, checks that the stop delivered nothing
+        more, starts it again and checks that the held frames come out at
+        once; then lets the source finish."""
+        tb.start()
+        try:
+            self.assertTrue(wait_for(lambda: sink_frames() >= first // batch * batch, 20),
+                            what + ": the full batches never came out")
+            time.sleep(0.2)
+            self.assertEqual(sink_frames(), first // batch * batch,
+                             what + ": the partial batch left before the stop")
+        finally:
+            tb.stop()
+            tb.wait()
+        self.assertEqual(sink_frames(), first // batch * batch,
+                         what + ": frames held at stop() came out without a restart")
+
+        def hook(tb):
+            held = wait_for(lambda: sink_frames() >= first, 5)
+            self.assertTrue(held, "%s: the %d frames held at stop() did not come out within 5 s "
+                            "of the restart (%d out)" % (what, first % batch, sink_frames()))
+            src.release()
+
+        run_with_timeout(tb, RUN_TIMEOUT_S, start_hook=hook)
+
+    def test_j_stop_holds_frames_restart_delivers_them(self):
+        n, first, batch = 150, 100, 64
+        opts = dict(max_batch=batch, flush_us=10_000_000)
+        for fam in self.families("stream"):
+            shape = fam.shapes[0]
+            ins, exp = fam.frames(self.rng, shape, n)
+            it, ot = ITEM_TYPES[fam.in_type], ITEM_TYPES[fam.out_type]
+            src = gated_source(np.array(ins, dtype=it["dtype"]), first)
+            snk = ot["sink"](fam.out_len(shape))
+            tb = gr.top_block()
+            tb.connect(src, fam.make_stream(shape, options(**opts)), snk)
+            what = "%s stream, stop()/start() holding %d frames" % (fam.name, first % batch)
+            self.stop_restart(tb, src, lambda: len(snk.data()) // fam.out_len(shape), first, batch,
+                              what)
+            out = np.array(snk.data(), dtype=ot["dtype"]).reshape(-1, fam.out_len(shape))
+            self.assertEqual(out.shape[0], n, what)
+            np.testing.assert_array_equal(out, np.array(exp), err_msg=what)
+        for fam in self.families("tagged"):
+            shape = fam.shapes[0]
+            ins, exp = fam.frames(self.rng, shape, n)
+            data, tags = packet_stream([(pmt.from_long(len(x)), x) for x in ins])
+            it, ot = ITEM_TYPES[fam.in_type], ITEM_TYPES[fam.out_type]
+            src = gated_tagged_source(np.asarray(data, dtype=it["dtype"]), tags, first * len(ins[0]))
+            snk = ot["sink"]()
+            dbg = blocks.message_debug()
+            blk = fam.make_tagged(options(**opts))
+            tb = gr.top_block()
+            tb.connect(src, blk, snk)
+            tb.msg_connect(blk, "errors", dbg, "store")
+            what = "%s tagged, stop()/start() holding %d packets" % (fam.name, first % batch)
+            self.stop_restart(tb, src, lambda: len(snk.data()) // fam.out_len(shape), first, batch,
+                              what)
+            np.testing.assert_array_equal(np.array(snk.data(), dtype=ot["dtype"]),
+                                          np.concatenate(exp), err_msg=what)
+            # (Offsets count from each run's start: only the values compare.)
+            lens = tags_named(snk.tags(), "packet_len")
+            self.assertEqual([pmt_int(t.value) for t in lens], [fam.out_len(shape)] * n, what)
+            self.assertEqual(dbg.num_messages(), 0, what)
+
     # ---- g ----------------------------------------------------------------
     def test_g_construction_errors_name_the_parameter(self):
         for fam in FAMILIES:
@@ -706,7 +920,11 @@ class qa_drivers(gr_unittest.TestCase):
                        (dict(cpu_threads=1025), "cpu_threads"),
                        (dict(backend="gpu"), "backend"), (dict(backend=""), "backend"),
                        (dict(devices="x"), "devices"), (dict(devices="0,x"), "devices"),
-                       (dict(devices=-1), "devices")]
+                       (dict(devices=-1), "devices"), (dict(devices=""), "devices")]
+        # An empty list names no GPU: refused by pipeline_options itself.
+        with self.assertRaises(ValueError) as ctx:
+            gpurx.pipeline_options(devices=[])
+        self.assertIn("devices", str(ctx.exception))
         if gpurx.cuda_available(0):
             # An ordinal that does not exist is an error even with auto.
             bad_options.append((dict(devices="99", backend="auto"), "devices"))
@@ -759,6 +977,42 @@ class qa_drivers(gr_unittest.TestCase):
             self.assertNotIn("run_error", r, "%s; log:\n%s" % (what, log))
             self.assertTrue(r.get("ok"), what + ": wrong output")
             self.assertLess(r["ctor_s"] + r["run_s"], HUGE_BATCH_BUDGET_S, what)
+
+
+    # ---- i ----------------------------------------------------------------
+    def test_i_staging_that_cannot_be_allocated_never_hangs_start(self):
+        ran, skipped = 0, []
+        for fam in FAMILIES:
+            for form in fam.deployments():
+                what = "%s %s, large max_batch under RLIMIT_AS" % (fam.name, form)
+                code = ("import sys; sys.path.insert(0, %r); import qa_drivers; "
+                        "qa_drivers.start_failure_child(%r, %r)" % (HERE, fam.name, form))
+                try:
+                    p = subprocess.run([sys.executable, "-B", "-c", code], capture_output=True,
+                                       text=True, timeout=60)
+                except subprocess.TimeoutExpired:
+                    self.fail(what + ": tb.start() did not return (the child hung for 60 s)")
+                lines = [l for l in p.stdout.splitlines() if l.startswith("RESULT ")]
+                log = (p.stdout + p.stderr)[-3000:]
+                self.assertTrue(lines, "%s: child exited %d without a result; log:\n%s"
+                                % (what, p.returncode, log))
+                r = json.loads(lines[-1][len("RESULT "):])
+                # Refused at construction even at 2 slots of 2**14 frames
+                # (gigabytes): a machine too small for this case.
+                if "options" not in r:
+                    skipped.append("%s (%s)" % (what, r.get("ctor_error")))
+                    continue
+                ran += 1
+                # Either start() raised, naming what to lower, or the block
+                # reported the failure and the flowgraph finished (stream,
+                # tagged) or stopped (PDU).
+                if "start_error" in r:
+                    self.assertIn("max_batch", r["start_error"], what)
+                else:
+                    self.assertTrue(r.get("finished") or r.get("started"), "%s: %s" % (what, r))
+                    self.assertIn("max_batch", log, what + ": the failure was not logged")
+        if not ran:
+            self.skipTest("no staging passes this machine's RAM check: " + "; ".join(skipped))
 
 
 if __name__ == '__main__':

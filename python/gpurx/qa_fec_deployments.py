@@ -136,6 +136,122 @@ class qa_fec_deployments(gr_unittest.TestCase):
         msgs = run_async(packets, enc, viterbi_decoder(1000, polys=GRFEC_POLYS, gr_fec_order=True))
         self.check_async(packets, msgs)
 
+    def run_async_pdus(self, dec, pdus):
+        """Float PDUs straight into fec.async_decoder: the output PDUs."""
+        tb = gr.top_block()
+        adec = fec.async_decoder(dec, False, True, 1500)
+        dbg = blocks.message_debug()
+        tb.msg_connect(adec, "out", dbg, "store")
+        tb.start()
+        try:
+            for i, x in enumerate(pdus):
+                meta = pmt.dict_add(pmt.make_dict(), pmt.intern("n"), pmt.from_long(i))
+                adec.to_basic_block()._post(pmt.intern("in"), pmt.cons(
+                    meta, pmt.init_f32vector(len(x), np.asarray(x, dtype=np.float32).tolist())))
+            wait_for(lambda: dbg.num_messages() >= len(pdus), 30)
+        finally:
+            tb.stop()
+            tb.wait()
+        return [dbg.get_message(i) for i in range(dbg.num_messages())]
+
+    def assert_refused(self, m, n_values, tail, rate_n, what):
+        """A PDU that is no codeword: no decoded bit comes out (its bits are
+        zeros, as many as gr-fec derives from its length: n / rate_n - tail)
+        and its iterations are 0."""
+        bits = np.array(pmt.u8vector_elements(pmt.cdr(m)), dtype=np.uint8)
+        self.assertEqual(len(bits), n_values // rate_n - tail, what)
+        self.assertFalse(bits.any(), what + ": decoded bits came out")
+        it = pmt.dict_ref(pmt.car(m), pmt.intern("iterations"), pmt.PMT_NIL)
+        self.assertEqual(pmt.to_double(it), 0.0, what + ": iterations")
+
+    def test_async_turbo_malformed_pdus_refused_not_reinterpreted(self):
+        cw = lambda b: 2.0 * encode(b) - 1.0  # noqa: E731 - bit 1 is +1
+        enc40, enc1024 = gpurx.lte_turbo_fec_encoder.make(40), gpurx.lte_turbo_fec_encoder.make(1024)
+
+        def encode(b):
+            e = enc40 if len(b) == 40 else enc1024
+            out = np.zeros(e.get_output_size(), dtype=np.uint8)
+            run = gr.top_block()
+            snk = blocks.vector_sink_b()
+            run.connect(blocks.vector_source_b(b.tolist(), False), fec.extended_encoder(
+                e, threading=None, puncpat="11"), snk)
+            run.run()
+            out[:] = snk.data()
+            return out
+
+        a, b, c = (random_bits(self.rng, 40) for _ in range(3))
+        big = random_bits(self.rng, 1024)
+        two = np.concatenate([cw(a), cw(b)])                 # two K=40 codewords: 264 values
+        extra = np.concatenate([cw(a), np.ones(12)])          # one, then 12 more: 144 values
+        pdus = [cw(a), two, extra, cw(big), np.zeros(0), cw(c)]
+        msgs = self.run_async_pdus(turbo_decoder(40), pdus)
+        self.assertEqual(len(msgs), len(pdus))
+        out = [np.array(pmt.u8vector_elements(pmt.cdr(m)), dtype=np.uint8) for m in msgs]
+        np.testing.assert_array_equal(out[0], a)
+        self.assert_refused(msgs[1], 264, 4, 3, "two K=40 codewords in one PDU")
+        self.assert_refused(msgs[2], 144, 4, 3, "a K=40 codeword and 12 more values")
+        np.testing.assert_array_equal(out[3], big, err_msg="K=1024 after the refused PDUs")
+        self.assertEqual(len(out[4]), 0, "an empty PDU")  # gr-fec's own answer to it
+        np.testing.assert_array_equal(out[5], c, err_msg="K=40 after the empty PDU")
+
+    def test_async_viterbi_malformed_pdus_refused(self):
+        polys = GRFEC_POLYS
+        enc = fec.cc_encoder_make(32, 7, 2, polys, 0, fec.CC_TERMINATED)
+
+        def coded(b):
+            tb = gr.top_block()
+            snk = blocks.vector_sink_b()
+            tb.connect(blocks.vector_source_b(b.tolist(), False),
+                       fec.extended_encoder(enc, threading=None, puncpat="11"), snk)
+            tb.run()
+            return 2.0 * np.array(snk.data(), dtype=np.float32) - 1.0
+
+        a, b = random_bits(self.rng, 32), random_bits(self.rng, 32)
+        two = np.concatenate([coded(a), coded(b)])  # 152 values: two frames of the largest size
+        pdus = [coded(a), two, np.zeros(0), coded(b)]
+        dec = viterbi_decoder(32, polys=polys, gr_fec_order=True)
+        msgs = self.run_async_pdus(dec, pdus)
+        self.assertEqual(len(msgs), len(pdus))
+        out = [np.array(pmt.u8vector_elements(pmt.cdr(m)), dtype=np.uint8) for m in msgs]
+        np.testing.assert_array_equal(out[0], a)
+        bits = out[1]
+        self.assertEqual(len(bits), 152 // 2 - 6, "two frames in one PDU")
+        self.assertFalse(bits.any(), "two frames in one PDU: decoded bits came out")
+        self.assertEqual(len(out[2]), 0, "an empty PDU")
+        np.testing.assert_array_equal(out[3], b, err_msg="a frame after the refused PDUs")
+
+    def test_huge_finite_values_are_not_nan(self):
+        # 1.7e38 x llr_scale 2 is beyond float's range: a strong LLR, not a
+        # NaN or Inf (finiteness is checked before the scale).
+        K = 40
+        bits = random_bits(self.rng, K)
+        tb = gr.top_block()
+        snk = blocks.vector_sink_b()
+        tb.connect(blocks.vector_source_b(bits.tolist(), False),
+                   fec.extended_encoder(gpurx.lte_turbo_fec_encoder.make(K), threading=None,
+                                        puncpat="11"), snk)
+        tb.run()
+        x = 2.0 * np.array(snk.data(), dtype=np.float32) - 1.0
+        x[::7] *= np.float32(1.7e38)
+        self.assertTrue(np.all(np.isfinite(x)))
+        msgs = self.run_async_pdus(turbo_decoder(K), [x])
+        np.testing.assert_array_equal(np.array(pmt.u8vector_elements(pmt.cdr(msgs[0]))), bits)
+        it = pmt.to_double(pmt.dict_ref(pmt.car(msgs[0]), pmt.intern("iterations"), pmt.PMT_NIL))
+        self.assertGreater(it, 0.0, "the frame was refused")
+
+    def test_frame_sizes_never_wrap(self):
+        # gr-fec computes a negative size for a packet shorter than the
+        # tail, and passes it wrapped to unsigned: refused, sizes kept.
+        for d, size in ((turbo_decoder(40), (132, 40)), (viterbi_decoder(32), (76, 32))):
+            for wrapped in (2 ** 32 - 3, 2 ** 32 - 4, 2 ** 31):
+                self.assertFalse(d.set_frame_size(wrapped), wrapped)
+                self.assertEqual((d.get_input_size(), d.get_output_size()), size, wrapped)
+            # A huge non-negative size: refused, and the sizes reported stay ints.
+            self.assertTrue(d.set_frame_size(2 ** 31 - 1))
+            self.assertGreater(d.get_input_size(), 0)
+            self.assertGreater(d.get_output_size(), 0)
+            self.assertLessEqual(d.get_input_size(), 2 ** 31 - 1)
+
     def test_sizes_and_set_frame_size(self):
         d = turbo_decoder(1024)
         self.assertEqual((d.get_input_size(), d.get_output_size(), d.rate()), (3084, 1024, 1 / 3))
@@ -146,12 +262,24 @@ class qa_fec_deployments(gr_unittest.TestCase):
         self.assertIn(d.backend(), ("cpu", "cuda"))
         self.assertTrue(d.set_frame_size(6144))
         self.assertEqual((d.get_input_size(), d.block_size()), (18444, 6144))
-        self.assertFalse(d.set_frame_size(6145))   # not an LTE size: refused, K kept
-        self.assertFalse(d.set_frame_size(12000))
+        # Not an LTE size: refused, K kept; a frame of it would come out as
+        # that many zeros (gr-fec sizes its output from get_output_size()).
+        self.assertTrue(d.set_frame_size(6145))
+        self.assertEqual((d.get_output_size(), d.block_size()), (6145, 6144))
+        self.assertTrue(d.set_frame_size(12000))
         self.assertEqual(d.block_size(), 6144)
-        # K+4 is K: (3K+12)/3, as GNU Radio 3.10.5's tagged decoder asks.
+        # K+4 is K: (3K+12)/3, as GNU Radio 3.10.5's tagged decoder asks
+        # (it never reads get_input_size())...
         self.assertTrue(d.set_frame_size(1028))
-        self.assertEqual(d.block_size(), 1024)
+        self.assertEqual((d.block_size(), d.get_output_size()), (1024, 1024))
+        # ... but not after reading both sizes: that caller (the async
+        # decoder) took the tail off, and K+4 is a codeword with 12 more values.
+        d.get_input_size()
+        d.get_output_size()
+        self.assertTrue(d.set_frame_size(1028))
+        self.assertEqual((d.block_size(), d.get_output_size()), (1024, 1028))
+        self.assertTrue(d.set_frame_size(1024))
+        self.assertEqual((d.block_size(), d.get_output_size()), (1024, 1024))
         e = gpurx.lte_turbo_fec_encoder.make(40)
         self.assertEqual((e.get_input_size(), e.get_output_size(), e.rate()), (40, 132, 3.0))
         self.assertTrue(e.set_frame_size(48))
@@ -164,6 +292,12 @@ class qa_fec_deployments(gr_unittest.TestCase):
         self.assertEqual((v.get_input_size(), v.frame_bits()), (32, 10))
         self.assertFalse(v.set_frame_size(101))    # larger than constructed: clamped
         self.assertEqual(v.frame_bits(), 100)
+        # ... unless the caller took the tail off (the async decoder): then
+        # the packet holds more than one frame, refused.
+        v.get_input_size()
+        v.get_output_size()
+        self.assertTrue(v.set_frame_size(101))
+        self.assertEqual((v.frame_bits(), v.get_output_size()), (100, 101))
         v3 = viterbi_decoder(100, K=9, polys=[0o557, 0o663, 0o711], termination="truncated")
         self.assertEqual((v3.get_input_size(), v3.rate()), (300, 1 / 3))
 

@@ -310,6 +310,64 @@ class qa_lte_turbo(gr_unittest.TestCase):
         self.assertIn("length 0", reasons[0])
         self.assertIn("not a PDU of u8 bits", reasons[1])
 
+    def test_006c_encoders_take_the_low_bit_of_non_bit_bytes_and_report_it(self):
+        # Bytes 2, 3, 255 are no bits: every encoder takes their low bit (0,
+        # 1, 1), as GNU Radio's unpacked-bit blocks do, and says so.
+        K = 40
+        clean = [self.rng.integers(0, 2, K).astype(np.uint8) for _ in range(3)]
+        dirty = [c.copy() for c in clean]
+        dirty[1][[0, 7, 8]] = [2 + clean[1][0], 254 + clean[1][7], 2 + clean[1][8]]
+        want = encode(clean, K)
+        # Stream: the codeword of the vector with such bytes is tagged.
+        tb = gr.top_block()
+        snk = blocks.vector_sink_b(3 * K + 12)
+        tb.connect(blocks.vector_source_b(np.concatenate(dirty).tolist(), False, K),
+                   gpurx.lte_turbo_encoder(K), snk)
+        tb.run()
+        np.testing.assert_array_equal(np.array(snk.data()).reshape(-1, 3 * K + 12), want)
+        errs = tags_named(snk.tags(), "gpurx_error")
+        self.assertEqual([t.offset for t in errs], [1])
+        self.assertIn("3 of the 40", pmt.symbol_to_string(errs[0].value))
+        # Tagged: an "errors" message for that packet.
+        tags = [gr.tag_utils.python_to_tag((i * K, pmt.intern("packet_len"), pmt.from_long(K)))
+                for i in range(3)]
+        tb = gr.top_block()
+        enc = gpurx.lte_turbo_encoder_tagged("packet_len")
+        snk, dbg = blocks.vector_sink_b(), blocks.message_debug()
+        tb.connect(blocks.vector_source_b(np.concatenate(dirty).tolist(), False, 1, tags), enc, snk)
+        tb.msg_connect(enc, "errors", dbg, "store")
+        tb.run()
+        np.testing.assert_array_equal(np.array(snk.data()), want.flatten())
+        self.assertEqual(dbg.num_messages(), 1)
+        self.assertEqual(pmt_int(pmt.dict_ref(dbg.get_message(0), pmt.intern("offset"), pmt.PMT_NIL)), K)
+        # PDU: encoded, and an "errors" message.
+        enc = gpurx.lte_turbo_encoder_pdu()
+        out, dbg = blocks.message_debug(), blocks.message_debug()
+        tb = gr.top_block()
+        tb.msg_connect(enc, "pdus", out, "store")
+        tb.msg_connect(enc, "errors", dbg, "store")
+        tb.start()
+        for d in dirty:
+            enc.to_basic_block()._post(pmt.intern("pdus"),
+                                       pmt.cons(pmt.make_dict(), pmt.init_u8vector(K, d.tolist())))
+        deadline = time.time() + 5
+        while out.num_messages() < 3 and time.time() < deadline:
+            time.sleep(0.01)
+        tb.stop()
+        tb.wait()
+        got = np.array([pmt.u8vector_elements(pmt.cdr(out.get_message(i))) for i in range(3)])
+        np.testing.assert_array_equal(got, want)
+        self.assertEqual(dbg.num_messages(), 1)
+        # The gr-fec encoder object (log only: gr-fec has no way to report).
+        from gnuradio import fec
+        tb = gr.top_block()
+        snk = blocks.vector_sink_b()
+        tb.connect(blocks.vector_source_b(np.concatenate(dirty).tolist(), False),
+                   fec.extended_encoder(gpurx.lte_turbo_fec_encoder.make(K), threading=None,
+                                        puncpat="11"), snk)
+        tb.run()
+        np.testing.assert_array_equal(np.array(snk.data()), want.flatten())
+
     def test_007_example_flowgraph_decodes(self):
         import importlib.util
         path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples",

@@ -13,6 +13,8 @@ bit 1; per vector antenna 0's bits first, b(0) first.
 """
 import itertools
 import sys
+import threading
+import time
 
 import numpy as np
 import pmt
@@ -199,14 +201,60 @@ class qa_mimo(gr_unittest.TestCase):
             np.testing.assert_array_equal(hard, bits_of(mod), err_msg=mod)
 
     def test_003_demapper_errors(self):
-        for bad in (0.0, -1.0, float("nan"), float("inf")):
+        # The floor and ceiling keep every LLR finite: 1e-45 made y = 0 NaN.
+        for bad in (0.0, -1.0, float("nan"), float("inf"), 1e-45, 1e-21, 1e21):
             with self.assertRaises(ValueError) as ctx:
                 gpurx.qam_demapper("qpsk", bad)
             self.assertIn("noise_var", str(ctx.exception))
+            d = gpurx.qam_demapper("qpsk", 1.0)
+            with self.assertRaises(ValueError) as ctx:
+                d.set_noise_var(bad)
+            self.assertIn("noise_var", str(ctx.exception))
+        self.assertIn("1e-21", self.demapper_error(1e-21))
         with self.assertRaises(ValueError) as ctx:
             gpurx.qam_mapper("8psk")
         self.assertIn("modulation", str(ctx.exception))
         self.assertIn("8psk", str(ctx.exception))
+
+    def test_001b_mapper_takes_the_low_bit_of_non_bit_bytes_and_tags_them(self):
+        bits = self.rng.integers(0, 2, 8 * 4).astype(np.uint8)
+        dirty = bits.copy()
+        dirty[[8, 9, 13, 24]] += np.array([2, 254, 4, 2], dtype=np.uint8)  # symbols 2, 3, 6
+        tb = gr.top_block()
+        snk = blocks.vector_sink_c()
+        tb.connect(blocks.vector_source_b(dirty.tolist(), False), gpurx.qam_mapper("16qam"), snk)
+        tb.run()
+        idx = bits.reshape(-1, 4) @ (1 << np.arange(3, -1, -1))
+        np.testing.assert_allclose(np.array(snk.data()), constellation("16qam")[idx], atol=1e-6)
+        # One tag per run of such symbols (2-3, then 6), on its first symbol.
+        self.assertEqual([t.offset for t in tags_named(snk.tags(), "gpurx_error")], [2, 6])
+
+    def demapper_error(self, n0):
+        try:
+            gpurx.qam_demapper("16qam", n0)
+        except ValueError as e:
+            return str(e)
+        return ""
+
+    def test_004_demapper_finite_at_the_floor_and_reports_nonfinite_input(self):
+        for mod, bps in BPS.items():
+            y = np.array([0, 1 + 1j, complex("nan"), complex("inf"), 1e30, 0.5j, complex(0, float("nan")),
+                          -1], dtype=np.complex64)
+            tb = gr.top_block()
+            snk = blocks.vector_sink_f()
+            tb.connect(blocks.vector_source_c(y.tolist(), False), gpurx.qam_demapper(mod, 1e-20), snk)
+            tb.run()
+            got = np.array(snk.data()).reshape(-1, bps)
+            self.assertTrue(np.all(np.isfinite(got)), mod)
+            self.assertFalse(got[[2, 3, 6]].any(), mod + ": NaN/Inf symbols' LLRs are 0")
+            # One tag per burst of NaN/Inf symbols, on its first LLR.
+            errs = tags_named(snk.tags(), "gpurx_error")
+            self.assertEqual([t.offset for t in errs], [2 * bps, 6 * bps], mod)
+            # Finite symbols keep their hard decisions (0 for the point's bits).
+            pts = constellation(mod)
+            nearest = np.abs(np.array([1 + 1j, -1])[:, None] - pts[None, :]).argmin(1)
+            np.testing.assert_array_equal((got[[1, 7]] > 0).astype(int), bits_of(mod)[nearest],
+                                          err_msg=mod)
 
     # ---- channel ---------------------------------------------------------
     def run_channel(self, nt, nr, s, **kw):
@@ -248,7 +296,9 @@ class qa_mimo(gr_unittest.TestCase):
         self.assertAlmostEqual(np.mean(np.abs(H) ** 2), 1.0, delta=0.05)
 
     def test_012_channel_errors(self):
+        # nr < nt: a channel mimo_detector cannot take.
         for kw, name in ((dict(nt=0, nr=2), "nt"), (dict(nt=2, nr=9), "nr"),
+                         (dict(nt=4, nr=2), "nr"),
                          (dict(nt=2, nr=2, noise_var=-1.0), "noise_var"),
                          (dict(nt=2, nr=2, vectors_per_channel=0), "vectors_per_channel"),
                          (dict(nt=2, nr=2, tx_correlation=1.0), "tx_correlation"),
@@ -328,6 +378,63 @@ class qa_mimo(gr_unittest.TestCase):
             else:
                 np.testing.assert_allclose(got[sl], want[sl], rtol=2e-4, atol=2e-3,
                                            err_msg="channel %d" % c)
+
+    def test_022b_llrs_finite_for_extreme_n0_and_magnitudes(self):
+        # N0 = 1e-45 used to give -Inf (ml, mtt, lmmse); H and y scaled by
+        # 1e19 too. Now such a channel is refused and reported, every LLR is
+        # finite, and its neighbours are detected.
+        nt = nr = 2
+        mod, n0, vpc, channels = "qpsk", 0.5, 2, 6
+        H, y, _ = make_case(self.rng, nt, nr, mod, channels, vpc, n0)
+        want = reference(H, y, nt, nr, mod, n0, vpc)
+        noise = np.full(channels, n0, dtype=np.float32)
+        noise[1] = 1e-45                   # below the floor
+        noise[2] = 1e21                    # above the ceiling
+        H[3] *= np.float32(1e19)           # metrics beyond float's range
+        y[3 * vpc:4 * vpc] *= np.float32(1e19)
+        y[4 * vpc] *= np.float32(1e19)     # one y vector alone
+        bad = {1: "noise_var", 2: "noise_var", 3: "float's range", 4: "float's range"}
+        for alg in ("ml", "mtt", "lmmse", "kbest", "one-pass"):
+            det = gpurx.mimo_detector(nt, nr, mod, alg, noise_var=n0, noise_input=True,
+                                      vectors_per_channel=vpc, options=options(max_batch=4))
+            got, tags = run_detector(det, nt, nr, mod, H, y, vpc, noise=noise)
+            self.assertTrue(np.all(np.isfinite(got)), alg)
+            errs = tags_named(tags, "gpurx_error")
+            self.assertEqual([t.offset for t in errs], [c * vpc for c in sorted(bad)], alg)
+            for t, c in zip(errs, sorted(bad)):
+                self.assertIn(bad[c], pmt.symbol_to_string(t.value), alg)
+            for c in sorted(bad):
+                self.assertFalse(got[c * vpc:(c + 1) * vpc].any(), "%s channel %d" % (alg, c))
+            if alg == "ml":
+                for c in set(range(channels)) - set(bad):
+                    sl = slice(c * vpc, (c + 1) * vpc)
+                    np.testing.assert_allclose(got[sl], want[sl], rtol=2e-4, atol=2e-3)
+        # Large but representable: H and y x 1e6 with N0 x 1e12 are the same
+        # LLRs (the metrics scale with N0), and are detected, not refused.
+        c = 1e6
+        det = gpurx.mimo_detector(nt, nr, mod, "ml", noise_var=n0 * c * c, vectors_per_channel=vpc,
+                                  options=options())
+        got, tags = run_detector(det, nt, nr, mod, (H[:1] * c).astype(np.complex64),
+                                 (y[:vpc] * c).astype(np.complex64), vpc)
+        self.assertEqual(tags_named(tags, "gpurx_error"), [])
+        np.testing.assert_allclose(got, want[:vpc], rtol=1e-3, atol=2e-3)
+        # The same through the tagged and PDU forms (N0 from noise_var).
+        Hb, yb = H[3:4], y[3 * vpc:4 * vpc]
+        pkt = packets(Hb, yb, vpc)[0]
+        tb = gr.top_block()
+        pdu = gpurx.mimo_detector_pdu(nt, nr, mod, "mtt", noise_var=n0, options=options())
+        dbg, err = blocks.message_debug(), blocks.message_debug()
+        tb.msg_connect(pdu, "pdus", dbg, "store")
+        tb.msg_connect(pdu, "errors", err, "store")
+        tb.start()
+        pdu.to_basic_block()._post(pmt.intern("pdus"),
+                                   pmt.cons(pmt.make_dict(), pmt.init_c32vector(len(pkt), pkt.tolist())))
+        wait_for(lambda: err.num_messages() >= 1, 5)
+        tb.stop()
+        tb.wait()
+        self.assertEqual((dbg.num_messages(), err.num_messages()), (0, 1))
+        reason = pmt.dict_ref(err.get_message(0), pmt.intern("reason"), pmt.PMT_NIL)
+        self.assertIn("float's range", pmt.symbol_to_string(reason))
 
     def test_023_rank_deficient_channel(self):
         nt = nr = 2
@@ -445,13 +552,32 @@ class qa_mimo(gr_unittest.TestCase):
             got = np.array(snk.data(), dtype=np.float32).reshape(-1, nt * BPS[mod])
             np.testing.assert_allclose(got, reference(H, y, nt, nr, mod, n0, vpc),
                                        rtol=2e-4, atol=2e-3)
-        # More y vectors than whole channels: the incomplete one is not
-        # emitted, and the stream still ends.
-        H, y, _ = make_case(self.rng, nt, nr, mod, 3, vpc, n0)
-        got, _ = run_detector(gpurx.mimo_detector(nt, nr, mod, noise_var=n0, vectors_per_channel=vpc,
-                                                  options=options()),
-                              nt, nr, mod, H[:2], y, vpc)
-        self.assertEqual(len(got), 2 * vpc)
+        # The stream ends inside a channel: its items are not detected, the
+        # stream still ends, and the block says how many items it dropped.
+        vpc = 4
+        H, y, _ = make_case(self.rng, nt, nr, mod, 2, vpc, n0)
+        want = reference(H, y, nt, nr, mod, n0, vpc)
+        for n_h, n_y, dropped in ((2, 7, [3, 1]), (1, 7, [3, 0]), (2, 3, [3, 2]), (0, 2, [2, 0])):
+            det = gpurx.mimo_detector(nt, nr, mod, noise_var=n0, vectors_per_channel=vpc,
+                                      options=options())
+            tb = gr.top_block()
+            snk = blocks.vector_sink_f(nt * BPS[mod])
+            dbg = blocks.message_debug()
+            tb.connect(blocks.vector_source_c(y[:n_y].flatten().tolist(), False, nr), (det, 0))
+            tb.connect(blocks.vector_source_c(H[:n_h].flatten().tolist(), False, nr * nt), (det, 1))
+            tb.connect(det, snk)
+            tb.msg_connect(det, "errors", dbg, "store")
+            run_with_timeout(tb, RUN_TIMEOUT_S)
+            what = "%d H, %d y at %d y per H" % (n_h, n_y, vpc)
+            got = np.array(snk.data(), dtype=np.float32).reshape(-1, nt * BPS[mod])
+            whole = min(n_h, n_y // vpc)
+            np.testing.assert_allclose(got, want[:whole * vpc], rtol=2e-4, atol=2e-3, err_msg=what)
+            self.assertEqual(dbg.num_messages(), 1, what + ": the cut channel was not reported")
+            m = dbg.get_message(0)
+            self.assertEqual(list(pmt.s64vector_elements(pmt.dict_ref(m, pmt.intern("dropped"),
+                                                                     pmt.PMT_NIL))), dropped, what)
+            self.assertEqual(pmt_int(pmt.dict_ref(m, pmt.intern("offset"), pmt.PMT_NIL)),
+                             whole * vpc, what)
 
     def test_027_stream_tags_of_y_follow_their_vectors(self):
         nt = nr = 2
@@ -494,6 +620,8 @@ class qa_mimo(gr_unittest.TestCase):
                  (dict(nt=2, nr=2, clip=0.0), "clip", "0"),
                  (dict(nt=2, nr=2, noise_var=0.0), "noise_var", "0"),
                  (dict(nt=2, nr=2, noise_var=float("nan")), "noise_var", "nan"),
+                 (dict(nt=2, nr=2, noise_var=1e-21), "noise_var", "1e-21"),
+                 (dict(nt=2, nr=2, noise_var=1e21), "noise_var", "1e+21"),
                  (dict(nt=2, nr=2, vectors_per_channel=0), "vectors_per_channel", "0"),
                  (dict(nt=2, nr=2, output="soft"), "output", "soft"),
                  (dict(nt=2, nr=2, implementation="cpu-zf"), "implementation", "cpu-zf"),
@@ -508,6 +636,123 @@ class qa_mimo(gr_unittest.TestCase):
             with self.assertRaises(ValueError) as ctx:
                 make(2, 2, max_vectors=0)
             self.assertIn("max_vectors", str(ctx.exception))
+            with self.assertRaises(ValueError) as ctx:
+                make(2, 2, noise_var=1e-45)
+            self.assertIn("noise_var", str(ctx.exception))
+
+    # ---- stop() during a long batch ----------------------------------------
+    # K-best with K = 65536 at 8x8 256-QAM: one vector takes seconds on one
+    # core (65536 x 256 children per layer), a batch minutes. stop() must
+    # not wait for it.
+    SLOW = dict(modulation="256qam", algorithm="kbest", k=65536, noise_var=0.1)
+
+    def slow_flowgraph(self, form):
+        nt = nr = 8
+        H, y, _ = make_case(self.rng, nt, nr, "256qam", 8, 1, 0.1)
+        tb = gr.top_block()
+        if form == "stream":
+            det = gpurx.mimo_detector(nt, nr, vectors_per_channel=1, options=options(max_batch=4),
+                                      **self.SLOW)
+            tb.connect(blocks.vector_source_c(y.flatten().tolist(), False, nr), (det, 0))
+            tb.connect(blocks.vector_source_c(H.flatten().tolist(), False, nr * nt), (det, 1))
+            tb.connect(det, blocks.null_sink(gr.sizeof_float * nt * 8))
+        elif form == "tagged":
+            det = gpurx.mimo_detector_tagged(nt, nr, max_vectors=1, options=options(max_batch=4),
+                                             **self.SLOW)
+            data = np.concatenate(packets(H, y, 1))
+            n = len(data) // len(H)
+            tags = [gr.tag_utils.python_to_tag((i * n, pmt.intern("packet_len"), pmt.from_long(n)))
+                    for i in range(len(H))]
+            tb.connect(blocks.vector_source_c(data.tolist(), False, 1, tags), det,
+                       blocks.null_sink(gr.sizeof_float))
+        else:
+            det = gpurx.mimo_detector_pdu(nt, nr, max_vectors=1,
+                                          options=options(max_batch=4, flush_us=1000), **self.SLOW)
+            dbg = blocks.message_debug()
+            tb.msg_connect(det, "pdus", dbg, "store")
+            for x in packets(H, y, 1):
+                det.to_basic_block()._post(pmt.intern("pdus"),
+                                           pmt.cons(pmt.make_dict(), pmt.init_c32vector(len(x), x.tolist())))
+        return tb, det
+
+    def test_030_stop_interrupts_a_long_batch(self):
+        if BACKEND != "cpu":
+            self.skipTest("a CUDA batch is not run by the block's thread: nothing to cancel")
+        for form in ("stream", "tagged", "pdu"):
+            tb, det = self.slow_flowgraph(form)
+            tb.start()
+            time.sleep(1.0)  # inside the first batch: 4 vectors of several seconds each
+            t0 = time.monotonic()
+            stopper = threading.Thread(target=lambda: (tb.stop(), tb.wait()), daemon=True)
+            stopper.start()
+            stopper.join(30)
+            dt = time.monotonic() - t0
+            self.assertFalse(stopper.is_alive(), form + ": stop() and wait() took over 30 s")
+            self.assertLess(dt, 2.0, "%s: stop() and wait() took %.1f s" % (form, dt))
+
+    def test_031_a_cancelled_batch_runs_again_after_restart(self):
+        # 8x8 16-QAM, K = 4096: about 10 ms a vector, a batch of 16 channels
+        # of 64 vectors about 10 s of one core. The stop cancels it; after
+        # the restart it runs again and every frame comes out once, in
+        # order, detected (noiseless y: every LLR's sign is its bit).
+        if BACKEND != "cpu":
+            self.skipTest("a CUDA batch is not run by the block's thread: nothing to cancel")
+        nt = nr = 8
+        mod, vpc, channels = "16qam", 64, 24
+        H, y, bits = make_case(self.rng, nt, nr, mod, channels, vpc, 0.0)
+        det = gpurx.mimo_detector(nt, nr, mod, "kbest", k=4096, noise_var=0.1, vectors_per_channel=vpc,
+                                  options=options(max_batch=16, flush_us=10_000_000))
+        first = 16  # one whole batch before the source waits
+        sy = gated_source(y.astype(np.complex64), first * vpc)
+        sh = gated_source(H.astype(np.complex64), first)
+        snk = blocks.vector_sink_f(nt * BPS[mod])
+        tb = gr.top_block()
+        tb.connect(sy, (det, 0))
+        tb.connect(sh, (det, 1))
+        tb.connect(det, snk)
+        tb.start()
+        # The CPU batch runs inside the detector's work() as soon as its
+        # 16th channel arrives (nitems_read moves only when it returns).
+        self.assertTrue(wait_for(lambda: sh.sent == first and sy.sent == first * vpc, 20),
+                        "the sources never sent the first batch")
+        time.sleep(1.0)
+        t0 = time.monotonic()
+        tb.stop()
+        tb.wait()
+        dt = time.monotonic() - t0
+        self.assertLess(dt, 2.0, "stop() and wait() took %.1f s" % dt)
+        self.assertLess(len(snk.data()), first * vpc * nt * BPS[mod], "the batch was not cancelled")
+        sy.release()
+        sh.release()
+        run_with_timeout(tb, 120)
+        got = np.array(snk.data(), dtype=np.float32).reshape(-1, nt * BPS[mod])
+        self.assertEqual(len(got), channels * vpc)
+        np.testing.assert_array_equal((got > 0).astype(int), bits)
+
+
+class gated_source(gr.sync_block):
+    """Vector source that sends its first `first` vectors, then waits until
+    release() before sending the rest (and then ends the stream)."""
+
+    def __init__(self, vectors, first):
+        gr.sync_block.__init__(self, "gated_source", None, [(vectors.dtype, vectors.shape[1])])
+        self.vectors, self.first, self.sent = vectors, first, 0
+        self.go = threading.Event()
+
+    def release(self):
+        self.go.set()
+
+    def work(self, input_items, output_items):
+        if self.sent == len(self.vectors):
+            return -1
+        limit = len(self.vectors) if self.go.is_set() else self.first
+        k = min(len(output_items[0]), limit - self.sent)
+        if k <= 0:
+            self.go.wait(0.001)
+            return 0
+        output_items[0][:k] = self.vectors[self.sent:self.sent + k]
+        self.sent += k
+        return k
 
 
 if __name__ == '__main__':

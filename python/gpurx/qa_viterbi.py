@@ -7,10 +7,12 @@
 (K=7, rate 1/2, polynomials in gr-fec's bit-reversed order) decodes bit for
 bit in every termination, and over a noisy channel the decoder's BER is at
 least as good as gr-fec's cc_decoder on the same frames."""
+import os
+
 import numpy as np
 from gnuradio import blocks, fec, gr, gr_unittest, gpurx
 
-from qa_helpers import options, require_backend_or_skip
+from qa_helpers import BACKEND, options, require_backend_or_skip
 
 require_backend_or_skip()
 
@@ -53,6 +55,22 @@ class qa_viterbi(gr_unittest.TestCase):
             llr = np.where(coded > 0, 4.0, -4.0).astype(np.float32)  # positive for bit 1
             out = gpurx_decode(llr, nframes, term)
             np.testing.assert_array_equal(out, bits, term)
+
+    def test_frame_bits_too_long_for_the_stream_form_is_named(self):
+        # A 2**24-bit frame is a stream vector of 134217776 bytes, which
+        # GNU Radio buffers in whole pages of whole items: 256 items, 32 GiB.
+        # Where that passes the machine's memory the block is refused first
+        # for that, naming frame_bits (it used to name max_batch).
+        ram = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        if ram >= 256 * 134217776 + 2 * (1 << 24):
+            self.skipTest("this machine holds GNU Radio's buffers of 2**24-bit frames")
+        with self.assertRaises(ValueError) as ctx:
+            gpurx.viterbi_decoder(1 << 24)
+        self.assertIn("frame_bits", str(ctx.exception))
+        self.assertNotIn("max_batch", str(ctx.exception))
+        # The tagged and PDU forms take such frames as single values.
+        gpurx.viterbi_decoder_tagged(max_frame_bits=1 << 24, options=gpurx.pipeline_options(
+            max_batch=1, slots=1, backend=BACKEND))
 
     def test_int8_input_decodes(self):
         # int8 LLRs (two's complement bytes), positive for bit 1.

@@ -15,6 +15,7 @@ import threading
 import time
 
 import numpy as np
+import pmt
 from gnuradio import blocks, fec, gr, gr_unittest, gpurx
 
 from qa_helpers import options, require_backend_or_skip, run_with_timeout
@@ -106,6 +107,38 @@ def noisy_llrs(coded, ebn0_db, rng, rate=0.5):
     return np.round(2 * y / sigma2 * 8) / 8  # a grid of 1/8: float sums exact
 
 
+def start_failure_child():
+    """Staging the machine's RAM allows but the limited address space does
+    not: tb.start() must raise naming max_batch (or the stream end), never
+    hang. Prints RESULT and its JSON."""
+    import json
+    import os
+    import resource
+    res = {}
+    dec = None
+    for max_batch in (1 << 16, 1 << 14, 1 << 12):
+        try:
+            dec = gpurx.viterbi_stream_decoder(options=options(max_batch=max_batch, slots=2))
+            res["max_batch"] = max_batch
+            break
+        except ValueError as e:
+            res["ctor_error"] = str(e)
+    if dec is not None:
+        tb = gr.top_block()
+        tb.connect(blocks.vector_source_f([1.0] * 1000, False), dec, blocks.null_sink(1))
+        with open("/proc/self/status") as f:
+            vm = next(int(l.split()[1]) * 1024 for l in f if l.startswith("VmSize:"))
+        resource.setrlimit(resource.RLIMIT_AS, (vm + (256 << 20), vm + (256 << 20)))
+        try:
+            tb.start()
+            tb.wait()
+            res["finished"] = True
+        except Exception as e:  # noqa: BLE001 - reported to the parent
+            res["start_error"] = "%s: %s" % (type(e).__name__, e)
+    print("RESULT " + json.dumps(res), flush=True)
+    os._exit(0)
+
+
 class gated_source(gr.sync_block):
     """Float source that sends its first `first` items, then waits until
     release() before sending the rest (and then ends the stream)."""
@@ -179,6 +212,65 @@ class qa_viterbi_stream(gr_unittest.TestCase):
             out, _ = decode(llr)
             np.testing.assert_array_equal(out, bits, "%d bits" % nbits)
 
+    def test_004b_a_step_cut_short_at_the_end_is_reported(self):
+        # Rate 1/2: an odd number of items ends inside a trellis step. The
+        # whole stream of one item used to end without a word.
+        for nbits, extra in ((0, 1), (40, 1)):
+            bits = self.rng.integers(0, 2, nbits).astype(np.uint8)
+            llr = np.concatenate([np.where(encode(bits) > 0, 4.0, -4.0), [4.0] * extra]) \
+                if nbits else np.array([4.0] * extra)
+            tb = gr.top_block()
+            dec = gpurx.viterbi_stream_decoder(options=options())
+            snk = blocks.vector_sink_b()
+            dbg = blocks.message_debug()
+            tb.connect(blocks.vector_source_f(np.asarray(llr, dtype=np.float32).tolist(), False),
+                       dec, snk)
+            tb.msg_connect(dec, "errors", dbg, "store")
+            run_with_timeout(tb, 60)
+            what = "%d items" % len(llr)
+            if nbits:  # the whole steps before it still decode
+                np.testing.assert_array_equal(np.array(snk.data())[:nbits], bits, what)
+            self.assertEqual(dbg.num_messages(), 1, what + ": the cut step was not reported")
+            m = dbg.get_message(0)
+            self.assertEqual(pmt.to_uint64(pmt.dict_ref(m, pmt.intern("dropped"), pmt.PMT_NIL)),
+                             extra, what)
+            self.assertEqual(pmt.to_uint64(pmt.dict_ref(m, pmt.intern("offset"), pmt.PMT_NIL)),
+                             len(llr) - extra, what)
+        # A stream that ends on a step boundary reports nothing.
+        bits = self.rng.integers(0, 2, 40).astype(np.uint8)
+        tb = gr.top_block()
+        dec = gpurx.viterbi_stream_decoder(options=options())
+        dbg = blocks.message_debug()
+        tb.connect(blocks.vector_source_f(np.where(encode(bits) > 0, 4.0, -4.0).tolist(), False),
+                   dec, blocks.null_sink(1))
+        tb.msg_connect(dec, "errors", dbg, "store")
+        run_with_timeout(tb, 60)
+        self.assertEqual(dbg.num_messages(), 0)
+
+    def test_004c_staging_that_cannot_be_allocated_never_hangs_start(self):
+        import json
+        import os
+        import subprocess
+        import sys
+        here = os.path.dirname(os.path.abspath(__file__))
+        code = ("import sys; sys.path.insert(0, %r); import qa_viterbi_stream; "
+                "qa_viterbi_stream.start_failure_child()" % here)
+        try:
+            p = subprocess.run([sys.executable, "-B", "-c", code], capture_output=True, text=True,
+                               timeout=60)
+        except subprocess.TimeoutExpired:
+            self.fail("tb.start() did not return (the child hung for 60 s)")
+        lines = [l for l in p.stdout.splitlines() if l.startswith("RESULT ")]
+        self.assertTrue(lines, (p.stdout + p.stderr)[-3000:])
+        r = json.loads(lines[-1][len("RESULT "):])
+        if "max_batch" not in r:
+            self.skipTest("this machine's RAM refuses the staging: " + r.get("ctor_error", ""))
+        if "start_error" in r:
+            self.assertIn("max_batch", r["start_error"])
+        else:
+            self.assertTrue(r.get("finished"), r)
+            self.assertIn("max_batch", p.stdout + p.stderr)
+
     def test_005_nan_and_inf_decoded_as_zero(self):
         bits = self.rng.integers(0, 2, 5000).astype(np.uint8)
         llr = np.where(encode(bits) > 0, 4.0, -4.0).astype(np.float32)
@@ -222,12 +314,19 @@ class qa_viterbi_stream(gr_unittest.TestCase):
         for kw, word in (({"K": 2, "polys": [3, 1]}, "K"),
                          ({"polys": [0o1133, 0o171]}, "polys"),
                          ({"traceback": -1}, "traceback"),
+                         # Fewer than K-1 steps beyond a decision: 0 gave a BER of 0.5.
+                         ({"traceback": 0, "chunk": 1}, "traceback"),
+                         ({"traceback": 5}, "traceback"),
+                         ({"polys": [0o133, 0o133]}, "polys"),
+                         ({"K": 3, "polys": [0o6, 0o5]}, "polys"),
                          ({"chunk": 0}, "chunk"),
                          ({"puncture": [0, 0]}, "puncture"),
                          ({"input": "complex"}, "input")):
             with self.assertRaises((ValueError, RuntimeError)) as cm:
                 gpurx.viterbi_stream_decoder(options=options(), **kw)
             self.assertIn(word, str(cm.exception), kw)
+        # K-1 is the least traceback taken.
+        gpurx.viterbi_stream_decoder(traceback=6, options=options())
 
 
 if __name__ == "__main__":

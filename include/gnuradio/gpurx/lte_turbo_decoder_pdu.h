@@ -31,8 +31,10 @@ namespace gpurx {
  * Batching, backend and GPUs: see pipeline_options.
  *
  * A PDU that is not float32, fits no K, or holds NaN/Inf is dropped: logged,
- * and posted on "errors" as a dict with the "reason". At stop() the PDUs in
- * flight are completed and published, and their count is logged.
+ * and posted on "errors" as a dict with the "reason". stop() publishes the
+ * PDUs that have completed and keeps the others (counted in the log): they
+ * go out first, in order, when the flowgraph starts again, and are lost if
+ * it does not (see pipeline_options).
  */
 class GPURX_API lte_turbo_decoder_pdu : virtual public gr::block
 {

@@ -20,6 +20,11 @@ namespace gpurx {
  * In: vectors of K unpacked bits (uint8 0/1). Out: vectors of 3K+12 unpacked
  * bits, the three streams interleaved: c[3k+i] = d(i)_k, k = 0..K+3,
  * including the 12 trellis-termination bits.
+ *
+ * Each input byte's low bit is its bit (GNU Radio's unpacked convention);
+ * an input vector holding bytes other than 0 and 1 is still encoded so,
+ * its codeword tagged "gpurx_error" with their count, and the log notes
+ * where such input starts and ends.
  */
 class GPURX_API lte_turbo_encoder : virtual public gr::sync_block
 {

@@ -19,7 +19,9 @@ namespace gpurx {
  *
  * In: packets of K unpacked bits. Out: packets of 3K+12 unpacked bits
  * (c[3k+i] = d(i)_k). A packet whose length is not a valid K is dropped
- * with a logged warning and a message on the "errors" port.
+ * with a logged warning and a message on the "errors" port. Each byte's low
+ * bit is its bit: a packet holding bytes other than 0 and 1 is encoded so,
+ * and reported (a warning, a message on "errors" with their count).
  */
 class GPURX_API lte_turbo_encoder_tagged : virtual public gr::tagged_stream_block
 {
@@ -31,6 +33,9 @@ public:
 /*!
  * \brief LTE turbo encoder for PDUs: a u8vector of K bits in, 3K+12 bits out.
  * \ingroup gpurx
+ *
+ * Each byte's low bit is its bit: a PDU holding bytes other than 0 and 1 is
+ * encoded so, and reported (a warning, a message on "errors").
  */
 class GPURX_API lte_turbo_encoder_pdu : virtual public gr::block
 {

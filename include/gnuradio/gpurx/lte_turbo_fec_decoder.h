@@ -26,8 +26,20 @@ namespace gpurx {
  * bits out. rate() is 1/3 (the 12 tail values are left out of it, as
  * gr-fec's cc_decoder leaves out its tail), so the tagged and async
  * deployments find K from a packet of 3K+12 values; set_frame_size() takes
- * any K of TS 36.212 Table 5.1.3-3 and refuses (returns false, keeping K)
- * any other size.
+ * any K of TS 36.212 Table 5.1.3-3 (and K+4, as GNU Radio 3.10.5's tagged
+ * decoder asks for it, unless the caller read both sizes first and so took
+ * the tail off, as the async decoder does). Any other size is refused
+ * without reinterpreting it, K kept: a negative one (wrapped to unsigned;
+ * gr-fec's size for a packet shorter than the tail) gets false; any other
+ * gets true, get_output_size() reports it until the next set_frame_size(),
+ * and a frame decoded meanwhile comes out as that many zero bits, with
+ * get_iterations() 0 and a warning (gr-fec cannot be told to drop a packet,
+ * and on false its async decoder splits it into codewords of the previous
+ * K or ends its thread). gr-fec passes the packet's length divided by 3,
+ * rounded down: a packet 1 or 2 values longer than a codeword arrives as
+ * that codeword's K and its extra values are never seen. gr-fec's own
+ * async decoder outputs an empty PDU for an empty one and ends its thread
+ * ("bad block multiple in!") on one it cannot split into codewords.
  *
  * Soft values: the decoder works on LLRs L = ln P(b=1)/P(b=0), positive
  * for bit 1 (GNU Radio's convention, also gr-fec's: its BER tools send bit
@@ -53,7 +65,8 @@ namespace gpurx {
  * returns, so every frame is a batch of one. These objects are for gr-fec
  * interoperability; lte_turbo_decoder (stream, tagged, PDU) batches frames
  * and is the throughput path. A frame holding NaN or Inf is not decoded:
- * its output is zeros and a warning is logged.
+ * its output is zeros and a warning is logged (checked before llr_scale:
+ * finite values scaled beyond float's range are clamped).
  */
 class GPURX_API lte_turbo_fec_decoder : virtual public gr::fec::generic_decoder
 {

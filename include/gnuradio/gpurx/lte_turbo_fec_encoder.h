@@ -23,7 +23,8 @@ namespace gpurx {
  * lte_turbo_encoder writes and every gr-gpurx turbo decoder takes:
  * c[3k+i] = d(i)_k, k = 0..K+3. rate() is 3; set_frame_size() takes any K
  * of TS 36.212 Table 5.1.3-3 and refuses (returns false, keeping K) any
- * other size.
+ * other size. Each input byte's low bit is its bit: bytes other than 0 and 1
+ * are encoded so and logged (gr-fec gives the object no tag or message).
  */
 class GPURX_API lte_turbo_fec_encoder : virtual public gr::fec::generic_encoder
 {

@@ -35,7 +35,7 @@ public:
     typedef std::shared_ptr<mimo_channel> sptr;
     /*!
      * \param nt transmit antennas, 1..8
-     * \param nr receive antennas, 1..8
+     * \param nr receive antennas, nt..8 (mimo_detector needs nr >= nt)
      * \param noise_var N0 per receive antenna, >= 0
      * \param vectors_per_channel vectors per H, 1..65536
      * \param tx_correlation exponential correlation coefficient, [0, 1)

@@ -44,10 +44,16 @@ namespace gpurx {
  * apriori, an input of a-priori LLR vectors (nt * bps float, one per y);
  * with noise_input, a last input of N0 (one float per H), else noise_var.
  * One LLR vector (nt * bps float, or char with int8) out per y vector, in
- * order. A channel whose H, y's, a-priori LLRs or N0 hold NaN or Inf, or
- * whose N0 is not positive, is not detected: its LLR vectors are zeros, the first tagged
- * "gpurx_error" with the reason, and the log says which; its neighbours are
- * unaffected.
+ * order. A channel whose H, y's, a-priori LLRs or N0 hold NaN or Inf, whose
+ * N0 is outside 1e-20..1e20, or whose H or y hold parts so large for its N0
+ * that the LLRs would leave float's range (beyond 1.8e13 at N0 = 1 for 8x8
+ * 256-QAM, proportionally to sqrt(N0) below 1) is not detected: its LLR
+ * vectors are zeros, the first tagged "gpurx_error" with the reason, and
+ * the log says which; its neighbours are unaffected. Every LLR out is
+ * finite. A stream that ends inside a channel (fewer y vectors, or no H,
+ * for its last channel) is reported once its whole channels have left:
+ * logged, and posted on "errors" as a dict ("reason", "offset" of its first
+ * y vector, "dropped": the items of each input not detected).
  * Batching, backend and GPUs: see pipeline_options.
  */
 class GPURX_API mimo_detector : virtual public gr::block
@@ -61,7 +67,7 @@ public:
      * \param algorithm "ml", "mtt", "one-pass", "kbest" or "lmmse"
      * \param k kbest: paths kept per level, 1..65536
      * \param clip kbest: |LLR| bound, > 0
-     * \param noise_var N0 per receive antenna, > 0
+     * \param noise_var N0 per receive antenna, 1e-20..1e20 (SNRs within +-200 dB)
      * \param noise_input N0 per channel from an extra float input
      * \param vectors_per_channel y vectors per H, 1..65536
      * \param sorted_qr detect in the order of a sorted QR

@@ -44,7 +44,9 @@ namespace gpurx {
  * output's order, two per complex item (real part first); its length gives
  * the number of vectors (1..max_vectors). N0 is noise_var. The LLRs leave as
  * an f32vector PDU (s8vector with int8) with the input's metadata and
- * "rank". Malformed PDUs are reported on "errors" (a dict with the reason).
+ * "rank". Malformed PDUs (NaN/Inf, or H and y too large for N0 to keep the
+ * LLRs within float's range: see mimo_detector) are reported on "errors"
+ * (a dict with the reason).
  * Batching, backend and GPUs: see pipeline_options.
  */
 class GPURX_API mimo_detector_pdu : virtual public gr::block
@@ -58,7 +60,7 @@ public:
      * \param algorithm "ml", "mtt", "one-pass", "kbest" or "lmmse"
      * \param k kbest: paths kept per level, 1..65536
      * \param clip kbest: |LLR| bound, > 0
-     * \param noise_var N0 per receive antenna, > 0
+     * \param noise_var N0 per receive antenna, 1e-20..1e20 (SNRs within +-200 dB)
      * \param max_vectors most vectors per channel accepted (sizes the staging)
      * \param sorted_qr detect in the order of a sorted QR
      * \param apriori take a-priori LLRs

@@ -44,8 +44,10 @@ namespace gpurx {
  * a-priori LLRs in the output's order, two per complex item (real part
  * first); its length gives the number of vectors (1..max_vectors). N0 is
  * noise_var. Each packet's LLRs leave as one packet of floats (chars with
- * int8), with its length tag. Malformed tags, packets of no valid length and NaN/Inf are
- * reported on "errors" (a dict: reason, offset, length) and skipped.
+ * int8), with its length tag. Malformed tags, packets of no valid length,
+ * NaN/Inf, and H and y too large for N0 to keep the LLRs within float's
+ * range (see mimo_detector) are reported on "errors" (a dict: reason,
+ * offset, length) and skipped.
  * Batching, backend and GPUs: see pipeline_options.
  */
 class GPURX_API mimo_detector_tagged : virtual public gr::block
@@ -59,7 +61,7 @@ public:
      * \param algorithm "ml", "mtt", "one-pass", "kbest" or "lmmse"
      * \param k kbest: paths kept per level, 1..65536
      * \param clip kbest: |LLR| bound, > 0
-     * \param noise_var N0 per receive antenna, > 0
+     * \param noise_var N0 per receive antenna, 1e-20..1e20 (SNRs within +-200 dB)
      * \param max_vectors most vectors per channel accepted (sizes the staging)
      * \param len_tag_key the packet length tag
      * \param sorted_qr detect in the order of a sorted QR

@@ -31,6 +31,17 @@ namespace gpurx {
  * - devices: the GPUs batches are spread over: one ordinal ("0"), a list
  *   ("0,1") or "all"; frames still leave in order. Ignored on the CPU.
  * - cpu_threads: CPU backend workers, 0 (one per hardware thread) or 1..1024
+ *
+ * Stops: tb.stop() (and lock()) interrupts a batch running on the CPU at
+ * its next work item, so the flowgraph stops promptly however long the
+ * batch would take; a GPU batch in flight is waited for. No new batch is
+ * launched at a stop. The frames a block has taken but not delivered (at
+ * most slots x max_batch: completed ones waiting for room downstream, the
+ * partial batch, an interrupted batch) stay in the block, counted in a log
+ * line, and go out first, in order, when the flowgraph starts again
+ * (tb.start() after tb.wait(), or unlock()); an interrupted batch then runs
+ * again. Without a restart they are lost, as the items in GNU Radio's own
+ * stream buffers are.
  */
 struct GPURX_API pipeline_options {
     int max_batch = 64;

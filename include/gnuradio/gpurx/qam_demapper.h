@@ -22,7 +22,10 @@ namespace gpurx {
  * For y = s + n with E|n|^2 = noise_var, the LLR of bit i is
  * L = (min over s with b(i)=0 of |y-s|^2 - min over s with b(i)=1 of |y-s|^2) / noise_var,
  * GNU Radio's convention L = ln P(b=1)/P(b=0) (max-log), positive for bit 1.
- * A non-finite symbol gives LLRs of 0 (no information), never NaN.
+ * A non-finite symbol gives LLRs of 0 (no information), never NaN; each
+ * burst of them is tagged "gpurx_error" on its first LLR and logged (at its
+ * start and, with its length, at its end). Every LLR is finite: y is
+ * clamped to +-1e6 and N0 is at least 1e-20.
  */
 class GPURX_API qam_demapper : virtual public gr::sync_interpolator
 {
@@ -30,12 +33,12 @@ public:
     typedef std::shared_ptr<qam_demapper> sptr;
     /*!
      * \param modulation "qpsk", "16qam", "64qam" or "256qam"
-     * \param noise_var N0 = E|n|^2, > 0
+     * \param noise_var N0 = E|n|^2, 1e-20..1e20 (SNRs within +-200 dB)
      */
     static sptr make(const std::string& modulation = "16qam", float noise_var = 1.0f);
     virtual int bits_per_symbol() const = 0;
     virtual float noise_var() const = 0;
-    //! Throws std::invalid_argument naming noise_var unless > 0 and finite.
+    //! Throws std::invalid_argument naming noise_var outside 1e-20..1e20.
     virtual void set_noise_var(float noise_var) = 0;
 };
 

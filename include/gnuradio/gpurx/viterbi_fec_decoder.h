@@ -43,7 +43,19 @@ namespace gpurx {
  * frame_bits is the largest frame: as with gr-fec's cc_decoder,
  * set_frame_size() takes any smaller one (the tagged and async
  * deployments set it per packet) and clamps a larger one to it, returning
- * false.
+ * false - unless the caller read both sizes first (the async decoder,
+ * which takes the tail off): then a larger size is a packet of several
+ * frames, or of one with extra values, and is refused like any other size
+ * no frame has (shorter than the code takes): set_frame_size() returns
+ * true, get_output_size() reports that size until the next
+ * set_frame_size(), and a frame decoded meanwhile comes out as that many
+ * zero bits with a warning. A negative size (wrapped to unsigned; gr-fec's
+ * size for a packet shorter than the tail) is refused with false. gr-fec
+ * passes the packet's length times 1/n, rounded down: a packet up to n-1
+ * values longer than a frame arrives as that frame and its extra values
+ * are never seen. gr-fec's own async decoder outputs an empty PDU for an
+ * empty one and ends its thread ("bad block multiple in!") on one it
+ * cannot split into frames.
  *
  * Soft values: LLRs L = ln P(b=1)/P(b=0), positive for bit 1 (GNU Radio's
  * and gr-fec's convention: bit 1 sent as +1); each input value y is decoded
@@ -56,7 +68,8 @@ namespace gpurx {
  * pipeline (backend "auto", "cuda" or "cpu"): for gr-fec interoperability;
  * viterbi_decoder (stream, tagged, PDU) is the throughput path. A frame
  * holding NaN or Inf is not decoded: its output is zeros and a warning is
- * logged.
+ * logged (checked before llr_scale: finite values scaled beyond float's
+ * range are clamped).
  */
 class GPURX_API viterbi_fec_decoder : virtual public gr::fec::generic_decoder
 {

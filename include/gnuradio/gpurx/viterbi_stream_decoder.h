@@ -35,8 +35,10 @@ namespace gpurx {
  * stream: when the upstream finishes, the remaining steps are decoded, the
  * last windows traced back from the best state after the last complete
  * step: every step in gives a bit out (items of a step cut short at the
- * very end are dropped, logged). stop() keeps the stream's state and the
- * decoded bits not yet delivered; a restart (lock()/unlock()) continues
+ * very end are dropped, logged and posted on "errors" as a dict: "reason",
+ * "offset" of the step's first item, "dropped"). stop() keeps the stream's state and the
+ * bits not yet delivered (see pipeline_options: a batch running on the CPU
+ * is interrupted and runs again); a restart (lock()/unlock()) continues
  * the same stream without a gap.
  *
  * Input: the punctured coded bits, the n of each step together in
@@ -62,7 +64,8 @@ public:
     /*!
      * \param K constraint length, 3..9
      * \param polys generator polynomials, one per coded bit
-     * \param traceback acquisition and traceback depth in steps, 0..16384
+     * \param traceback acquisition and traceback depth in steps, K-1..16384 (5 (K-1) or more
+     *        decodes as well as a whole frame)
      * \param chunk payload steps per window, 1..65536
      * \param gr_fec_order polys given bit-reversed, as gr-fec's cc_encoder
      * \param puncture keep/drop flags over coded bits, empty for none

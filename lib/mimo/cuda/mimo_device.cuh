@@ -91,7 +91,8 @@ __device__ inline bool frame_ok(const mimo::frame_params& p, const frame_desc& d
     if (p.bits_per_symbol != 2 && p.bits_per_symbol != 4 && p.bits_per_symbol != 6 &&
         p.bits_per_symbol != 8)
         return false;
-    if (p.vectors < 1 || !(p.n0 > 0.0f) || !isfinite(p.n0) || (p.apriori != 0 && p.apriori != 1))
+    if (p.vectors < 1 || !(p.n0 >= mimo::min_noise_variance && p.n0 <= mimo::max_noise_variance) ||
+        (p.apriori != 0 && p.apriori != 1))
         return false;
     if (p.channels < 1 || p.channels > s.max_channels)
         return false;

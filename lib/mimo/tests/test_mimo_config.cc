@@ -101,6 +101,11 @@ TEST(MimoConfig, BadParametersThrowNamingThem)
                           { "noise_variance", "-1" });
     expect_config_invalid([](auto& c) { c.noise_variance = std::nanf(""); },
                           { "noise_variance", "nan" });
+    // Below 1e-20 (1e-45 gave -Inf LLRs) and above 1e20.
+    expect_config_invalid([](auto& c) { c.noise_variance = 1e-45f; },
+                          { "noise_variance", "1e-20", "1.4013e-45" });
+    expect_config_invalid([](auto& c) { c.noise_variance = 2e20f; },
+                          { "noise_variance", "2e+20" });
     expect_invalid([] { core::mimo::parse_modulation("8psk"); },
                    { "modulation", "8psk" });
     expect_invalid([] { core::mimo::parse_algorithm("sphere"); },
@@ -211,6 +216,8 @@ TEST(MimoKernel, FramesThatCannotBeDetectedComeOutAsZerosWithTheirStatus)
     g.params.n0 = 0.0f;
     EXPECT_EQ(run(g, in_bytes, out_bytes).status, core::mimo::STATUS_BAD_FRAME);
     EXPECT_TRUE(all_zero());
+    g.params.n0 = 1e-45f; // a denormal: its LLRs would leave float's range
+    EXPECT_EQ(run(g, in_bytes, out_bytes).status, core::mimo::STATUS_BAD_FRAME);
     g = f;
     g.params.bits_per_symbol = 3;
     EXPECT_EQ(core::mimo::frame_problem(g.params, algorithm::mtt).find("bits_per_symbol"),
@@ -298,4 +305,30 @@ TEST(MimoKernel, PipelineBatchesMayMixShapesModulationsAndNoise)
                     << "vector " << v << " LLR " << k;
         }
     }
+}
+
+// The staging's bound on H and y (mimo_frame.h): at the bound, no candidate's
+// metric, nor metric / N0, passes max_metric; the bound shrinks with N0 below 1.
+TEST(MimoConfig, MaxInputComponentKeepsMetricsFinite)
+{
+    for (const int bits : { 2, 4, 6, 8 }) {
+        for (const float n0 : { 1e-20f, 1e-3f, 1.0f, 1e6f }) {
+            core::mimo::frame_params p{ 8, 8, bits, 1, n0, 0, 1 };
+            const double a = core::mimo::max_input_component(p);
+            double smax = 0.0;
+            for (const auto& q : core::mimo::constellation_of(core::mimo::modulation(bits)).points)
+                smax = std::max(smax, std::abs(q));
+            // Worst case: every entry at (a, a), the symbols at the corner.
+            const double entry = a * std::sqrt(2.0);
+            const double per_antenna = entry + 8 * entry * smax;
+            const double metric = 8 * per_antenna * per_antenna;
+            EXPECT_LE(metric, core::mimo::max_metric * 1.000001) << bits << " " << n0;
+            EXPECT_LE(metric / n0, core::mimo::max_metric * 1.000001) << bits << " " << n0;
+            EXPECT_LT(core::mimo::max_metric, double(std::numeric_limits<float>::max()) / 1e6);
+        }
+    }
+    core::mimo::frame_params p{ 8, 8, 8, 1, 1.0f, 0, 1 };
+    EXPECT_NEAR(core::mimo::max_input_component(p), 1.79e13, 0.01e13);
+    p.n0 = 1e-20f;
+    EXPECT_NEAR(core::mimo::max_input_component(p), 1786.0, 10.0);
 }

@@ -83,7 +83,8 @@ TEST(Backend, DevicesParse)
     EXPECT_TRUE(core::device_request::parse("all").all);
     EXPECT_EQ(core::device_request::parse("1").list, std::vector<int>({ 1 }));
     EXPECT_EQ(core::device_request::parse("0, 1").list, std::vector<int>({ 0, 1 }));
-    for (const char* bad : { "-1", "a", "0;1", ",", "1,1", "99999" }) {
+    // "" names no device (an empty Python list gives it): an error, not "all".
+    for (const char* bad : { "-1", "a", "0;1", ",", "1,1", "99999", "", " " }) {
         try {
             core::device_request::parse(bad);
             ADD_FAILURE() << "accepted " << bad;

@@ -8,6 +8,7 @@
 #include "copy/copy_kernel.h"
 #include "pipeline/batch_pipeline.h"
 #include "cuda/host_pinning.h"
+#include "pipeline/worker_pool.h"
 #include "test_util.h"
 #include <gtest/gtest.h>
 
@@ -15,6 +16,7 @@
 
 #include "cuda/cuda_probe.h"
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <random>
 #include <thread>
@@ -499,4 +501,119 @@ TEST(Pipeline, OversizedStagingNamesMaxBatch)
         EXPECT_NE(std::string(e.what()).find("max_batch=1048576"), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("GiB"), std::string::npos) << e.what();
     }
+}
+
+namespace {
+
+// A CPU kernel that copies each frame in its own work item and can be told
+// to raise the cancel check after a number of items: what a block's batch
+// sees when GNU Radio stops the block mid-batch.
+struct counting_copy_kernel final : core::cpu_kernel {
+    std::atomic<int>* items_run;
+    std::atomic<bool>* stop;
+    int stop_after; // raise *stop once this many items have run (-1: never)
+    const char* name() const override { return "test-counting-copy"; }
+    void run(const core::batch_view& b, core::worker_pool& pool) override
+    {
+        pool.parallel_for(b.nframes, [&](size_t f, size_t) {
+            const auto& fd = b.frames[f];
+            std::memcpy(b.out + fd.out_offset, b.in + fd.in_offset, fd.out_bytes);
+            if (++*items_run == stop_after)
+                stop->store(true);
+        });
+    }
+};
+
+} // namespace
+
+TEST(Pipeline, CpuCancelledBatchIsHeldAndRunsAgainOnResume)
+{
+    const size_t vlen = 5, batch = 8;
+    std::atomic<int> items_run{ 0 };
+    std::atomic<bool> stop{ false };
+    core::kernel_factories k;
+    k.cpu = [&] {
+        auto kern = std::make_unique<counting_copy_kernel>();
+        kern->items_run = &items_run;
+        kern->stop = &stop;
+        kern->stop_after = 3;
+        return std::unique_ptr<core::cpu_kernel>(std::move(kern));
+    };
+    auto cfg = make_cfg({ 3, batch, 1000000 }, vlen);
+    cfg.cpu_threads = 1; // the caller runs every item: the cancel lands after item 3
+    auto pipe = core::make_pipeline(k, test::cpu_backend(), cfg);
+    pipe->set_cancel_check([&] { return stop.load(); });
+
+    std::vector<std::vector<float>> frames(batch + 3, std::vector<float>(vlen));
+    for (size_t i = 0; i < frames.size(); i++)
+        for (size_t j = 0; j < vlen; j++)
+            frames[i][j] = float(i * 100 + j);
+    const size_t bytes = vlen * sizeof(float);
+    for (size_t i = 0; i < batch; i++) // the 8th launches the batch, which is cancelled
+        pipe->submit(frames[i].data(), bytes, bytes, nullptr, i);
+    EXPECT_EQ(items_run.load(), 3);
+    EXPECT_TRUE(pipe->held());
+    EXPECT_FALSE(pipe->can_accept()) << "a held pipeline takes no frame";
+    EXPECT_EQ(pipe->front(false), nullptr) << "a cancelled batch has no completed frame";
+    EXPECT_FALSE(pipe->front_in_flight());
+    EXPECT_EQ(pipe->pending(), batch);
+    EXPECT_EQ(pipe->unfinished(), batch);
+    pipe->flush();
+    pipe->launch_due(core::batch_pipeline::clock::now() + std::chrono::hours(1));
+    pipe->wait_in_flight();
+    EXPECT_EQ(items_run.load(), 3) << "nothing runs while the pipeline holds";
+
+    // The restart: the check says go on, and the batch runs again, whole.
+    stop = false;
+    items_run = -1000; // never reaches stop_after again
+    EXPECT_TRUE(pipe->resume());
+    EXPECT_FALSE(pipe->held());
+    EXPECT_EQ(items_run.load(), -1000 + int(batch));
+    for (size_t i = batch; i < frames.size(); i++)
+        pipe->submit(frames[i].data(), bytes, bytes, nullptr, i);
+    pipe->drain();
+    size_t next = 0;
+    while (const auto* f = pipe->front(false)) {
+        ASSERT_EQ(f->seq, next);
+        ASSERT_FALSE(f->rejected);
+        ASSERT_EQ(std::memcmp(f->data, frames[next].data(), bytes), 0) << "frame " << next;
+        pipe->pop();
+        next++;
+    }
+    EXPECT_EQ(next, frames.size());
+}
+
+TEST(Pipeline, CpuDrainResumesAHeldPipeline)
+{
+    const size_t vlen = 3, batch = 4;
+    std::atomic<int> items_run{ 0 };
+    std::atomic<bool> stop{ false };
+    core::kernel_factories k;
+    k.cpu = [&] {
+        auto kern = std::make_unique<counting_copy_kernel>();
+        kern->items_run = &items_run;
+        kern->stop = &stop;
+        kern->stop_after = 1;
+        return std::unique_ptr<core::cpu_kernel>(std::move(kern));
+    };
+    auto cfg = make_cfg({ 2, batch, 1000000 }, vlen);
+    cfg.cpu_threads = 2;
+    auto pipe = core::make_pipeline(k, test::cpu_backend(), cfg);
+    bool asked = false;
+    pipe->set_cancel_check([&] { return asked = true, stop.load(); });
+    std::vector<float> x(vlen, 1.5f);
+    for (size_t i = 0; i < batch; i++)
+        pipe->submit(x.data(), vlen * sizeof(float), vlen * sizeof(float), nullptr, i);
+    EXPECT_TRUE(asked) << "the cancel check is asked while the batch runs";
+    ASSERT_TRUE(pipe->held());
+    stop = false;
+    items_run = -1000;
+    pipe->drain();
+    EXPECT_FALSE(pipe->held());
+    size_t n = 0;
+    while (pipe->front(false)) {
+        pipe->pop();
+        n++;
+    }
+    EXPECT_EQ(n, batch);
 }

@@ -168,6 +168,32 @@ TEST(ViterbiCode, BadParametersThrowNamingTheParameter)
     expect_error([&] { core::choose_viterbi_implementation(cfg); }, { "implementation", "cuda-magic" });
 }
 
+// Massey and Sain: a rate-1/n feedforward code is catastrophic when its
+// generators' gcd over GF(2) is not a power of x. Worked by hand here.
+TEST(ViterbiCode, CatastrophicCodesAreRefused)
+{
+    using core::viterbi_code;
+    using order = core::viterbi::polynomial_order;
+    // The same polynomial twice.
+    expect_error([] { viterbi_code(7, { 0133, 0133 }); }, { "polynomials[0] and [1]", "same", "catastrophic" });
+    expect_error([] { viterbi_code(7, { 0133, 0171, 0133 }); }, { "polynomials[0] and [2]", "catastrophic" });
+    // K = 3: 1 + D (06: current and previous bit) and 1 + D^2 (05) =
+    // (1 + D)^2 share 1 + D.
+    expect_error([] { viterbi_code(3, { 06, 05 }); }, { "polynomials", "catastrophic", "03" });
+    // K = 4, rate 1/3: (1 + D)^3 (017), 1 + D^3 (011) = (1 + D)(1 + D + D^2),
+    // 1 + D (014): share 1 + D.
+    expect_error([] { viterbi_code(4, { 017, 011, 014 }); }, { "polynomials", "catastrophic" });
+    // The same K = 3 code in gr-fec's order (bits reversed): 03 and 05.
+    expect_error([] { viterbi_code(3, { 03, 05 }, order::gr_fec); }, { "polynomials", "catastrophic" });
+    // The standards' codes are not catastrophic.
+    const std::vector<std::pair<int, std::vector<unsigned>>> good = {
+        { 3, { 07, 05 } }, { 5, { 023, 035 } }, { 7, { 0133, 0171 } },
+        { 7, { 0133, 0171, 0165 } }, { 9, { 0557, 0663, 0711 } }
+    };
+    for (const auto& c : good)
+        EXPECT_NO_THROW(viterbi_code(c.first, c.second)) << "K = " << c.first;
+}
+
 TEST(ViterbiCode, TerminationNamesRoundTrip)
 {
     for (auto t : all_terminations)

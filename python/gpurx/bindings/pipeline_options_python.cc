@@ -25,6 +25,10 @@ std::string devices_string(const py::object& d)
     if (py::isinstance<py::int_>(d))
         return std::to_string(d.cast<long>());
     if (py::isinstance<py::sequence>(d)) {
+        // An empty list would read as "" - no device named at all.
+        if (py::len(d) == 0)
+            throw py::value_error("devices must name at least one GPU (an int, a list of ints, "
+                                  "\"0,1\" or \"all\"), got []");
         std::string s;
         for (const auto& x : d.cast<py::sequence>()) {
             if (!py::isinstance<py::int_>(x))
