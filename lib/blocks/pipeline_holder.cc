@@ -56,9 +56,9 @@ pipeline_holder::pipeline_holder(const frame_adapter& adapter,
         // A family (or configuration) with no CUDA implementation in this build.
         if (options.backend == "cuda")
             throw std::runtime_error("backend=\"cuda\" cannot be used: this decoder has no CUDA "
-                                     "implementation yet (gpurx-info lists them)");
+                                     "implementation in this build (gpurx-info lists them)");
         d_backend = { core::backend_kind::cpu, {},
-                      "backend=auto: this decoder has no CUDA implementation yet; using the CPU backend" };
+                      "backend=auto: this decoder has no CUDA implementation in this build; using the CPU backend" };
     }
     // At construction, not in start(): GNU Radio cannot report an exception
     // thrown from start() (tb.start() would never return).

@@ -156,7 +156,7 @@ GPURX_UNROLL
 }
 
 //! Window length of automatic sub-blocks (subblocks = 0): 48 gives K = 6144
-//! 128 windows, four warps per codeword pair in kernel 4, its fastest
+//! 128 windows, four warps per codeword pair in cuda-fixed16-dpx, its fastest
 //! geometry on an H100 (docs/benchmarks.md), within 0.01 dB of P = 1
 //! (docs/turbo_ber.md).
 constexpr int AUTO_WINDOW = 48;

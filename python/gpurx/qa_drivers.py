@@ -52,8 +52,8 @@ import numpy as np
 import pmt
 from gnuradio import blocks, gr, gr_unittest, gpurx
 
-from qa_helpers import (BACKEND, encode_turbo, llrs, options, pmt_int, require_backend_or_skip,
-                        run_with_timeout, wait_for)
+from qa_helpers import (BACKEND, encode_turbo, gated_source, llrs, options, pmt_int, require_backend_or_skip,
+                        run_with_timeout, tags_named, wait_for)
 
 require_backend_or_skip()
 
@@ -319,9 +319,10 @@ class Mimo(Family):
                  "max_vectors")]
 
 
-# The MIMO detector has no CUDA implementation yet: on the CUDA backend its
-# blocks refuse to build, so it is covered on the CPU backend only.
-FAMILIES = [LteTurbo(), BatchCopy(), Viterbi()] + ([Mimo()] if BACKEND == "cpu" else [])
+# Every framed family, on either backend. The Viterbi stream decoder
+# (viterbi_stream_decoder) decodes one unbounded stream, not frames: its
+# deployment has its own QA (qa_viterbi_stream.py).
+FAMILIES = [LteTurbo(), BatchCopy(), Viterbi(), Mimo()]
 FAMILIES_BY_NAME = {f.name: f for f in FAMILIES}
 
 
@@ -331,11 +332,6 @@ FAMILIES_BY_NAME = {f.name: f for f in FAMILIES}
 
 def make_tag(offset, key, value):
     return gr.tag_utils.python_to_tag((offset, pmt.intern(key), value))
-
-
-def tags_named(tags, name):
-    return sorted((t for t in tags if pmt.symbol_to_string(t.key) == name),
-                  key=lambda t: t.offset)
 
 
 def run_stream(fam, shape, opts, inputs, **params):
@@ -351,34 +347,6 @@ def run_stream(fam, shape, opts, inputs, **params):
     dt = run_with_timeout(tb, RUN_TIMEOUT_S)
     out = np.array(snk.data(), dtype=ot["dtype"]).reshape(-1, fam.out_len(shape))
     return out, snk.tags(), dt, blk, snk
-
-
-class gated_source(gr.sync_block):
-    """Vector source that sends its first `first` frames, then waits until
-    release() before sending the rest (and then ends the stream)."""
-
-    def __init__(self, frames, first):
-        vlen = frames.shape[1]
-        gr.sync_block.__init__(self, "gated_source", None,
-                               [frames.dtype if vlen == 1 else (frames.dtype, vlen)])
-        self.frames, self.first, self.sent = frames, first, 0
-        self.go = threading.Event()
-
-    def release(self):
-        self.go.set()
-
-    def work(self, input_items, output_items):
-        if self.sent == len(self.frames):
-            return -1
-        limit = len(self.frames) if self.go.is_set() else self.first
-        k = min(len(output_items[0]), limit - self.sent)
-        if k <= 0:
-            self.go.wait(0.001)
-            return 0
-        out = output_items[0][:k]
-        out[:] = self.frames[self.sent:self.sent + k].reshape(out.shape)
-        self.sent += k
-        return k
 
 
 class gated_tagged_source(gr.sync_block):

@@ -124,3 +124,37 @@ def wait_for(predicate, timeout_s, poll_s=0.01):
         if v or time.monotonic() >= deadline:
             return v
         time.sleep(poll_s)
+
+
+def tags_named(tags, name):
+    """The tags called \p name, by offset."""
+    return sorted((t for t in tags if pmt.symbol_to_string(t.key) == name), key=lambda t: t.offset)
+
+
+class gated_source(gr.sync_block):
+    """Source of `items` (one item per element of a 1-D array, or one vector
+    per row of a 2-D one) that sends the first `first`, then waits until
+    release() before sending the rest (and then ends the stream)."""
+
+    def __init__(self, items, first):
+        vlen = 1 if items.ndim == 1 else items.shape[1]
+        gr.sync_block.__init__(self, "gated_source", None,
+                               [items.dtype if vlen == 1 else (items.dtype, vlen)])
+        self.items, self.first, self.sent = items, first, 0
+        self.go = threading.Event()
+
+    def release(self):
+        self.go.set()
+
+    def work(self, input_items, output_items):
+        if self.sent == len(self.items):
+            return -1
+        limit = len(self.items) if self.go.is_set() else self.first
+        k = min(len(output_items[0]), limit - self.sent)
+        if k <= 0:
+            self.go.wait(0.001)
+            return 0
+        out = output_items[0][:k]
+        out[:] = self.items[self.sent:self.sent + k].reshape(out.shape)
+        self.sent += k
+        return k

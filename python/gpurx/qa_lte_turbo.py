@@ -12,8 +12,7 @@ import numpy as np
 import pmt
 from gnuradio import blocks, gr, gr_unittest, gpurx
 
-from qa_helpers import (BACKEND, encode_turbo as encode, llrs, options, pmt_int,
-                        require_backend_or_skip)
+from qa_helpers import (BACKEND, encode_turbo as encode, llrs, options, pmt_int, require_backend_or_skip, tags_named)
 
 require_backend_or_skip()
 
@@ -27,10 +26,6 @@ def crc24b_attach(bits):
         if fb:
             r ^= 0x800063
     return np.concatenate([bits, [(r >> (23 - i)) & 1 for i in range(24)]]).astype(np.uint8)
-
-
-def tags_named(tags, name):
-    return [t for t in tags if pmt.symbol_to_string(t.key) == name]
 
 
 class qa_lte_turbo(gr_unittest.TestCase):

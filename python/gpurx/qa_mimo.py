@@ -20,7 +20,8 @@ import numpy as np
 import pmt
 from gnuradio import blocks, gr, gr_unittest, gpurx
 
-from qa_helpers import BACKEND, options, pmt_int, require_backend_or_skip, run_with_timeout, wait_for
+from qa_helpers import (BACKEND, gated_source, options, pmt_int, require_backend_or_skip, run_with_timeout,
+                        tags_named, wait_for)
 
 require_backend_or_skip()
 
@@ -144,10 +145,6 @@ def packets(H, y, vpc, apriori=None):
             parts.append(a.view(np.complex64))
         out.append(np.concatenate(parts).astype(np.complex64))
     return out
-
-
-def tags_named(tags, name):
-    return sorted((t for t in tags if pmt.symbol_to_string(t.key) == name), key=lambda t: t.offset)
 
 
 class qa_mimo(gr_unittest.TestCase):
@@ -730,36 +727,3 @@ class qa_mimo(gr_unittest.TestCase):
         np.testing.assert_array_equal((got > 0).astype(int), bits)
 
 
-class gated_source(gr.sync_block):
-    """Vector source that sends its first `first` vectors, then waits until
-    release() before sending the rest (and then ends the stream)."""
-
-    def __init__(self, vectors, first):
-        gr.sync_block.__init__(self, "gated_source", None, [(vectors.dtype, vectors.shape[1])])
-        self.vectors, self.first, self.sent = vectors, first, 0
-        self.go = threading.Event()
-
-    def release(self):
-        self.go.set()
-
-    def work(self, input_items, output_items):
-        if self.sent == len(self.vectors):
-            return -1
-        limit = len(self.vectors) if self.go.is_set() else self.first
-        k = min(len(output_items[0]), limit - self.sent)
-        if k <= 0:
-            self.go.wait(0.001)
-            return 0
-        output_items[0][:k] = self.vectors[self.sent:self.sent + k]
-        self.sent += k
-        return k
-
-
-if __name__ == '__main__':
-    if BACKEND == "cuda":
-        try:
-            gpurx.mimo_detector(2, 2, options=options())
-        except RuntimeError as e:
-            print("skipped: %s" % e)
-            sys.exit(77)
-    gr_unittest.run(qa_mimo)

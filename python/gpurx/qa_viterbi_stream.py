@@ -11,14 +11,13 @@ steps [cL, (c+1)L) from a Viterbi run over [cL - D, (c+1)L + D) clipped to
 the stream, from state 0 at the stream's start, else from all states; best
 end state, lowest on ties; ties in add-compare-select keep the lower
 predecessor); NaN LLRs do not stop it; bad parameters raise naming them."""
-import threading
 import time
 
 import numpy as np
 import pmt
 from gnuradio import blocks, fec, gr, gr_unittest, gpurx
 
-from qa_helpers import options, require_backend_or_skip, run_with_timeout
+from qa_helpers import (gated_source, options, require_backend_or_skip, run_with_timeout, wait_for)
 
 require_backend_or_skip()
 
@@ -139,40 +138,6 @@ def start_failure_child():
     os._exit(0)
 
 
-class gated_source(gr.sync_block):
-    """Float source that sends its first `first` items, then waits until
-    release() before sending the rest (and then ends the stream)."""
-
-    def __init__(self, items, first):
-        gr.sync_block.__init__(self, "gated_source", None, [np.float32])
-        self.items, self.first, self.sent = items.astype(np.float32), first, 0
-        self.go = threading.Event()
-
-    def release(self):
-        self.go.set()
-
-    def work(self, input_items, output_items):
-        if self.sent == len(self.items):
-            return -1
-        limit = len(self.items) if self.go.is_set() else self.first
-        k = min(len(output_items[0]), limit - self.sent)
-        if k <= 0:
-            self.go.wait(0.001)
-            return 0
-        output_items[0][:k] = self.items[self.sent:self.sent + k]
-        self.sent += k
-        return k
-
-
-def wait_for(cond, timeout_s):
-    end = time.time() + timeout_s
-    while time.time() < end:
-        if cond():
-            return True
-        time.sleep(0.002)
-    return cond()
-
-
 class qa_viterbi_stream(gr_unittest.TestCase):
     def setUp(self):
         self.rng = np.random.default_rng(21)
@@ -288,7 +253,7 @@ class qa_viterbi_stream(gr_unittest.TestCase):
         bits = self.rng.integers(0, 2, 30000).astype(np.uint8)
         llr = noisy_llrs(encode(bits), 3.0, self.rng)
         first = 2 * 12345  # not a window boundary
-        src = gated_source(llr, first)
+        src = gated_source(llr.astype(np.float32), first)
         dec = gpurx.viterbi_stream_decoder(traceback=48, chunk=200,
                                            options=options(max_batch=1000, flush_us=10_000_000))
         snk = blocks.vector_sink_b()

@@ -26,7 +26,7 @@
 // (training steps) and the forward recursion, then, after a barrier, the
 // backward recursion that rewrites the window's own positions. alpha is
 // checkpointed every C steps (global scratch, cached) and each segment
-// recomputed before its backward walk, as in kernel 2. What a half-iteration
+// recomputed before its backward walk, as in cuda-float-window. What a half-iteration
 // starts with from global memory (boundary metrics, the last checkpoint) is
 // loaded before the barrier that precedes it.
 #include "turbo/lte_crc.h"
@@ -214,7 +214,7 @@ struct fx_code {
 // starting at offset j0: packed Lu = Ls + La, Lp, and each step's systematic
 // slot (that of Pi(k) for d = 1, from the table), whose extrinsic the
 // backward pass rewrites. With IDX, also each step's systematic position
-// (Pi(k) for d = 1, advanced incrementally as in kernel 2), which only the
+// (Pi(k) for d = 1, advanced incrementally as in cuda-float-window), which only the
 // pass that writes decisions needs.
 template <class O, int C, int d, bool IDX, int NW>
 __device__ __forceinline__ void load_steps(const fx_smem& sm, const fx_code<NW>& cd, int wk,
