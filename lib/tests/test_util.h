@@ -39,6 +39,20 @@ inline core::backend_choice cuda_backend(std::vector<int> devices = { 0 })
     return { core::backend_kind::cuda, std::move(devices), "test" };
 }
 
+//! The pipeline configuration of the test helpers: two CPU workers, two
+//! slots, batches of \p max_batch frames, a 100 ms flush (the sizes are
+//! the caller's).
+inline core::pipeline_config test_pipeline_config(const core::frame_types& types, size_t max_batch)
+{
+    core::pipeline_config pc;
+    pc.types = types;
+    pc.cpu_threads = 2;
+    pc.slots = 2;
+    pc.max_batch = max_batch;
+    pc.flush_timeout = std::chrono::microseconds(100000);
+    return pc;
+}
+
 /*!
  * The loop every test helper runs over a pipeline: submit() waits for room
  * by taking finished frames, finish() drains and takes the rest; take(frame)

@@ -349,34 +349,22 @@ def run_stream(fam, shape, opts, inputs, **params):
     return out, snk.tags(), dt, blk, snk
 
 
-class gated_tagged_source(gr.sync_block):
+class gated_tagged_source(gated_source):
     """Item source with length tags: sends its first `first` items, then
     waits until release() before sending the rest (and then ends)."""
 
     def __init__(self, items, tags, first):
-        gr.sync_block.__init__(self, "gated_tagged_source", None, [items.dtype])
-        self.items, self.first, self.sent = items, first, 0
+        gated_source.__init__(self, items, first)
         self.tags = sorted(tags, key=lambda t: t.offset)
-        self.go = threading.Event()
-
-    def release(self):
-        self.go.set()
 
     def work(self, input_items, output_items):
-        if self.sent == len(self.items):
-            return -1
-        limit = len(self.items) if self.go.is_set() else self.first
-        k = min(len(output_items[0]), limit - self.sent)
-        if k <= 0:
-            self.go.wait(0.001)
-            return 0
-        output_items[0][:k] = self.items[self.sent:self.sent + k]
+        before = self.sent
+        k = gated_source.work(self, input_items, output_items)
         # Offsets from this run's start: a restart begins counting again.
-        base = self.nitems_written(0) - self.sent
+        base = self.nitems_written(0) - before
         for t in self.tags:
-            if self.sent <= t.offset < self.sent + k:
+            if k > 0 and before <= t.offset < before + k:
                 self.add_item_tag(0, base + t.offset, t.key, t.value)
-        self.sent += k
         return k
 
 

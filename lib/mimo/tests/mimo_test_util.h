@@ -295,17 +295,12 @@ inline std::vector<detected> detect_all(const std::vector<mimo_frame>& frames,
 {
     core::mimo_config c = cfg;
     const auto choice = core::choose_mimo_implementation(c);
-    core::pipeline_config pc;
-    pc.types = core::mimo::frame_types_of();
-    pc.cpu_threads = 2;
-    pc.slots = 2;
-    pc.max_batch = max_batch;
+    auto pc = test_pipeline_config(core::mimo::frame_types_of(), max_batch);
     for (const auto& f : frames) {
         pc.max_in_bytes = std::max(pc.max_in_bytes, core::mimo::frame_in_bytes(f.params));
         pc.max_out_bytes =
             std::max(pc.max_out_bytes, core::mimo::frame_out_bytes(f.params, c.llr_type));
     }
-    pc.flush_timeout = std::chrono::microseconds(100000);
     auto pipe = core::make_pipeline(core::mimo_kernel_factories(c, choice), where, pc);
     std::vector<detected> out;
     auto run = run_frames(*pipe, [&](const core::completed_frame& r) {

@@ -67,14 +67,9 @@ inline std::vector<decoded> decode_all(const std::vector<codeword>& cws,
 {
     core::turbo_config c = cfg;
     const auto choice = core::choose_turbo_implementation(c);
-    core::pipeline_config pc;
-    pc.types = core::turbo::frame_types_of();
-    pc.cpu_threads = 2;
-    pc.slots = 2;
-    pc.max_batch = max_batch;
+    auto pc = test_pipeline_config(core::turbo::frame_types_of(), max_batch);
     pc.max_in_bytes = (3 * core::lte_max_K + 12) * sizeof(float);
     pc.max_out_bytes = core::turbo_out_bytes(core::lte_max_K, cfg.soft_output);
-    pc.flush_timeout = std::chrono::microseconds(100000);
     auto pipe = core::make_pipeline(core::turbo_kernel_factories(c, choice), where, pc);
     std::vector<decoded> out;
     auto run = run_frames(*pipe, [&](const core::completed_frame& f) {

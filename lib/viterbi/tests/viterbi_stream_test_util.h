@@ -142,14 +142,9 @@ inline std::vector<uint8_t> run_stream(const core::viterbi_stream_config& cfg,
 {
     const auto code = cfg.code();
     const auto choice = core::choose_viterbi_stream_implementation(cfg);
-    core::pipeline_config pc;
-    pc.types = core::viterbi::stream_frame_types_of();
-    pc.cpu_threads = 2;
-    pc.slots = 2;
-    pc.max_batch = max_batch;
+    auto pc = test_pipeline_config(core::viterbi::stream_frame_types_of(), max_batch);
     pc.max_in_bytes = size_t(code.n()) * size_t(cfg.max_frame_steps()) * core::stream_item_bytes(in.input);
     pc.max_out_bytes = size_t(cfg.frame_windows) * size_t(cfg.chunk);
-    pc.flush_timeout = std::chrono::microseconds(100000);
     auto pipe = core::make_pipeline(core::viterbi_stream_kernel_factories(cfg, choice), where, pc);
     core::viterbi_stream_framer framer(cfg, in.input);
     std::vector<uint8_t> out;

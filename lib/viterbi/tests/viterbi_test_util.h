@@ -159,16 +159,11 @@ inline std::vector<viterbi_frame_out> viterbi_decode_all(const std::vector<viter
                                                          size_t max_batch = 8)
 {
     const auto choice = core::choose_viterbi_implementation(cfg);
-    core::pipeline_config pc;
-    pc.types = core::viterbi::frame_types_of();
-    pc.cpu_threads = 2;
-    pc.slots = 2;
-    pc.max_batch = max_batch;
+    auto pc = test_pipeline_config(core::viterbi::frame_types_of(), max_batch);
     for (const auto& f : frames) {
         pc.max_in_bytes = std::max(pc.max_in_bytes, f.llr.size() * sizeof(float) + f.hard.size());
         pc.max_out_bytes = std::max(pc.max_out_bytes, size_t(f.frame_bits));
     }
-    pc.flush_timeout = std::chrono::microseconds(100000);
     auto pipe = core::make_pipeline(core::viterbi_kernel_factories(cfg, choice), where, pc);
     std::vector<viterbi_frame_out> out;
     auto run = run_frames(*pipe, [&](const core::completed_frame& r) {
