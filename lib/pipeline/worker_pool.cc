@@ -52,10 +52,13 @@ void worker_pool::run_items(size_t worker)
     std::unique_lock<std::mutex> lock(d_mutex);
     while (d_next < d_n) {
         if (worker == 0 && d_check) {
-            // Asked outside the lock: the check may take its own.
+            // Asked outside the lock: the check may take its own. Meanwhile
+            // the other workers may have taken the last items: look again.
             lock.unlock();
             stop_requested(0);
             lock.lock();
+            if (d_next >= d_n)
+                break;
         }
         if (cancelled())
             break;

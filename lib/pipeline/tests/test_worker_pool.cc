@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <thread>
 #include <stdexcept>
 #include <vector>
 
@@ -69,4 +70,33 @@ TEST(WorkerPool, SizedFromTheMachine)
     worker_pool pool(0);
     EXPECT_GE(pool.size(), 1u);
     EXPECT_EQ(pool.size(), worker_pool::resolve(0));
+}
+
+// With a cancel check set, worker 0 asks it outside the pool's lock; the
+// other workers may take the last items meanwhile. No item may run twice or
+// beyond the range (an index past n crashed the CPU backend on a 16-core
+// host). Many workers on few cores make the window wide.
+TEST(WorkerPool, CancelCheckNeverHandsOutAnItemTwiceOrPastTheEnd)
+{
+    worker_pool pool(16);
+    pool.set_cancel_check([] {
+        std::this_thread::yield();
+        return false;
+    });
+    for (int round = 0; round < 300; round++) {
+        const size_t n = 1 + size_t(round % 37);
+        std::vector<std::atomic<int>> hits(n);
+        std::atomic<size_t> beyond{ 0 };
+        pool.parallel_for(n, [&](size_t i, size_t) {
+            if (i >= n) {
+                beyond++;
+                return;
+            }
+            hits[i]++;
+            std::this_thread::yield();
+        });
+        ASSERT_EQ(beyond.load(), 0u) << "round " << round << ": an item index past " << n;
+        for (size_t i = 0; i < n; i++)
+            ASSERT_EQ(hits[i].load(), 1) << "round " << round << ", item " << i << " of " << n;
+    }
 }
