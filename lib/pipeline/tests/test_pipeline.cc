@@ -524,6 +524,20 @@ struct counting_copy_kernel final : core::cpu_kernel {
     }
 };
 
+//! CPU kernels of counting_copy_kernel, raising \p stop after \p stop_after items.
+core::kernel_factories counting_copy_kernels(std::atomic<int>& items_run, std::atomic<bool>& stop, int stop_after)
+{
+    core::kernel_factories k;
+    k.cpu = [&items_run, &stop, stop_after] {
+        auto kern = std::make_unique<counting_copy_kernel>();
+        kern->items_run = &items_run;
+        kern->stop = &stop;
+        kern->stop_after = stop_after;
+        return std::unique_ptr<core::cpu_kernel>(std::move(kern));
+    };
+    return k;
+}
+
 } // namespace
 
 TEST(Pipeline, CpuCancelledBatchIsHeldAndRunsAgainOnResume)
@@ -531,14 +545,7 @@ TEST(Pipeline, CpuCancelledBatchIsHeldAndRunsAgainOnResume)
     const size_t vlen = 5, batch = 8;
     std::atomic<int> items_run{ 0 };
     std::atomic<bool> stop{ false };
-    core::kernel_factories k;
-    k.cpu = [&] {
-        auto kern = std::make_unique<counting_copy_kernel>();
-        kern->items_run = &items_run;
-        kern->stop = &stop;
-        kern->stop_after = 3;
-        return std::unique_ptr<core::cpu_kernel>(std::move(kern));
-    };
+    const auto k = counting_copy_kernels(items_run, stop, 3);
     auto cfg = make_cfg({ 3, batch, 1000000 }, vlen);
     cfg.cpu_threads = 1; // the caller runs every item: the cancel lands after item 3
     auto pipe = core::make_pipeline(k, test::cpu_backend(), cfg);
@@ -588,14 +595,7 @@ TEST(Pipeline, CpuDrainResumesAHeldPipeline)
     const size_t vlen = 3, batch = 4;
     std::atomic<int> items_run{ 0 };
     std::atomic<bool> stop{ false };
-    core::kernel_factories k;
-    k.cpu = [&] {
-        auto kern = std::make_unique<counting_copy_kernel>();
-        kern->items_run = &items_run;
-        kern->stop = &stop;
-        kern->stop_after = 1;
-        return std::unique_ptr<core::cpu_kernel>(std::move(kern));
-    };
+    const auto k = counting_copy_kernels(items_run, stop, 1);
     auto cfg = make_cfg({ 2, batch, 1000000 }, vlen);
     cfg.cpu_threads = 2;
     auto pipe = core::make_pipeline(k, test::cpu_backend(), cfg);
