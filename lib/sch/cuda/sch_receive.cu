@@ -1,0 +1,359 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// The shared channel's receive steps on the GPU, before and after the turbo
+// decoder: the same integer arithmetic as the CPU's sch_steps.cc
+// (sch_arith.h), laid out for many TBs and code blocks at once.
+//
+//  descramble  one warp per 32 words of a TB: each lane jumps the Gold
+//              registers to its word (matrix powers in constant memory),
+//              then the warp walks the 32 words, lane l taking element l of
+//              each, so loads and stores are coalesced;
+//  cb_setup    one block: a scan over the TBs' code-block counts gives each
+//              TB its first code block in launch order (single-block TBs
+//              first), and each TB's thread writes its blocks' turbo frames;
+//  dematch     one block per code block: the <NULL>-free rank of every
+//              circular-buffer position (a block scan, in shared memory)
+//              tells which received bits land on it, e = rank - rank(k0)
+//              modulo the non-<NULL> count, every lap of repetition; each
+//              thread sums its positions' copies (a gather: no atomics, so
+//              the sum is exact and ordered as on the CPU), combines with
+//              the soft buffer and writes the decoder's int8 input;
+//  assemble    one block per TB: CRCs word-parallel (each word's remainder
+//              times x^(32m+24) mod g from a table, XOR-reduced), the TB's
+//              bits gathered from its code blocks.
+#include "cuda/cuda_check.h"
+#include "cuda/launch.cuh"
+#include "common/llr_int8.h"
+#include "sch/cuda/sch_launch.h"
+#include "sch/lte_scrambling.h"
+#include "sch/sch_arith.h"
+#include "turbo/lte_crc.h"
+#include "turbo/turbo_frame.h"
+
+#include <cub/block/block_scan.cuh>
+#include <cuda_runtime.h>
+#include <vector>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+namespace sch {
+
+namespace {
+
+__constant__ gold_jump_tables c_gold;
+
+__device__ __forceinline__ uint32_t gf2_apply_c(const uint32_t* columns, uint32_t s)
+{
+    uint32_t y = 0;
+#pragma unroll
+    for (int j = 0; j < 31; j++)
+        y ^= (0u - ((s >> j) & 1u)) & columns[j];
+    return y;
+}
+
+__device__ uint32_t gold_word_device(uint32_t c_init, uint32_t w)
+{
+    uint32_t x1 = c_gold.x1_start;
+    uint32_t x2 = gf2_apply_c(c_gold.x2_start, c_init & 0x7FFFFFFFu);
+    for (int b = 0; b < GOLD_JUMP_LEVELS; b++)
+        if ((w >> b) & 1u) {
+            x1 = gf2_apply_c(c_gold.x1_jump[b], x1);
+            x2 = gf2_apply_c(c_gold.x2_jump[b], x2);
+        }
+    return gold_word(x1, x2);
+}
+
+// grid: (warps of words, TB); 256 threads = 8 warps, each 32 words.
+__global__ void descramble_kernel(receive_args a)
+{
+    const int f = blockIdx.y;
+    const frame_params& p = a.tbs[f];
+    const int lane = threadIdx.x & 31;
+    const int warp_word = (blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32) * 32;
+    const int G = p.G;
+    if (warp_word * 32 >= G)
+        return;
+    const uint32_t mine = gold_word_device(p.c_init, uint32_t(warp_word + lane));
+    const uint8_t* in = a.in + a.frames[f].in_offset;
+    int8_t* out = reinterpret_cast<int8_t*>(a.scratch + a.layout.descrambled_of(size_t(f)));
+    const bool int8_in = p.input == turbo::INPUT_INT8;
+    for (int i = 0; i < 32; i++) {
+        const uint32_t c = __shfl_sync(0xFFFFFFFFu, mine, i);
+        const int j = (warp_word + i) * 32 + lane;
+        if (j < G) {
+            int v;
+            if (int8_in) {
+                v = reinterpret_cast<const int8_t*>(in)[j];
+                v = v < -127 ? -127 : v;
+            } else {
+                v = quantize_llr(reinterpret_cast<const float*>(in)[j], int8_llr_steps, int8_llr_max);
+            }
+            out[j] = int8_t(((c >> lane) & 1u) ? -v : v);
+        }
+    }
+}
+
+constexpr int SETUP_THREADS = 1024;
+
+__global__ void __launch_bounds__(SETUP_THREADS) cb_setup_kernel(receive_args a)
+{
+    using scan = cub::BlockScan<int, SETUP_THREADS>;
+    __shared__ typename scan::TempStorage tmp;
+    __shared__ int base_single, base_multi;
+    if (threadIdx.x == 0) {
+        base_single = 0;
+        base_multi = a.single;
+    }
+    __syncthreads();
+    auto* desc = reinterpret_cast<frame_desc*>(a.scratch + a.layout.cb_desc);
+    auto* tp = reinterpret_cast<turbo::frame_params*>(a.scratch + a.layout.cb_params);
+    auto* entries = reinterpret_cast<cb_entry*>(a.scratch + a.layout.cb_entries);
+    for (int chunk = 0; chunk < a.ntb; chunk += SETUP_THREADS) {
+        const int f = chunk + int(threadIdx.x);
+        const int C = f < a.ntb ? a.tbs[f].C : 0;
+        const int single = C == 1 ? 1 : 0;
+        const int multi = C > 1 ? C : 0;
+        int s_off, m_off, s_total, m_total;
+        scan(tmp).ExclusiveSum(single, s_off, s_total);
+        __syncthreads();
+        scan(tmp).ExclusiveSum(multi, m_off, m_total);
+        if (f < a.ntb) {
+            const frame_params& p = a.tbs[f];
+            const int first = single ? base_single + s_off : base_multi + m_off;
+            reinterpret_cast<int32_t*>(a.scratch + a.layout.tb_first)[f] = first;
+            for (int r = 0; r < C; r++) {
+                const int i = first + r;
+                const int K = cb_K(p, r);
+                entries[i] = { f, r };
+                desc[i] = { uint64_t(i) * CB_IN_STRIDE, uint64_t(i) * CB_OUT_STRIDE,
+                            uint32_t(3 * K + 12), uint32_t(K) };
+                tp[i] = { K, r < p.Cm ? p.fm1 : p.fp1, r < p.Cm ? p.fm2 : p.fp2,
+                          int32_t(turbo::INPUT_INT8) };
+            }
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            base_single += s_total;
+            base_multi += m_total;
+        }
+        __syncthreads();
+    }
+}
+
+constexpr int DEMATCH_THREADS = 512;
+
+__global__ void __launch_bounds__(DEMATCH_THREADS) dematch_kernel(receive_args a)
+{
+    using scan = cub::BlockScan<int, DEMATCH_THREADS>;
+    __shared__ typename scan::TempStorage tmp;
+    extern __shared__ uint16_t rank[]; // ncb + 1: non-<NULL> positions before w
+    const int i = blockIdx.x;
+    const cb_entry e = reinterpret_cast<const cb_entry*>(a.scratch + a.layout.cb_entries)[i];
+    const frame_params& p = a.tbs[e.tb];
+    const int r = e.r;
+    const int K = cb_K(p, r), F = cb_filler(p, r), ncb = cb_ncb(p, r);
+    const int k0 = cb_k0(p, r) % ncb, E = cb_E(p, r), at = cb_offset(p, r);
+    const int Kw = circular_length(K);
+    // Ranks: each thread counts a contiguous chunk, the scan gives its base.
+    const int chunk = (ncb + DEMATCH_THREADS - 1) / DEMATCH_THREADS;
+    const int w0 = int(threadIdx.x) * chunk;
+    const int w1 = min(w0 + chunk, ncb);
+    int count = 0;
+    for (int w = w0; w < w1; w++)
+        count += circular_to_codeword(K, F, w) >= 0;
+    int base, total;
+    scan(tmp).ExclusiveSum(count, base, total);
+    for (int w = w0; w < w1; w++) {
+        rank[w] = uint16_t(base);
+        base += circular_to_codeword(K, F, w) >= 0;
+    }
+    __syncthreads();
+    const int n = total;
+    const int rank_k0 = rank[k0];
+    const int8_t* rx = reinterpret_cast<const int8_t*>(a.scratch + a.layout.descrambled_of(size_t(e.tb)));
+    int8_t* dec = reinterpret_cast<int8_t*>(a.scratch + a.layout.cb_in + size_t(i) * CB_IN_STRIDE);
+    int16_t* soft = p.harq_slot >= 0 ? a.soft + size_t(p.harq_slot) * a.soft_llrs + size_t(r) * MAX_CB_LLRS
+                                     : nullptr;
+    for (int w = threadIdx.x; w < Kw; w += blockDim.x) {
+        const int c = circular_to_codeword(K, F, w);
+        if (c < 0)
+            continue;
+        int32_t sum = 0;
+        if (w < ncb && n > 0) {
+            for (int k = (int(rank[w]) - rank_k0 + n) % n; k < E; k += n)
+                sum += rx[transmitted_index(p, at + k)];
+        }
+        const int16_t v = soft && p.combine ? saturate16(int32_t(soft[c]) + sum) : saturate16(sum);
+        if (soft)
+            soft[c] = v;
+        dec[c] = saturate8(v);
+    }
+    for (int f = threadIdx.x; f < F; f += blockDim.x) {
+        dec[3 * f] = CERTAIN_ZERO;
+        dec[3 * f + 1] = CERTAIN_ZERO;
+    }
+}
+
+constexpr int ASSEMBLE_THREADS = 256;
+
+__device__ __forceinline__ uint32_t block_xor(uint32_t v, uint32_t* shared)
+{
+    for (int o = 16; o > 0; o >>= 1)
+        v ^= __shfl_xor_sync(0xFFFFFFFFu, v, o);
+    if (threadIdx.x == 0)
+        *shared = 0;
+    __syncthreads();
+    if ((threadIdx.x & 31) == 0)
+        atomicXor(shared, v);
+    __syncthreads();
+    const uint32_t r = *shared;
+    __syncthreads();
+    return r;
+}
+
+// Bit i of the TB's b sequence (its bits, then CRC24A): code block and bit.
+__device__ __forceinline__ void tb_bit_source(const frame_params& p, int i, int& r, int& k)
+{
+    const int L = p.C > 1 ? 24 : 0;
+    const int data0 = cb_K(p, 0) - L - p.F;
+    if (i < data0) {
+        r = 0;
+        k = p.F + i;
+        return;
+    }
+    i -= data0;
+    const int nm = p.Cm > 1 ? p.Cm - 1 : 0, Dm = p.Km - L, Dp = p.Kp - L;
+    if (i < nm * Dm) {
+        r = 1 + i / Dm;
+        k = i % Dm;
+    } else {
+        i -= nm * Dm;
+        r = 1 + nm + i / Dp;
+        k = i % Dp;
+    }
+}
+
+__global__ void __launch_bounds__(ASSEMBLE_THREADS) assemble_kernel(receive_args a)
+{
+    __shared__ uint32_t red;
+    const int f = blockIdx.x;
+    const frame_params& p = a.tbs[f];
+    const int first = reinterpret_cast<const int32_t*>(a.scratch + a.layout.tb_first)[f];
+    const uint8_t* blocks = a.scratch + a.layout.cb_out + size_t(first) * CB_OUT_STRIDE;
+    const auto* tres = reinterpret_cast<const turbo::frame_result*>(a.scratch + a.layout.cb_results);
+    uint8_t* out = a.out + a.frames[f].out_offset;
+    // Each code block's CRC over its K bits.
+    uint64_t cb_crc = 0;
+    int iterations = 0;
+    const uint32_t gcb = p.C > 1 ? crc24b_poly : crc24a_poly;
+    const uint32_t* tcb = p.C > 1 ? a.tables.crc_b : a.tables.crc_a;
+    for (int r = 0; r < p.C; r++) {
+        const int K = cb_K(p, r), W = (K + 31) / 32, pad = 32 * W - K;
+        const uint8_t* c = blocks + size_t(r) * CB_OUT_STRIDE;
+        uint32_t acc = 0;
+        for (int m = threadIdx.x; m < W; m += blockDim.x) {
+            uint32_t word = 0;
+            for (int b = 0; b < 32; b++) {
+                const int idx = 32 * m + b - pad;
+                word = (word << 1) | (idx >= 0 ? (c[idx] & 1u) : 0u);
+            }
+            acc ^= crc24_mulmod(crc24_word_mod(word, gcb), tcb[W - 1 - m], gcb);
+        }
+        if (block_xor(acc, &red) == 0)
+            cb_crc |= uint64_t(1) << r;
+        iterations = max(iterations, tres[first + r].iterations);
+    }
+    // The TB: its bits out, and CRC24A over them and their parity.
+    const int B = p.tbs + 24, W = (B + 31) / 32, pad = 32 * W - B;
+    uint32_t acc = 0;
+    for (int m = threadIdx.x; m < W; m += blockDim.x) {
+        uint32_t word = 0;
+        for (int b = 0; b < 32; b++) {
+            const int idx = 32 * m + b - pad;
+            uint32_t bit = 0;
+            if (idx >= 0) {
+                int r, k;
+                tb_bit_source(p, idx, r, k);
+                bit = blocks[size_t(r) * CB_OUT_STRIDE + k] & 1u;
+                if (idx < p.tbs)
+                    out[idx] = uint8_t(bit);
+            }
+            word = (word << 1) | bit;
+        }
+        acc ^= crc24_mulmod(crc24_word_mod(word, crc24a_poly), a.tables.crc_a[W - 1 - m], crc24a_poly);
+    }
+    const uint32_t tb_crc = block_xor(acc, &red);
+    if (threadIdx.x == 0)
+        a.results[f] = { tb_crc == 0 ? 1 : 0, iterations, p.C, 0, cb_crc };
+}
+
+// x^(32m + 24) mod g for m < n, on the host.
+std::vector<uint32_t> crc_powers(uint32_t g, int n)
+{
+    std::vector<uint32_t> t(static_cast<size_t>(n));
+    uint32_t r = 1; // x^0
+    auto times_x = [g](uint32_t v) { return ((v << 1) & 0xFFFFFFu) ^ ((v & 0x800000u) ? g : 0u); };
+    for (int i = 0; i < 24; i++)
+        r = times_x(r);
+    for (int m = 0; m < n; m++) {
+        t[size_t(m)] = r;
+        for (int i = 0; i < 32; i++)
+            r = times_x(r);
+    }
+    return t;
+}
+
+} // namespace
+
+device_tables upload_tables(uint32_t* crc_a, uint32_t* crc_b, int crc_words)
+{
+    GPURX_CUDA_CHECK(cudaMemcpyToSymbol(c_gold, &gold_jumps(), sizeof(gold_jump_tables)));
+    const auto ta = crc_powers(crc24a_poly, crc_words), tb = crc_powers(crc24b_poly, crc_words);
+    GPURX_CUDA_CHECK(cudaMemcpy(crc_a, ta.data(), ta.size() * 4, cudaMemcpyHostToDevice));
+    GPURX_CUDA_CHECK(cudaMemcpy(crc_b, tb.data(), tb.size() * 4, cudaMemcpyHostToDevice));
+    return { crc_a, crc_b, crc_words };
+}
+
+void launch_descramble(const receive_args& a, int max_G, void* stream)
+{
+    if (a.ntb == 0)
+        return;
+    const int words = (max_G + 31) / 32;
+    const int warps = (words + 31) / 32;
+    const dim3 grid((warps + 7) / 8, a.ntb);
+    launch_checked(&descramble_kernel, "sch descramble", grid, 256, 0, static_cast<cudaStream_t>(stream), a);
+}
+
+void launch_cb_setup(const receive_args& a, void* stream)
+{
+    if (a.ntb == 0)
+        return;
+    launch_checked(&cb_setup_kernel, "sch code block setup", dim3(1), SETUP_THREADS, 0,
+                   static_cast<cudaStream_t>(stream), a);
+}
+
+void launch_dematch(const receive_args& a, int max_ncb, void* stream)
+{
+    if (a.ncb == 0)
+        return;
+    const size_t smem = size_t(max_ncb + 1) * sizeof(uint16_t);
+    launch_checked(&dematch_kernel, "sch dematch", dim3(a.ncb), DEMATCH_THREADS, smem,
+                   static_cast<cudaStream_t>(stream), a);
+}
+
+void launch_assemble(const receive_args& a, void* stream)
+{
+    if (a.ntb == 0)
+        return;
+    launch_checked(&assemble_kernel, "sch assemble", dim3(a.ntb), ASSEMBLE_THREADS, 0,
+                   static_cast<cudaStream_t>(stream), a);
+}
+
+} // namespace sch
+} // namespace core
+} // namespace gpurx
+} // namespace gr

@@ -1,0 +1,89 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "sch/lte_scrambling.h"
+#include "sch/sch_arith.h"
+
+namespace gr {
+namespace gpurx {
+namespace core {
+namespace sch {
+
+namespace {
+
+uint32_t advance(uint32_t s, bool x1, long steps)
+{
+    for (; steps >= 32; steps -= 32)
+        s = x1 ? gold_x1_advance32(s) : gold_x2_advance32(s);
+    for (; steps > 0; steps--)
+        s = (s >> 1) | ((x1 ? gold_x1_next(s) : gold_x2_next(s)) << 30);
+    return s;
+}
+
+// The matrix of `steps` steps of one register: column j is the state that
+// unit state bit j becomes.
+void matrix_of(bool x1, long steps, uint32_t* columns)
+{
+    for (int j = 0; j < 31; j++)
+        columns[j] = advance(1u << j, x1, steps);
+}
+
+gold_jump_tables make_tables()
+{
+    gold_jump_tables t{};
+    t.x1_start = advance(1u, true, GOLD_NC);
+    matrix_of(false, GOLD_NC, t.x2_start);
+    for (int b = 0; b < GOLD_JUMP_LEVELS; b++) {
+        matrix_of(true, 32L << b, t.x1_jump[b]);
+        matrix_of(false, 32L << b, t.x2_jump[b]);
+    }
+    return t;
+}
+
+} // namespace
+
+void gold_words(uint32_t c_init, uint32_t* words, size_t n)
+{
+    uint32_t x1 = advance(1u, true, GOLD_NC);
+    uint32_t x2 = advance(c_init & 0x7FFFFFFFu, false, GOLD_NC);
+    for (size_t w = 0; w < n; w++) {
+        words[w] = gold_word(x1, x2);
+        x1 = gold_x1_advance32(x1);
+        x2 = gold_x2_advance32(x2);
+    }
+}
+
+std::vector<uint8_t> gold_bits(uint32_t c_init, size_t n)
+{
+    std::vector<uint32_t> w((n + 31) / 32);
+    gold_words(c_init, w.data(), w.size());
+    std::vector<uint8_t> bits(n);
+    for (size_t i = 0; i < n; i++)
+        bits[i] = uint8_t((w[i / 32] >> (i % 32)) & 1u);
+    return bits;
+}
+
+const gold_jump_tables& gold_jumps()
+{
+    static const gold_jump_tables t = make_tables();
+    return t;
+}
+
+uint32_t gold_word_at(const gold_jump_tables& t, uint32_t c_init, uint32_t w)
+{
+    uint32_t x1 = t.x1_start;
+    uint32_t x2 = gf2_apply(t.x2_start, c_init & 0x7FFFFFFFu);
+    for (int b = 0; b < GOLD_JUMP_LEVELS; b++)
+        if ((w >> b) & 1u) {
+            x1 = gf2_apply(t.x1_jump[b], x1);
+            x2 = gf2_apply(t.x2_jump[b], x2);
+        }
+    return gold_word(x1, x2);
+}
+
+} // namespace sch
+} // namespace core
+} // namespace gpurx
+} // namespace gr

@@ -1,0 +1,182 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// The shared channel's index arithmetic, one definition for g++ and nvcc:
+// where a code block's bits sit in the codeword, where each circular-buffer
+// position comes from (36.212 §5.1.4.1.1-2), the uplink channel interleaver
+// (§5.2.2.8) and the scrambling sequence (36.211 §7.2), word by word.
+//
+// The soft-buffer layout is the decoder's: a code block of K is kept as its
+// 3K+12 LLRs in the turbo codeword layout c[3k+i] = d(i)_k, in int16 units
+// of 1/8 LLR, so HARQ combining adds integers and the CPU and GPU agree bit
+// for bit.
+#ifndef INCLUDED_GPURX_SCH_SCH_ARITH_H
+#define INCLUDED_GPURX_SCH_SCH_ARITH_H
+
+#include "common/host_device.h"
+#include "sch/sch_frame.h"
+#include <cstdint>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+namespace sch {
+
+constexpr int SUBBLOCK_COLUMNS = 32; //!< C_subblock^TC
+constexpr int MAX_CODE_BLOCKS = 64;  //!< cb_crc's bits; TBS 391656 needs 64
+constexpr int MAX_CB_LLRS = 3 * 6144 + 12;
+//! The scrambler's x1/x2 start: c(n) = x1(n + 1600) + x2(n + 1600).
+constexpr int GOLD_NC = 1600;
+
+GPURX_HD int cb_K(const frame_params& p, int r) { return r < p.Cm ? p.Km : p.Kp; }
+GPURX_HD int cb_filler(const frame_params& p, int r) { return r == 0 ? p.F : 0; }
+GPURX_HD int cb_ncb(const frame_params& p, int r) { return r < p.Cm ? p.ncb_m : p.ncb_p; }
+GPURX_HD int cb_k0(const frame_params& p, int r) { return r < p.Cm ? p.k0_m : p.k0_p; }
+//! E_r (§5.1.4.1.2): the first C - gamma blocks get E_lo, the rest E_hi.
+GPURX_HD int cb_E(const frame_params& p, int r) { return r < p.C - p.gamma ? p.E_lo : p.E_hi; }
+//! Where code block r's E bits start in the concatenated codeword (§5.1.5).
+GPURX_HD int cb_offset(const frame_params& p, int r)
+{
+    const int lo = p.C - p.gamma;
+    return r <= lo ? r * p.E_lo : lo * p.E_lo + (r - lo) * p.E_hi;
+}
+//! Where code block r's K bits start among the TB's decoded bits, with
+//! block 0's filler bits counted (they are dropped at reassembly).
+GPURX_HD int cb_bit_offset(const frame_params& p, int r)
+{
+    return r <= p.Cm ? r * p.Km : p.Cm * p.Km + (r - p.Cm) * p.Kp;
+}
+
+//! R_subblock^TC of a code block of K: rows of each stream's interleaver.
+GPURX_HD int subblock_rows(int K) { return (K + 4 + SUBBLOCK_COLUMNS - 1) / SUBBLOCK_COLUMNS; }
+//! K_w = 3 K_Pi: the circular buffer's length.
+GPURX_HD int circular_length(int K) { return 3 * SUBBLOCK_COLUMNS * subblock_rows(K); }
+
+//! Inter-column permutation P of the sub-block interleaver (Table 5.1.4-1):
+//! bit-reversal of the 5-bit column number.
+GPURX_HD int column_permutation(int j)
+{
+    return ((j & 1) << 4) | ((j & 2) << 2) | (j & 4) | ((j & 8) >> 2) | ((j & 16) >> 4);
+}
+
+/*!
+ * Circular-buffer position w of a code block of K with F filler bits: the
+ * codeword position 3k+i of d(i)_k it carries, or -1 for a <NULL> (a dummy
+ * bit of the sub-block interleaver, or a filler bit of d(0) or d(1)).
+ */
+GPURX_HD int circular_to_codeword(int K, int F, int w)
+{
+    const int R = subblock_rows(K);
+    const int Kpi = R * SUBBLOCK_COLUMNS;
+    const int dummies = Kpi - (K + 4);
+    int i, k;
+    if (w < Kpi) {
+        i = 0;
+        k = w;
+    } else {
+        i = 1 + ((w - Kpi) & 1);
+        k = (w - Kpi) >> 1;
+    }
+    int y = column_permutation(k / R) + SUBBLOCK_COLUMNS * (k % R);
+    if (i == 2)
+        y = (y + 1) % Kpi;
+    const int d = y - dummies;
+    if (d < 0 || (i < 2 && d < F))
+        return -1;
+    return 3 * d + i;
+}
+
+/*!
+ * Where the j-th bit of the concatenated codeword (§5.1.5) is transmitted:
+ * j on the downlink; on the uplink the channel interleaver (§5.2.2.8, no
+ * UCI) writes Q_m-bit symbols row by row into C_mux = n_symb columns and
+ * reads them out column by column.
+ */
+GPURX_HD int transmitted_index(const frame_params& p, int j)
+{
+    if (p.channel != ULSCH)
+        return j;
+    const int symbol = j / p.qm, bit = j - symbol * p.qm;
+    const int rows = p.G / (p.qm * p.n_symb);
+    const int row = symbol / p.n_symb, column = symbol - row * p.n_symb;
+    return (column * rows + row) * p.qm + bit;
+}
+
+//! One step of x1 (x1(n+31) = x1(n+3) + x1(n)) on a 31-bit state whose bit
+//! t is x1(n+t).
+GPURX_HD uint32_t gold_x1_next(uint32_t s) { return ((s ^ (s >> 3)) & 1u); }
+//! x2(n+31) = x2(n+3) + x2(n+2) + x2(n+1) + x2(n).
+GPURX_HD uint32_t gold_x2_next(uint32_t s) { return ((s ^ (s >> 1) ^ (s >> 2) ^ (s >> 3)) & 1u); }
+/*!
+ * 32 scrambling bits c(32t) .. c(32t+31) (bit b of the result is c(32t+b))
+ * from the two registers' states at n = 32t + Nc: bits 0..30 are the states
+ * themselves, bit 31 the next output of each.
+ */
+GPURX_HD uint32_t gold_word(uint32_t x1, uint32_t x2)
+{
+    return (x1 ^ x2) | ((gold_x1_next(x1) ^ gold_x2_next(x2)) << 31);
+}
+//! The register state 32 steps on.
+GPURX_HD uint32_t gold_x1_advance32(uint32_t s)
+{
+    for (int t = 0; t < 32; t++)
+        s = (s >> 1) | (gold_x1_next(s) << 30);
+    return s;
+}
+GPURX_HD uint32_t gold_x2_advance32(uint32_t s)
+{
+    for (int t = 0; t < 32; t++)
+        s = (s >> 1) | (gold_x2_next(s) << 30);
+    return s;
+}
+//! A 31x31 GF(2) matrix (column j = image of state bit j) applied to a state.
+GPURX_HD uint32_t gf2_apply(const uint32_t* columns, uint32_t s)
+{
+    uint32_t y = 0;
+    for (int j = 0; j < 31; j++)
+        y ^= (0u - ((s >> j) & 1u)) & columns[j];
+    return y;
+}
+
+//! Saturating int16 soft-buffer arithmetic.
+GPURX_HD int16_t saturate16(int32_t v)
+{
+    return int16_t(v > 32767 ? 32767 : (v < -32767 ? -32767 : v));
+}
+GPURX_HD int8_t saturate8(int32_t v) { return int8_t(v > 127 ? 127 : (v < -127 ? -127 : v)); }
+//! A <NULL> filler bit's decoder input: a certain zero (LLR -127/8).
+constexpr int8_t CERTAIN_ZERO = -127;
+
+//! (a * b) mod g over GF(2) for 24-bit a, b (g = the CRC polynomial, x^24 implied).
+GPURX_HD uint32_t crc24_mulmod(uint32_t a, uint32_t b, uint32_t g)
+{
+    uint32_t r = 0;
+    for (int i = 23; i >= 0; i--) {
+        // r = r * x mod g, then add b's bit i times a.
+        const uint32_t top = (r >> 23) & 1u;
+        r = ((r << 1) & 0xFFFFFFu) ^ (top ? g : 0u);
+        if ((b >> i) & 1u)
+            r ^= a;
+    }
+    return r;
+}
+//! A 32-bit word (bit 31 first) as a polynomial, mod g.
+GPURX_HD uint32_t crc24_word_mod(uint32_t w, uint32_t g)
+{
+    uint32_t r = 0;
+    for (int i = 31; i >= 0; i--) {
+        const uint32_t top = (r >> 23) & 1u;
+        r = ((r << 1) & 0xFFFFFFu) ^ (top ? g : 0u);
+        r ^= (w >> i) & 1u;
+    }
+    return r;
+}
+
+} // namespace sch
+} // namespace core
+} // namespace gpurx
+} // namespace gr
+
+#endif

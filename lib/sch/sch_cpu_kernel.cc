@@ -1,0 +1,129 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "sch/sch_cpu_kernel.h"
+#include "pipeline/worker_pool.h"
+#include "sch/sch_steps.h"
+#include "turbo/turbo_implementations.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+
+namespace {
+
+std::unique_ptr<cpu_kernel> turbo_cpu(turbo_config t)
+{
+    const auto choice = choose_turbo_implementation(t);
+    return turbo_kernel_factories(t, choice, 1.0f / 8.0f).cpu();
+}
+
+} // namespace
+
+sch_cpu_kernel::sch_cpu_kernel(const sch_config& cfg) : d_cfg(cfg)
+{
+    d_cfg.validate();
+    d_turbo_a = turbo_cpu(d_cfg.turbo_for(true));
+    d_turbo_b = turbo_cpu(d_cfg.turbo_for(false));
+    d_soft.assign(size_t(d_cfg.harq_buffers) * d_cfg.soft_buffer_llrs(), 0);
+}
+
+size_t sch_cpu_kernel::scratch_bytes(size_t max_frames) const
+{
+    const size_t cbs = max_frames * size_t(d_cfg.max_code_blocks());
+    return sch::batch_layout(max_frames, size_t(d_cfg.max_code_blocks()), size_t(d_cfg.max_g),
+                             std::max(d_turbo_a->scratch_bytes(cbs), d_turbo_b->scratch_bytes(cbs)),
+                             true)
+        .bytes;
+}
+
+void sch_cpu_kernel::run(const batch_view& b, worker_pool& pool)
+{
+    const auto* tbs = b.params_as<sch::frame_params>();
+    auto* res = b.results_as<sch::frame_result>();
+    const size_t most = size_t(d_cfg.max_code_blocks()) * b.nframes;
+    const sch::batch_layout lay(b.nframes, size_t(d_cfg.max_code_blocks()), size_t(d_cfg.max_g),
+                                std::max(d_turbo_a->scratch_bytes(most), d_turbo_b->scratch_bytes(most)),
+                                true);
+    uint8_t* s = b.scratch;
+    // 1. Descramble each TB.
+    pool.parallel_for(b.nframes, [&](size_t f, size_t) {
+        sch::descramble(tbs[f], b.in + b.frames[f].in_offset,
+                        reinterpret_cast<int8_t*>(s + lay.descrambled_of(f)));
+    });
+    // 2. Dematch and combine each code block; the circular orders first (one
+    //    per shape, shared by the workers). The soft buffers' new contents
+    //    wait in the scratch until the batch completes: a batch cancelled by
+    //    stop() runs again, and must not combine twice.
+    d_cbs.build(tbs, b.nframes);
+    const size_t n = d_cbs.entries.size();
+    std::vector<std::shared_ptr<const std::vector<int32_t>>> orders(n);
+    auto* desc = reinterpret_cast<frame_desc*>(s + lay.cb_desc);
+    auto* tparams = reinterpret_cast<turbo::frame_params*>(s + lay.cb_params);
+    auto* tres = reinterpret_cast<turbo::frame_result*>(s + lay.cb_results);
+    for (size_t i = 0; i < n; i++) {
+        const auto& e = d_cbs.entries[i];
+        const auto& p = tbs[e.tb];
+        orders[i] = d_orders.get(sch::cb_K(p, e.r), sch::cb_filler(p, e.r), sch::cb_ncb(p, e.r),
+                                 sch::cb_k0(p, e.r) % sch::cb_ncb(p, e.r));
+        sch::cb_turbo_frame(p, e, i, desc[i], tparams[i]);
+    }
+    const size_t llrs = d_cfg.soft_buffer_llrs();
+    auto soft_of = [&](const sch::frame_params& p, int r) -> int16_t* {
+        return p.harq_slot >= 0 ? d_soft.data() + size_t(p.harq_slot) * llrs + size_t(r) * sch::MAX_CB_LLRS
+                                : nullptr;
+    };
+    auto staged = [&](size_t i) {
+        return reinterpret_cast<int16_t*>(s + lay.cb_soft) + i * sch::MAX_CB_LLRS;
+    };
+    pool.parallel_for(n, [&](size_t i, size_t) {
+        thread_local std::vector<int32_t> sums(sch::MAX_CB_LLRS);
+        const auto& e = d_cbs.entries[i];
+        const auto& p = tbs[e.tb];
+        sch::dematch(p, e.r, reinterpret_cast<const int8_t*>(s + lay.descrambled_of(size_t(e.tb))),
+                     orders[i]->data(), orders[i]->size(), soft_of(p, e.r), staged(i),
+                     reinterpret_cast<int8_t*>(s + lay.cb_in + i * sch::CB_IN_STRIDE), sums.data());
+    });
+    // 3. Turbo-decode the two groups.
+    auto group = [&](cpu_kernel& k, size_t first, size_t count) {
+        if (!count)
+            return;
+        batch_view v{};
+        v.frames = desc + first;
+        v.nframes = count;
+        v.params = tparams + first;
+        v.in = s + lay.cb_in;
+        v.out = s + lay.cb_out;
+        v.results = tres + first;
+        v.scratch = s + lay.turbo_scratch;
+        k.run(v, pool);
+    };
+    group(*d_turbo_a, 0, d_cbs.single);
+    group(*d_turbo_b, d_cbs.single, n - d_cbs.single);
+    // 4. Join the blocks and check the CRCs.
+    pool.parallel_for(b.nframes, [&](size_t f, size_t) {
+        const size_t first = size_t(d_cbs.first[f]);
+        sch::frame_result& r = res[f];
+        r.iterations = 0;
+        for (int c = 0; c < tbs[f].C; c++)
+            r.iterations = std::max(r.iterations, tres[first + size_t(c)].iterations);
+        sch::assemble(tbs[f], s + lay.cb_out + first * sch::CB_OUT_STRIDE, sch::CB_OUT_STRIDE,
+                      b.out + b.frames[f].out_offset, r);
+    });
+    if (pool.cancelled())
+        return;
+    for (size_t i = 0; i < n; i++) {
+        const auto& e = d_cbs.entries[i];
+        if (int16_t* soft = soft_of(tbs[e.tb], e.r))
+            std::copy(staged(i), staged(i) + 3 * sch::cb_K(tbs[e.tb], e.r) + 12, soft);
+    }
+}
+
+} // namespace core
+} // namespace gpurx
+} // namespace gr

@@ -1,0 +1,88 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// HARQ bookkeeping of a transport-block decoder: which soft buffer a TB
+// goes to and whether it is combined there. The buffers themselves live
+// with the kernel (device memory on the GPU, host memory on the CPU); this
+// class only hands out their indices, on the host.
+//
+// Semantics (the blocks' documentation repeats them):
+//  - a buffer is keyed by (rnti, harq_process, codeword);
+//  - a toggled ndi, or another tbs, starts a new TB in that key's buffer;
+//  - a TB that passes its CRC releases its buffer;
+//  - at most `buffers` exist; a new key when all are taken evicts the one
+//    used least recently (reported, for a log line);
+//  - a retransmission (same ndi and tbs) whose layout contradicts its
+//    buffer's (another N_cb, channel, ...) is decoded alone, never combined,
+//    and reported;
+//  - a retransmission without a buffer (released after a pass, evicted, or
+//    never seen) is decoded alone: the TB was already delivered, or its
+//    first transmission was lost.
+#ifndef INCLUDED_GPURX_SCH_SCH_HARQ_H
+#define INCLUDED_GPURX_SCH_SCH_HARQ_H
+
+#include "sch/sch_frame.h"
+#include "sch/sch_params.h"
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+namespace sch {
+
+class harq_pool
+{
+public:
+    explicit harq_pool(int buffers);
+
+    struct decision {
+        int slot = -1;         //!< soft buffer, or -1: decode alone
+        bool combine = false;  //!< add to the buffer (else start it afresh)
+        int transmissions = 1; //!< this one included
+        std::string error;     //!< a contradiction, for the errors port
+        std::string evicted;   //!< the key evicted to make room, for a log line
+    };
+
+    //! True when the buffer \p req would use has a TB in flight: the caller
+    //! must wait for it (drain) before assign(), or the two would race.
+    bool must_wait(const tb_request& req) const;
+    //! The soft buffer for TB \p req with layout \p p; marks it in flight.
+    decision assign(const tb_request& req, const frame_params& p);
+    //! The TB that was given \p slot has been decoded.
+    void completed(int slot, bool crc_ok);
+
+    int buffers() const { return int(d_slots.size()); }
+    int in_use() const { return int(d_keys.size()); }
+
+private:
+    using key = std::tuple<int, int, int>; // rnti, harq_process, codeword
+    struct slot_state {
+        bool used = false;
+        key owner{};
+        int ndi = 0, tbs = 0, transmissions = 0;
+        int C = 0, Kp = 0, Km = 0, F = 0, ncb_p = 0, ncb_m = 0, channel = 0;
+        int pending = 0;       //!< TBs in flight on it
+        uint64_t last_use = 0; //!< for eviction
+    };
+    static key key_of(const tb_request& r) { return key{ r.rnti, r.harq_process, r.codeword }; }
+    static bool same_layout(const slot_state& s, const frame_params& p);
+    static std::string name_of(const key& k);
+    void take(slot_state& s, const key& k, const tb_request& req, const frame_params& p);
+
+    std::vector<slot_state> d_slots;
+    std::map<key, int> d_keys;
+    uint64_t d_clock = 0;
+};
+
+} // namespace sch
+} // namespace core
+} // namespace gpurx
+} // namespace gr
+
+#endif

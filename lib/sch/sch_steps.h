@@ -1,0 +1,60 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// The receive steps of one transport block on the CPU, in the order they
+// run; the CUDA kernels (cuda/sch_*.cu) do the same with the same integer
+// arithmetic (sch_arith.h), so the two backends agree bit for bit.
+//   1. descramble():  quantise the G LLRs to int8 (steps of 1/8) and undo
+//                     the scrambling, in transmission order;
+//   2. dematch():     per code block, gather its E LLRs through the uplink
+//                     deinterleaver and the circular buffer, sum repeated
+//                     bits, combine with the HARQ soft buffer (saturating
+//                     int16) and give the turbo decoder its 3K+12 int8
+//                     LLRs, filler bits as certain zeros;
+//   3. (the turbo decoder, per code block);
+//   4. assemble():    check each code block's CRC, join the blocks' data
+//                     bits into the TB and check its CRC24A.
+#ifndef INCLUDED_GPURX_SCH_SCH_STEPS_H
+#define INCLUDED_GPURX_SCH_SCH_STEPS_H
+
+#include "sch/sch_frame.h"
+#include <cstddef>
+#include <cstdint>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+namespace sch {
+
+//! Step 1: \p in holds G float32 or int8 LLRs (p.input); \p out G int8.
+void descramble(const frame_params& p, const uint8_t* in, int8_t* out);
+
+/*!
+ * Step 2 for code block \p r. \p order: its circular_order() table (\p n
+ * entries). \p soft_in: its soft buffer (3K+12 int16), or nullptr for none;
+ * combined with when p.combine. \p soft_out: the buffer's new contents (may
+ * be soft_in; ignored when soft_in is nullptr). \p dec: 3K+12 int8.
+ * \p sums: 3K+12 int32 of working memory.
+ */
+void dematch(const frame_params& p, int r, const int8_t* descrambled, const int32_t* order,
+             size_t n, const int16_t* soft_in, int16_t* soft_out, int8_t* dec, int32_t* sums);
+
+/*!
+ * Step 4: \p blocks points to code block 0's K hard bits, the others
+ * following every \p stride bytes; \p out gets the TB's tbs bits; \p res
+ * its CRCs (iterations left as they are).
+ */
+void assemble(const frame_params& p, const uint8_t* blocks, size_t stride, uint8_t* out,
+              frame_result& res);
+
+//! CRC24 register after \p n more bits (0/1 bytes), table-driven.
+uint32_t crc24_update(uint32_t reg, const uint8_t* bits, size_t n, uint32_t poly);
+
+} // namespace sch
+} // namespace core
+} // namespace gpurx
+} // namespace gr
+
+#endif
