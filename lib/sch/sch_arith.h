@@ -118,17 +118,18 @@ GPURX_HD uint32_t gold_word(uint32_t x1, uint32_t x2)
 {
     return (x1 ^ x2) | ((gold_x1_next(x1) ^ gold_x2_next(x2)) << 31);
 }
-//! The register state 32 steps on.
+//! The register state 32 steps on, 16 new bits at a time: x(n+31+t) needs
+//! only bits up to n+30 for t <= 27.
 GPURX_HD uint32_t gold_x1_advance32(uint32_t s)
 {
-    for (int t = 0; t < 32; t++)
-        s = (s >> 1) | (gold_x1_next(s) << 30);
+    for (int h = 0; h < 2; h++)
+        s = (s >> 16) | (((s ^ (s >> 3)) & 0xFFFFu) << 15);
     return s;
 }
 GPURX_HD uint32_t gold_x2_advance32(uint32_t s)
 {
-    for (int t = 0; t < 32; t++)
-        s = (s >> 1) | (gold_x2_next(s) << 30);
+    for (int h = 0; h < 2; h++)
+        s = (s >> 16) | (((s ^ (s >> 1) ^ (s >> 2) ^ (s >> 3)) & 0xFFFFu) << 15);
     return s;
 }
 //! A 31x31 GF(2) matrix (column j = image of state bit j) applied to a state.
