@@ -133,7 +133,8 @@ make_sch_pipeline(sch_config cfg, backend_kind b, size_t max_batch, size_t threa
     pc.max_batch = max_batch;
     pc.slots = slots;
     pc.cpu_threads = threads;
-    pc.flush_timeout = std::chrono::microseconds(0);
+    // Full batches: timed_pipeline drains at its end, so none waits for this.
+    pc.flush_timeout = std::chrono::microseconds(100000);
     pc.max_in_bytes = size_t(cfg.max_g) * sizeof(float);
     pc.max_out_bytes = size_t(cfg.max_tbs);
     backend_choice where{ b, b == backend_kind::cuda ? std::vector<int>{ 0 } : std::vector<int>{}, "bench" };

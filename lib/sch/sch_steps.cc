@@ -20,47 +20,6 @@ namespace core {
 namespace sch {
 
 namespace {
-
-struct crc_table {
-    std::array<uint32_t, 256> t;
-    explicit crc_table(uint32_t g)
-    {
-        for (uint32_t b = 0; b < 256; b++) {
-            uint32_t r = b << 16;
-            for (int i = 0; i < 8; i++)
-                r = ((r << 1) & 0xFFFFFFu) ^ ((r & 0x800000u) ? g : 0u);
-            t[b] = r;
-        }
-    }
-};
-const crc_table& table_of(uint32_t poly)
-{
-    static const crc_table a(crc24a_poly), b(crc24b_poly);
-    return poly == crc24a_poly ? a : b;
-}
-
-} // namespace
-
-uint32_t crc24_update(uint32_t reg, const uint8_t* bits, size_t n, uint32_t poly)
-{
-    const auto& t = table_of(poly).t;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        // Eight 0/1 bytes to one byte, the first bit highest (a multiply
-        // gathers them in the top byte).
-        uint64_t x;
-        std::memcpy(&x, bits + i, 8);
-        const uint32_t byte = uint32_t(((x & 0x0101010101010101ull) * 0x8040201008040201ull) >> 56);
-        reg = ((reg << 8) & 0xFFFFFFu) ^ t[((reg >> 16) ^ byte) & 0xFFu];
-    }
-    for (; i < n; i++) {
-        const uint32_t fb = ((reg >> 23) & 1u) ^ (bits[i] & 1u);
-        reg = ((reg << 1) & 0xFFFFFFu) ^ (fb ? poly : 0u);
-    }
-    return reg;
-}
-
-namespace {
 // llr_to_int8() without libm calls, so the loop vectorises: clamp (NaN to
 // -127, as quantize_llr), then round half to even by the float adder
 // (1.5 x 2^23 leaves no fraction bits; the default rounding mode is rint's).
@@ -178,11 +137,11 @@ void assemble(const frame_params& p, const uint8_t* blocks, size_t stride, uint8
     for (int r = 0; r < p.C; r++) {
         const uint8_t* c = blocks + size_t(r) * stride;
         const int K = cb_K(p, r), F = cb_filler(p, r);
-        const uint32_t cb = crc24_update(0, c, size_t(K), L ? crc24b_poly : crc24a_poly);
+        const uint32_t cb = crc24_update(0, c, size_t(K), L ? crc24_type::b : crc24_type::a);
         if (cb == 0)
             res.cb_crc |= uint64_t(1) << r;
         const int data = K - L - F;
-        tb_reg = crc24_update(tb_reg, c + F, size_t(data), crc24a_poly);
+        tb_reg = crc24_update(tb_reg, c + F, size_t(data), crc24_type::a);
         const int n = data < p.tbs - written ? data : p.tbs - written;
         std::memcpy(out + written, c + F, size_t(n));
         written += n;
