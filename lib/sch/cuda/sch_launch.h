@@ -49,7 +49,7 @@ struct receive_args {
 
 void launch_descramble(const receive_args& a, int max_G, void* stream);
 void launch_cb_setup(const receive_args& a, void* stream);
-void launch_dematch(const receive_args& a, int max_ncb, void* stream);
+void launch_dematch(const receive_args& a, void* stream);
 void launch_assemble(const receive_args& a, void* stream);
 
 } // namespace sch

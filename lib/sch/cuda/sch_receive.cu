@@ -14,13 +14,14 @@
 //  cb_setup    one block: a scan over the TBs' code-block counts gives each
 //              TB its first code block in launch order (single-block TBs
 //              first), and each TB's thread writes its blocks' turbo frames;
-//  dematch     one block per code block: the <NULL>-free rank of every
-//              circular-buffer position (a block scan, in shared memory)
-//              tells which received bits land on it, e = rank - rank(k0)
-//              modulo the non-<NULL> count, every lap of repetition; each
-//              thread sums its positions' copies (a gather: no atomics, so
-//              the sum is exact and ordered as on the CPU), combines with
-//              the soft buffer and writes the decoder's int8 input;
+//  dematch     one block per code block: the rank of every circular-buffer
+//              position (the non-<NULL> positions before it, in closed form:
+//              circular_layout) tells which received bits land on it, e =
+//              rank - rank(k0) modulo the non-<NULL> count, every lap of
+//              repetition; each thread sums its positions' copies (a
+//              gather: no atomics, so the sum is exact as on the CPU),
+//              combines with the soft buffer and writes the decoder's int8
+//              input;
 //  assemble    one block per TB: CRCs word-parallel (each word's remainder
 //              times x^(32m+24) mod g from a table, XOR-reduced), the TB's
 //              bits gathered from its code blocks.
@@ -144,54 +145,51 @@ __global__ void __launch_bounds__(SETUP_THREADS) cb_setup_kernel(receive_args a)
     }
 }
 
-constexpr int DEMATCH_THREADS = 512;
+constexpr int DEMATCH_THREADS = 256;
 
 __global__ void __launch_bounds__(DEMATCH_THREADS) dematch_kernel(receive_args a)
 {
-    using scan = cub::BlockScan<int, DEMATCH_THREADS>;
-    __shared__ typename scan::TempStorage tmp;
-    extern __shared__ uint16_t rank[]; // ncb + 1: non-<NULL> positions before w
+    __shared__ circular_layout L;
+    __shared__ int s_n, s_rank_k0;
     const int i = blockIdx.x;
     const cb_entry e = reinterpret_cast<const cb_entry*>(a.scratch + a.layout.cb_entries)[i];
     const frame_params& p = a.tbs[e.tb];
     const int r = e.r;
     const int K = cb_K(p, r), F = cb_filler(p, r), ncb = cb_ncb(p, r);
     const int k0 = cb_k0(p, r) % ncb, E = cb_E(p, r), at = cb_offset(p, r);
-    const int Kw = circular_length(K);
-    // Ranks: each thread counts a contiguous chunk, the scan gives its base.
-    const int chunk = (ncb + DEMATCH_THREADS - 1) / DEMATCH_THREADS;
-    const int w0 = int(threadIdx.x) * chunk;
-    const int w1 = min(w0 + chunk, ncb);
-    int count = 0;
-    for (int w = w0; w < w1; w++)
-        count += circular_to_codeword(K, F, w) >= 0;
-    int base, total;
-    scan(tmp).ExclusiveSum(count, base, total);
-    for (int w = w0; w < w1; w++) {
-        rank[w] = uint16_t(base);
-        base += circular_to_codeword(K, F, w) >= 0;
+    if (threadIdx.x == 0) {
+        L.init(K, F);
+        s_n = L.rank(ncb);
+        s_rank_k0 = L.rank(k0);
     }
     __syncthreads();
-    const int n = total;
-    const int rank_k0 = rank[k0];
+    const int n = s_n, rank_k0 = s_rank_k0;
     const int8_t* rx = reinterpret_cast<const int8_t*>(a.scratch + a.layout.descrambled_of(size_t(e.tb)));
     int8_t* dec = reinterpret_cast<int8_t*>(a.scratch + a.layout.cb_in + size_t(i) * CB_IN_STRIDE);
     int16_t* soft = p.harq_slot >= 0 ? a.soft + size_t(p.harq_slot) * a.soft_llrs + size_t(r) * MAX_CB_LLRS
                                      : nullptr;
-    for (int w = threadIdx.x; w < Kw; w += blockDim.x) {
-        const int c = circular_to_codeword(K, F, w);
-        if (c < 0)
-            continue;
-        int32_t sum = 0;
-        if (w < ncb && n > 0) {
-            for (int k = (int(rank[w]) - rank_k0 + n) % n; k < E; k += n)
-                sum += rx[transmitted_index(p, at + k)];
+    const bool ul = p.channel == ULSCH;
+    // Thread q of a stream takes column q mod 32, row q / 32: no division.
+    for (int s = 0; s < 3; s++)
+        for (int q = threadIdx.x; q < L.Kpi; q += blockDim.x) {
+            const int col = q & (SUBBLOCK_COLUMNS - 1), row = q / SUBBLOCK_COLUMNS;
+            const int c = L.codeword(s, col, row);
+            if (c < 0)
+                continue;
+            int32_t sum = 0;
+            if (L.position(s, col, row) < ncb && n > 0) {
+                // The received bits e with e = rank - rank(k0) mod n, every lap.
+                int k = L.rank_at(s, col, row) - rank_k0;
+                if (k < 0)
+                    k += n;
+                for (; k < E; k += n)
+                    sum += rx[ul ? transmitted_index(p, at + k) : at + k];
+            }
+            const int16_t v = soft && p.combine ? saturate16(int32_t(soft[c]) + sum) : saturate16(sum);
+            if (soft)
+                soft[c] = v;
+            dec[c] = saturate8(v);
         }
-        const int16_t v = soft && p.combine ? saturate16(int32_t(soft[c]) + sum) : saturate16(sum);
-        if (soft)
-            soft[c] = v;
-        dec[c] = saturate8(v);
-    }
     for (int f = threadIdx.x; f < F; f += blockDim.x) {
         dec[3 * f] = CERTAIN_ZERO;
         dec[3 * f + 1] = CERTAIN_ZERO;
@@ -336,12 +334,11 @@ void launch_cb_setup(const receive_args& a, void* stream)
                    static_cast<cudaStream_t>(stream), a);
 }
 
-void launch_dematch(const receive_args& a, int max_ncb, void* stream)
+void launch_dematch(const receive_args& a, void* stream)
 {
     if (a.ncb == 0)
         return;
-    const size_t smem = size_t(max_ncb + 1) * sizeof(uint16_t);
-    launch_checked(&dematch_kernel, "sch dematch", dim3(a.ncb), DEMATCH_THREADS, smem,
+    launch_checked(&dematch_kernel, "sch dematch", dim3(a.ncb), DEMATCH_THREADS, 0,
                    static_cast<cudaStream_t>(stream), a);
 }
 

@@ -15,6 +15,7 @@
 #include "sch/sch_implementations.h"
 #include "sch/sch_rate_match.h"
 #include "test_util.h"
+#include "turbo/lte_qpp.h"
 #include "turbo/turbo_frame.h"
 
 #include <gtest/gtest.h>
@@ -115,6 +116,31 @@ TEST(RateMatch, CircularBufferHoldsEveryCodedBitOnce)
             for (int c = 0; c < 3 * K + 12; c++) {
                 const bool filler = c / 3 < F && c % 3 < 2;
                 ASSERT_EQ(seen[c], filler ? 0 : 1) << "K=" << K << " F=" << F << " c=" << c;
+            }
+        }
+}
+
+// The GPU's closed-form ranks against counting, position by position.
+TEST(RateMatch, ClosedFormRanksCountTheNulls)
+{
+    for (const auto& q : lte_qpp_table())
+        for (int F : { 0, 1, 4, 31, 32, 63 }) {
+            if (F > q.K / 2)
+                continue;
+            sch::circular_layout L;
+            L.init(q.K, F);
+            const int Kw = sch::circular_length(q.K);
+            int rank = 0;
+            for (int w = 0; w <= Kw; w++) {
+                ASSERT_EQ(L.rank(w), rank) << "K=" << q.K << " F=" << F << " w=" << w;
+                if (w == Kw)
+                    break;
+                const int c = sch::circular_to_codeword(q.K, F, w);
+                const int i = w < L.Kpi ? 0 : 1 + ((w - L.Kpi) & 1);
+                const int k = i == 0 ? w : (w - L.Kpi) >> 1;
+                ASSERT_EQ(L.codeword(i, k / L.R, k % L.R), c) << "K=" << q.K << " w=" << w;
+                ASSERT_EQ(L.position(i, k / L.R, k % L.R), w);
+                rank += c >= 0;
             }
         }
 }
