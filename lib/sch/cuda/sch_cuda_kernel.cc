@@ -49,9 +49,9 @@ public:
             GPURX_CUDA_CHECK(cudaMemset(d_soft, 0, soft_bytes));
         }
         const int words = (sch::MAX_TBS + 24 + 31) / 32 + 1;
-        GPURX_CUDA_CHECK_CTX(cudaMalloc(&d_crc, 2 * size_t(words) * sizeof(uint32_t)),
+        GPURX_CUDA_CHECK_CTX(cudaMalloc(&d_crc, 3 * size_t(words) * sizeof(uint32_t)),
                              "cuda-sch CRC tables");
-        d_tables = sch::upload_tables(d_crc, d_crc + words, words);
+        d_tables = sch::upload_tables(d_crc, d_crc + words, d_crc + 2 * words, words);
     }
     ~sch_cuda_kernel() override
     {

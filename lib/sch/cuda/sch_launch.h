@@ -23,13 +23,14 @@ namespace sch {
 //! Device tables made once per device: the scrambler's jumps (in constant
 //! memory) and x^(32m+24) mod g of both CRCs (m < crc_words).
 struct device_tables {
-    const uint32_t* crc_a; //!< x^(32m+24) mod g_CRC24A
-    const uint32_t* crc_b;
+    const uint32_t* crc_a;   //!< x^(32m+24) mod g_CRC24A
+    const uint32_t* crc_b;   //!< x^(32m+24) mod g_CRC24B
+    const uint32_t* pow32_a; //!< x^(32m) mod g_CRC24A
     int crc_words;
 };
-//! Uploads the tables to the current device; \p crc_a and \p crc_b are
-//! device arrays of \p crc_words entries each, filled here.
-device_tables upload_tables(uint32_t* crc_a, uint32_t* crc_b, int crc_words);
+//! Uploads the tables to the current device; \p crc_a, \p crc_b and
+//! \p pow32_a are device arrays of \p crc_words entries each, filled here.
+device_tables upload_tables(uint32_t* crc_a, uint32_t* crc_b, uint32_t* pow32_a, int crc_words);
 
 struct receive_args {
     const frame_desc* frames; //!< TBs

@@ -22,9 +22,11 @@
 //              gather: no atomics, so the sum is exact as on the CPU),
 //              combines with the soft buffer and writes the decoder's int8
 //              input;
-//  assemble    one block per TB: CRCs word-parallel (each word's remainder
-//              times x^(32m+24) mod g from a table, XOR-reduced), the TB's
-//              bits gathered from its code blocks.
+//  assemble    one block per code block: CRCs word-parallel (each word's
+//              remainder times x^(32m+24) mod g from a table, XOR-reduced);
+//              the TB's CRC24A as the sum of its code blocks' shares (their
+//              data's CRC times x^(bits after it)); the data bits copied to
+//              the TB's output; then one thread per TB joins the results.
 #include "cuda/cuda_check.h"
 #include "cuda/launch.cuh"
 #include "common/llr_int8.h"
@@ -126,6 +128,7 @@ __global__ void __launch_bounds__(SETUP_THREADS) cb_setup_kernel(receive_args a)
             const frame_params& p = a.tbs[f];
             const int first = single ? base_single + s_off : base_multi + m_off;
             reinterpret_cast<int32_t*>(a.scratch + a.layout.tb_first)[f] = first;
+            reinterpret_cast<uint32_t*>(a.scratch + a.layout.tb_crc)[f] = 0;
             for (int r = 0; r < C; r++) {
                 const int i = first + r;
                 const int K = cb_K(p, r);
@@ -213,89 +216,95 @@ __device__ __forceinline__ uint32_t block_xor(uint32_t v, uint32_t* shared)
     return r;
 }
 
-// Bit i of the TB's b sequence (its bits, then CRC24A): code block and bit.
-__device__ __forceinline__ void tb_bit_source(const frame_params& p, int i, int& r, int& k)
+// A word-parallel CRC of \p n bits (bit(k) gives bit k, the first highest):
+// each thread's words as polynomials mod g, times x^(32m+24) for the m
+// words after them (table t), XOR-reduced over the block.
+template <typename Bit>
+__device__ uint32_t block_crc(int n, uint32_t g, const uint32_t* t, uint32_t* red, Bit bit)
 {
-    const int L = p.C > 1 ? 24 : 0;
-    const int data0 = cb_K(p, 0) - L - p.F;
-    if (i < data0) {
-        r = 0;
-        k = p.F + i;
-        return;
-    }
-    i -= data0;
-    const int nm = p.Cm > 1 ? p.Cm - 1 : 0, Dm = p.Km - L, Dp = p.Kp - L;
-    if (i < nm * Dm) {
-        r = 1 + i / Dm;
-        k = i % Dm;
-    } else {
-        i -= nm * Dm;
-        r = 1 + nm + i / Dp;
-        k = i % Dp;
-    }
-}
-
-__global__ void __launch_bounds__(ASSEMBLE_THREADS) assemble_kernel(receive_args a)
-{
-    __shared__ uint32_t red;
-    const int f = blockIdx.x;
-    const frame_params& p = a.tbs[f];
-    const int first = reinterpret_cast<const int32_t*>(a.scratch + a.layout.tb_first)[f];
-    const uint8_t* blocks = a.scratch + a.layout.cb_out + size_t(first) * CB_OUT_STRIDE;
-    const auto* tres = reinterpret_cast<const turbo::frame_result*>(a.scratch + a.layout.cb_results);
-    uint8_t* out = a.out + a.frames[f].out_offset;
-    // Each code block's CRC over its K bits.
-    uint64_t cb_crc = 0;
-    int iterations = 0;
-    const uint32_t gcb = p.C > 1 ? crc24b_poly : crc24a_poly;
-    const uint32_t* tcb = p.C > 1 ? a.tables.crc_b : a.tables.crc_a;
-    for (int r = 0; r < p.C; r++) {
-        const int K = cb_K(p, r), W = (K + 31) / 32, pad = 32 * W - K;
-        const uint8_t* c = blocks + size_t(r) * CB_OUT_STRIDE;
-        uint32_t acc = 0;
-        for (int m = threadIdx.x; m < W; m += blockDim.x) {
-            uint32_t word = 0;
-            for (int b = 0; b < 32; b++) {
-                const int idx = 32 * m + b - pad;
-                word = (word << 1) | (idx >= 0 ? (c[idx] & 1u) : 0u);
-            }
-            acc ^= crc24_mulmod(crc24_word_mod(word, gcb), tcb[W - 1 - m], gcb);
-        }
-        if (block_xor(acc, &red) == 0)
-            cb_crc |= uint64_t(1) << r;
-        iterations = max(iterations, tres[first + r].iterations);
-    }
-    // The TB: its bits out, and CRC24A over them and their parity.
-    const int B = p.tbs + 24, W = (B + 31) / 32, pad = 32 * W - B;
+    const int W = (n + 31) / 32, pad = 32 * W - n;
     uint32_t acc = 0;
     for (int m = threadIdx.x; m < W; m += blockDim.x) {
         uint32_t word = 0;
         for (int b = 0; b < 32; b++) {
-            const int idx = 32 * m + b - pad;
-            uint32_t bit = 0;
-            if (idx >= 0) {
-                int r, k;
-                tb_bit_source(p, idx, r, k);
-                bit = blocks[size_t(r) * CB_OUT_STRIDE + k] & 1u;
-                if (idx < p.tbs)
-                    out[idx] = uint8_t(bit);
-            }
-            word = (word << 1) | bit;
+            const int k = 32 * m + b - pad; // leading zeros leave a CRC unchanged
+            word = (word << 1) | (k >= 0 ? bit(k) : 0u);
         }
-        acc ^= crc24_mulmod(crc24_word_mod(word, crc24a_poly), a.tables.crc_a[W - 1 - m], crc24a_poly);
+        acc ^= crc24_mulmod(crc24_word_mod(word, g), t[W - 1 - m], g);
     }
-    const uint32_t tb_crc = block_xor(acc, &red);
-    if (threadIdx.x == 0)
-        a.results[f] = { tb_crc == 0 ? 1 : 0, iterations, p.C, 0, cb_crc };
+    return block_xor(acc, red);
 }
 
-// x^(32m + 24) mod g for m < n, on the host.
-std::vector<uint32_t> crc_powers(uint32_t g, int n)
+// x^L mod g from x^(32q) (table) and L mod 32 more steps.
+__device__ uint32_t crc24_xpow(int L, uint32_t g, const uint32_t* pow32)
+{
+    uint32_t r = 1;
+    for (int i = 0; i < (L & 31); i++)
+        r = ((r << 1) & 0xFFFFFFu) ^ ((r & 0x800000u) ? g : 0u);
+    return crc24_mulmod(r, pow32[L >> 5], g);
+}
+
+// One block per code block: its own CRC (CRC24B, or CRC24A for a TB of one
+// block); its data bits' share of the TB's CRC24A (the CRC is linear: the
+// segment's CRC times x^(bits after it)), XORed into the TB's accumulator;
+// and its data bits copied into the TB's output.
+__global__ void __launch_bounds__(ASSEMBLE_THREADS) assemble_kernel(receive_args a)
+{
+    __shared__ uint32_t red;
+    const int i = blockIdx.x;
+    const cb_entry e = reinterpret_cast<const cb_entry*>(a.scratch + a.layout.cb_entries)[i];
+    const frame_params& p = a.tbs[e.tb];
+    const int r = e.r, K = cb_K(p, r), F = cb_filler(p, r);
+    const int L = p.C > 1 ? 24 : 0;
+    const uint8_t* c = a.scratch + a.layout.cb_out + size_t(i) * CB_OUT_STRIDE;
+    const auto bit = [c](int k) { return uint32_t(c[k] & 1u); };
+    const uint32_t cb = L ? block_crc(K, crc24b_poly, a.tables.crc_b, &red, bit)
+                          : block_crc(K, crc24a_poly, a.tables.crc_a, &red, bit);
+    const int D = K - L - F;                                        // data bits
+    const int S = r == 0 ? 0 : cb_bit_offset(p, r) - r * L - p.F; // where they start in the TB
+    const int B = p.tbs + 24;
+    const uint32_t seg = block_crc(D, crc24a_poly, a.tables.crc_a, &red, [c, F](int k) {
+        return uint32_t(c[F + k] & 1u);
+    });
+    if (threadIdx.x == 0) {
+        reinterpret_cast<int32_t*>(a.scratch + a.layout.cb_ok)[i] = cb == 0;
+        if (seg)
+            atomicXor(reinterpret_cast<uint32_t*>(a.scratch + a.layout.tb_crc) + e.tb,
+                      crc24_mulmod(seg, crc24_xpow(B - S - D, crc24a_poly, a.tables.pow32_a), crc24a_poly));
+    }
+    uint8_t* out = a.out + a.frames[e.tb].out_offset;
+    const int n = min(D, p.tbs - S);
+    for (int k = threadIdx.x; k < n; k += blockDim.x)
+        out[S + k] = c[F + k] & 1u;
+}
+
+// One thread per TB: its results from its code blocks'.
+__global__ void finish_kernel(receive_args a)
+{
+    const int f = blockIdx.x * blockDim.x + threadIdx.x;
+    if (f >= a.ntb)
+        return;
+    const frame_params& p = a.tbs[f];
+    const int first = reinterpret_cast<const int32_t*>(a.scratch + a.layout.tb_first)[f];
+    const auto* tres = reinterpret_cast<const turbo::frame_result*>(a.scratch + a.layout.cb_results);
+    const auto* ok = reinterpret_cast<const int32_t*>(a.scratch + a.layout.cb_ok);
+    uint64_t cb_crc = 0;
+    int iterations = 0;
+    for (int r = 0; r < p.C; r++) {
+        cb_crc |= uint64_t(ok[first + r] ? 1 : 0) << r;
+        iterations = max(iterations, tres[first + r].iterations);
+    }
+    const uint32_t tb = reinterpret_cast<const uint32_t*>(a.scratch + a.layout.tb_crc)[f];
+    a.results[f] = { tb == 0 ? 1 : 0, iterations, p.C, 0, cb_crc };
+}
+
+// x^(32m + shift) mod g for m < n, on the host.
+std::vector<uint32_t> crc_powers(uint32_t g, int n, int shift)
 {
     std::vector<uint32_t> t(static_cast<size_t>(n));
     uint32_t r = 1; // x^0
     auto times_x = [g](uint32_t v) { return ((v << 1) & 0xFFFFFFu) ^ ((v & 0x800000u) ? g : 0u); };
-    for (int i = 0; i < 24; i++)
+    for (int i = 0; i < shift; i++)
         r = times_x(r);
     for (int m = 0; m < n; m++) {
         t[size_t(m)] = r;
@@ -307,13 +316,15 @@ std::vector<uint32_t> crc_powers(uint32_t g, int n)
 
 } // namespace
 
-device_tables upload_tables(uint32_t* crc_a, uint32_t* crc_b, int crc_words)
+device_tables upload_tables(uint32_t* crc_a, uint32_t* crc_b, uint32_t* pow32_a, int crc_words)
 {
     GPURX_CUDA_CHECK(cudaMemcpyToSymbol(c_gold, &gold_jumps(), sizeof(gold_jump_tables)));
-    const auto ta = crc_powers(crc24a_poly, crc_words), tb = crc_powers(crc24b_poly, crc_words);
+    const auto ta = crc_powers(crc24a_poly, crc_words, 24), tb = crc_powers(crc24b_poly, crc_words, 24);
+    const auto pa = crc_powers(crc24a_poly, crc_words, 0);
     GPURX_CUDA_CHECK(cudaMemcpy(crc_a, ta.data(), ta.size() * 4, cudaMemcpyHostToDevice));
     GPURX_CUDA_CHECK(cudaMemcpy(crc_b, tb.data(), tb.size() * 4, cudaMemcpyHostToDevice));
-    return { crc_a, crc_b, crc_words };
+    GPURX_CUDA_CHECK(cudaMemcpy(pow32_a, pa.data(), pa.size() * 4, cudaMemcpyHostToDevice));
+    return { crc_a, crc_b, pow32_a, crc_words };
 }
 
 void launch_descramble(const receive_args& a, int max_G, void* stream)
@@ -346,8 +357,9 @@ void launch_assemble(const receive_args& a, void* stream)
 {
     if (a.ntb == 0)
         return;
-    launch_checked(&assemble_kernel, "sch assemble", dim3(a.ntb), ASSEMBLE_THREADS, 0,
-                   static_cast<cudaStream_t>(stream), a);
+    auto st = static_cast<cudaStream_t>(stream);
+    launch_checked(&assemble_kernel, "sch assemble", dim3(a.ncb), ASSEMBLE_THREADS, 0, st, a);
+    launch_checked(&finish_kernel, "sch finish", dim3((a.ntb + 127) / 128), 128, 0, st, a);
 }
 
 } // namespace sch
