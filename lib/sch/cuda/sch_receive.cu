@@ -176,13 +176,24 @@ __global__ void __launch_bounds__(DEMATCH_THREADS) dematch_kernel(receive_args a
         for (int k = threadIdx.x; k < E; k += blockDim.x)
             rx_held[k] = rx[ul ? transmitted_index(p, at + k) : at + k];
     __syncthreads();
-    // Thread q of a stream takes column q mod 32, row q / 32: no division.
-    for (int s = 0; s < 3; s++)
-        for (int q = threadIdx.x; q < L.Kpi; q += blockDim.x) {
-            const int col = q & (SUBBLOCK_COLUMNS - 1), row = q / SUBBLOCK_COLUMNS;
-            const int c = L.codeword(s, col, row);
-            if (c < 0)
+    // A thread per trellis step d: its three codeword bits 3d+i, written
+    // side by side (coalesced); each bit's place in its stream's interleaver
+    // from y = d + N_D by the column permutation (its own inverse) and
+    // shifts, no division.
+    const int K4 = K + 4;
+    for (int d = threadIdx.x; d < K4; d += blockDim.x) {
+        const int y = d + L.ND;
+        for (int s = 0; s < 3; s++) {
+            const int c = 3 * d + s;
+            if (s < 2 && d < F) { // a filler bit: a certain zero
+                if (soft && !p.combine)
+                    soft[c] = 0;
+                dec[c] = CERTAIN_ZERO;
                 continue;
+            }
+            // Stream 2 is read one place on: P(col) + 32 row = y - 1 mod K_Pi.
+            const int z = s < 2 ? y : (y == 0 ? L.Kpi : y) - 1;
+            const int col = column_permutation(z & (SUBBLOCK_COLUMNS - 1)), row = z / SUBBLOCK_COLUMNS;
             int32_t sum = 0;
             if (L.position(s, col, row) < ncb && n > 0) {
                 // The received bits e with e = rank - rank(k0) mod n, every lap.
@@ -201,9 +212,6 @@ __global__ void __launch_bounds__(DEMATCH_THREADS) dematch_kernel(receive_args a
                 soft[c] = v;
             dec[c] = saturate8(v);
         }
-    for (int f = threadIdx.x; f < F; f += blockDim.x) {
-        dec[3 * f] = CERTAIN_ZERO;
-        dec[3 * f + 1] = CERTAIN_ZERO;
     }
 }
 
