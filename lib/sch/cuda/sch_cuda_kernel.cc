@@ -15,6 +15,9 @@
 
 #include <cuda_runtime.h>
 #include <algorithm>
+#include <array>
+#include <map>
+#include <tuple>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -52,11 +55,21 @@ public:
         GPURX_CUDA_CHECK_CTX(cudaMalloc(&d_crc, sch::table_words(words) * sizeof(uint32_t)),
                              "cuda-sch CRC and scrambling tables");
         d_tables = sch::upload_tables(d_crc, words);
+        GPURX_CUDA_CHECK_CTX(cudaMalloc(&d_shapes.first, sch::SHAPE_SLOTS * sch::SHAPE_STRIDE * sizeof(int16_t)),
+                             "cuda-sch gather tables");
+        GPURX_CUDA_CHECK_CTX(cudaMalloc(&d_shapes.n, sch::SHAPE_SLOTS * sizeof(int32_t)), "cuda-sch gather tables");
     }
     ~sch_cuda_kernel() override
     {
+        for (auto& r : d_ring) {
+            if (r.event)
+                cudaEventSynchronize(r.event), cudaEventDestroy(r.event);
+            cudaFreeHost(r.host);
+        }
         cudaFree(d_soft);
         cudaFree(d_crc);
+        cudaFree(d_shapes.first);
+        cudaFree(d_shapes.n);
     }
     const char* name() const override { return "cuda-sch"; }
     size_t scratch_bytes(size_t max_frames) const override
@@ -102,6 +115,8 @@ public:
                              d_soft_llrs,
                              d_tables,
                              d_cfg.max_g };
+        a.shapes = d_shapes;
+        a.tb_shapes = shape_slots(tbs, host.nframes, dev.scratch + a.layout.tb_shapes, stream);
         sch::launch_descramble(a, max_G, stream);
         sch::launch_cb_setup(a, stream);
         sch::launch_dematch(a, max_E, stream);
@@ -129,6 +144,64 @@ public:
     }
 
 private:
+    /*!
+     * The gather-table slots of every TB's code block shapes, building the
+     * tables of shapes not seen before, and their upload to \p dev_slots
+     * (through a pinned ring: the copy is asynchronous). nullptr when the
+     * tables are full: the batch then dematches from the closed form.
+     */
+    const int32_t* shape_slots(const sch::frame_params* tbs, size_t n, uint8_t* dev_slots, void* stream)
+    {
+        std::vector<int32_t>& slots = d_slot_scratch;
+        slots.assign(3 * n, 0);
+        sch::shape_builds builds{};
+        auto flush = [&] {
+            sch::launch_build_shapes(d_shapes, builds, stream);
+            builds.count = 0;
+        };
+        for (size_t f = 0; f < n; f++) {
+            const auto& p = tbs[f];
+            for (int which = 0; which < 3; which++) {
+                const int r = which == 0 ? 0 : which == 1 ? (p.Cm > 1 ? 1 : -1) : (p.C - 1 >= p.Cm && p.C > 1 ? p.C - 1 : -1);
+                if (r < 0)
+                    continue;
+                const sch::shape_key k{ sch::cb_K(p, r), sch::cb_filler(p, r), sch::cb_ncb(p, r),
+                                        sch::cb_k0(p, r) % sch::cb_ncb(p, r) };
+                const auto key = std::make_tuple(k.K, k.F, k.ncb, k.k0);
+                auto it = d_shape_slot.find(key);
+                if (it == d_shape_slot.end()) {
+                    if (int(d_shape_slot.size()) == sch::SHAPE_SLOTS) {
+                        flush();
+                        return nullptr;
+                    }
+                    it = d_shape_slot.emplace(key, int(d_shape_slot.size())).first;
+                    builds.key[builds.count] = k;
+                    builds.slot[builds.count] = it->second;
+                    if (++builds.count == sch::SHAPE_BUILDS)
+                        flush();
+                }
+                slots[3 * f + size_t(which)] = it->second;
+            }
+        }
+        flush();
+        auto& r = d_ring[d_ring_next++ % d_ring.size()];
+        if (r.event)
+            GPURX_CUDA_CHECK(cudaEventSynchronize(r.event)); // its last copy: long done
+        else
+            GPURX_CUDA_CHECK(cudaEventCreateWithFlags(&r.event, cudaEventDisableTiming));
+        if (r.capacity < slots.size()) {
+            cudaFreeHost(r.host);
+            GPURX_CUDA_CHECK_CTX(cudaHostAlloc(reinterpret_cast<void**>(&r.host), slots.size() * sizeof(int32_t), 0),
+                                 "cuda-sch slot ring");
+            r.capacity = slots.size();
+        }
+        std::copy(slots.begin(), slots.end(), r.host);
+        auto st = static_cast<cudaStream_t>(stream);
+        GPURX_CUDA_CHECK(cudaMemcpyAsync(dev_slots, r.host, slots.size() * sizeof(int32_t), cudaMemcpyHostToDevice, st));
+        GPURX_CUDA_CHECK(cudaEventRecord(r.event, st));
+        return reinterpret_cast<const int32_t*>(dev_slots);
+    }
+
     sch::batch_layout layout(size_t max_frames) const
     {
         const size_t cbs = max_frames * size_t(d_cfg.max_code_blocks());
@@ -144,6 +217,16 @@ private:
     uint32_t* d_crc = nullptr;
     sch::device_tables d_tables{};
     sch::cb_list d_cbs;
+    sch::shape_tables d_shapes{};
+    std::map<std::tuple<int, int, int, int>, int> d_shape_slot;
+    std::vector<int32_t> d_slot_scratch;
+    struct ring_entry {
+        int32_t* host = nullptr;
+        size_t capacity = 0;
+        cudaEvent_t event = nullptr;
+    };
+    std::array<ring_entry, 8> d_ring; //!< more than the batches a device has in flight
+    size_t d_ring_next = 0;
     std::vector<frame_desc> d_desc;
     std::vector<turbo::frame_params> d_tparams;
 };

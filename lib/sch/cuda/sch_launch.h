@@ -38,6 +38,32 @@ size_t table_words(int crc_words);
 //! the current device.
 device_tables upload_tables(uint32_t* words, int crc_words);
 
+/*!
+ * Gather tables of code-block shapes (K, F, N_cb, k0 mod N_cb), kept on the
+ * device: for each codeword position 3d+i, the first received index e that
+ * lands on it (then every e + n), SHAPE_UNSENT when none does, SHAPE_FILLER
+ * for a filler bit; n, the non-<NULL> bits of the buffer. A cell meets few
+ * shapes, so the dematching of every code block is a table walk.
+ */
+constexpr int SHAPE_SLOTS = 1024;
+constexpr size_t SHAPE_STRIDE = (MAX_CB_LLRS + 15) & ~size_t(15); //!< int16 per table
+constexpr int16_t SHAPE_UNSENT = -1, SHAPE_FILLER = -2;
+struct shape_key {
+    int32_t K, F, ncb, k0;
+};
+struct shape_tables {
+    int16_t* first; //!< SHAPE_SLOTS x SHAPE_STRIDE
+    int32_t* n;     //!< SHAPE_SLOTS
+};
+//! Up to this many shapes built per launch (they travel as kernel arguments).
+constexpr int SHAPE_BUILDS = 16;
+struct shape_builds {
+    shape_key key[SHAPE_BUILDS];
+    int32_t slot[SHAPE_BUILDS];
+    int count;
+};
+void launch_build_shapes(const shape_tables& t, const shape_builds& b, void* stream);
+
 struct receive_args {
     const frame_desc* frames; //!< TBs
     const frame_params* tbs;
@@ -52,6 +78,8 @@ struct receive_args {
     size_t soft_llrs;
     device_tables tables;
     int max_g;
+    shape_tables shapes;
+    const int32_t* tb_shapes; //!< per TB: slots of block 0, of K- blocks, of K+ blocks; nullptr: no tables
 };
 
 void launch_descramble(const receive_args& a, int max_G, void* stream);

@@ -215,6 +215,88 @@ __global__ void __launch_bounds__(DEMATCH_THREADS) dematch_kernel(receive_args a
     }
 }
 
+// One block per new shape: each codeword position's first received index,
+// from the closed-form ranks (the dematching of the others is then a table
+// walk).
+__global__ void __launch_bounds__(DEMATCH_THREADS) build_shapes_kernel(shape_tables t, shape_builds b)
+{
+    __shared__ circular_layout L;
+    __shared__ int s_n, s_rank_k0;
+    const shape_key key = b.key[blockIdx.x];
+    int16_t* first = t.first + size_t(b.slot[blockIdx.x]) * SHAPE_STRIDE;
+    if (threadIdx.x == 0) {
+        L.init(key.K, key.F);
+        s_n = L.rank(key.ncb);
+        s_rank_k0 = L.rank(key.k0);
+        t.n[b.slot[blockIdx.x]] = s_n;
+    }
+    __syncthreads();
+    const int n = s_n, rank_k0 = s_rank_k0;
+    for (int d = threadIdx.x; d < key.K + 4; d += blockDim.x) {
+        const int y = d + L.ND;
+        for (int s = 0; s < 3; s++) {
+            const int c = 3 * d + s;
+            if (s < 2 && d < key.F) {
+                first[c] = SHAPE_FILLER;
+                continue;
+            }
+            const int z = s < 2 ? y : (y == 0 ? L.Kpi : y) - 1;
+            const int col = column_permutation(z & (SUBBLOCK_COLUMNS - 1)), row = z / SUBBLOCK_COLUMNS;
+            int16_t e = SHAPE_UNSENT;
+            if (L.position(s, col, row) < key.ncb && n > 0) {
+                int k = L.rank_at(s, col, row) - rank_k0;
+                e = int16_t(k < 0 ? k + n : k);
+            }
+            first[c] = e;
+        }
+    }
+}
+
+// The table walk: as dematch_kernel, a thread per codeword position.
+__global__ void __launch_bounds__(DEMATCH_THREADS) dematch_table_kernel(receive_args a, int held)
+{
+    extern __shared__ int8_t rx_held[];
+    const int i = blockIdx.x;
+    const cb_entry e = reinterpret_cast<const cb_entry*>(a.scratch + a.layout.cb_entries)[i];
+    const frame_params& p = a.tbs[e.tb];
+    const int r = e.r;
+    const int K = cb_K(p, r), E = cb_E(p, r), at = cb_offset(p, r);
+    const int32_t* slots = a.tb_shapes + 3 * e.tb;
+    const int slot = r == 0 ? slots[0] : (r < p.Cm ? slots[1] : slots[2]);
+    const int16_t* first = a.shapes.first + size_t(slot) * SHAPE_STRIDE;
+    const int n = a.shapes.n[slot];
+    const int8_t* rx = reinterpret_cast<const int8_t*>(a.scratch + a.layout.descrambled_of(size_t(e.tb)));
+    int8_t* dec = reinterpret_cast<int8_t*>(a.scratch + a.layout.cb_in + size_t(i) * CB_IN_STRIDE);
+    int16_t* soft = p.harq_slot >= 0 ? a.soft + size_t(p.harq_slot) * a.soft_llrs + size_t(r) * MAX_CB_LLRS
+                                     : nullptr;
+    const bool ul = p.channel == ULSCH;
+    const bool on_chip = E <= held;
+    if (on_chip)
+        for (int k = threadIdx.x; k < E; k += blockDim.x)
+            rx_held[k] = rx[ul ? transmitted_index(p, at + k) : at + k];
+    __syncthreads();
+    for (int c = threadIdx.x; c < 3 * K + 12; c += blockDim.x) {
+        int k = first[c];
+        if (k == SHAPE_FILLER) {
+            if (soft && !p.combine)
+                soft[c] = 0;
+            dec[c] = CERTAIN_ZERO;
+            continue;
+        }
+        int32_t sum = 0;
+        if (on_chip)
+            for (; k >= 0 && k < E; k += n)
+                sum += rx_held[k];
+        else
+            for (; k >= 0 && k < E; k += n)
+                sum += rx[ul ? transmitted_index(p, at + k) : at + k];
+        const int16_t v = soft && p.combine ? saturate16(int32_t(soft[c]) + sum) : saturate16(sum);
+        if (soft)
+            soft[c] = v;
+        dec[c] = saturate8(v);
+    }
+}
+
 constexpr int ASSEMBLE_THREADS = 256;
 
 __device__ __forceinline__ uint32_t block_xor(uint32_t v, uint32_t* shared)
@@ -332,6 +414,15 @@ std::vector<uint32_t> crc_powers(uint32_t g, int n, int shift)
 
 } // namespace
 
+void launch_build_shapes(const shape_tables& t, const shape_builds& b, void* stream)
+{
+    if (b.count == 0)
+        return;
+    auto fn = &build_shapes_kernel;
+    fn<<<b.count, DEMATCH_THREADS, 0, static_cast<cudaStream_t>(stream)>>>(t, b);
+    check_cuda(cudaGetLastError(), "kernel launch", __FILE__, __LINE__, "sch shape tables");
+}
+
 size_t table_words(int crc_words)
 {
     const auto& g = gold_warp();
@@ -385,7 +476,7 @@ void launch_dematch(const receive_args& a, int max_E, void* stream)
     // Up to 32 KB of LLRs per block on chip; larger E (heavy repetition)
     // reads them from global memory.
     const int held = std::min(max_E, 32 * 1024);
-    auto fn = &dematch_kernel;
+    auto fn = a.tb_shapes ? &dematch_table_kernel : &dematch_kernel;
     allow_smem(fn, size_t(held));
     fn<<<a.ncb, DEMATCH_THREADS, size_t(held), static_cast<cudaStream_t>(stream)>>>(a, held);
     check_cuda(cudaGetLastError(), "kernel launch", __FILE__, __LINE__, "sch dematch");
