@@ -3,13 +3,14 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-// The three deployments as complete blocks, for any family: a family's block
-// is its public interface (Public, with backend()) plus a frame_adapter
+// The deployments as complete blocks, for any family: a family's block is
+// its public interface (Public, with backend()) plus a frame_adapter
 // (Adapter); make() builds one of these. Written once, so every family gets
 // the same batching, ordering, end-of-stream, stop/restart and error handling.
 #ifndef INCLUDED_GPURX_BLOCKS_DRIVER_BLOCKS_H
 #define INCLUDED_GPURX_BLOCKS_DRIVER_BLOCKS_H
 
+#include "blocks/drivers/continuous_driver.h"
 #include "blocks/drivers/pdu_driver.h"
 #include "blocks/drivers/pipeline_holder.h"
 #include "blocks/drivers/stream_driver.h"
@@ -20,10 +21,11 @@ namespace gr {
 namespace gpurx {
 
 /*!
- * What the stream and tagged-stream blocks share: the adapter, the pipeline,
- * a driver (stream_driver or tagged_driver) and the gr::block methods that
- * forward to it. gr::block is a virtual base, so the most derived class
- * (stream_block, tagged_block) constructs it, with its io signatures.
+ * What the blocks on GNU Radio streams share: the adapter, the pipeline, a
+ * driver (stream_driver, tagged_driver or continuous_driver) and the
+ * gr::block methods that forward to it. gr::block is a virtual base, so the
+ * most derived class (stream_block, tagged_block, continuous_block or a
+ * class derived from it) constructs it, with its io signatures.
  */
 template <typename Public, typename Adapter, typename Driver>
 class item_block : public Public, private block_tags
@@ -158,6 +160,34 @@ public:
                     gr::io_signature::make(1, 1, int(adapter.in_item_bytes())),
                     gr::io_signature::make(1, 1, int(adapter.out_item_bytes()))),
           item_block<Public, Adapter, tagged_driver>(std::move(adapter), options, len_tag_key)
+    {
+    }
+};
+
+/*!
+ * Continuous deployment: one unbounded stream in, the adapter cutting it into
+ * frames (a continuous_adapter), their output out in order. Not final: a
+ * family whose public interface reports more (e.g. counts) derives from it,
+ * and constructs gr::block with in_signature() and out_signature().
+ */
+template <typename Public, typename Adapter>
+class continuous_block : public item_block<Public, Adapter, continuous_driver>
+{
+public:
+    static gr::io_signature::sptr in_signature(const Adapter& a)
+    {
+        return gr::io_signature::make(1, 1, int(a.in_item_bytes()));
+    }
+    static gr::io_signature::sptr out_signature(const Adapter& a)
+    {
+        return gr::io_signature::make(1, 1, int(a.out_item_bytes()));
+    }
+
+    continuous_block(const char* name, Adapter adapter, const pipeline_options& options)
+        : gr::block(name, in_signature(adapter), out_signature(adapter)),
+          // Two frames' input held by the adapter is enough to keep the
+          // pipeline fed; beyond that, input stays upstream.
+          item_block<Public, Adapter, continuous_driver>(std::move(adapter), options, size_t(2))
     {
     }
 };

@@ -14,34 +14,6 @@
 namespace gr {
 namespace gpurx {
 
-namespace {
-// Longest sleep while waiting for a partial batch to fall due; short enough
-// that new input is picked up promptly, long enough not to spin a core.
-constexpr auto max_idle_sleep = std::chrono::microseconds(200);
-} // namespace
-
-bool input_finished(gr::block& block, int ninput_items, int port)
-{
-    if (ninput_items > 0 || !block.detail())
-        return false;
-    const auto reader = block.detail()->input(port);
-    return reader && reader->done() && reader->items_available() == 0;
-}
-
-void pipeline_idle_wait(core::batch_pipeline& pipe)
-{
-    if (pipe.front_in_flight()) {
-        pipe.front(true);
-        return;
-    }
-    const auto now = core::batch_pipeline::clock::now();
-    const auto due = pipe.next_deadline();
-    if (due > now)
-        std::this_thread::sleep_for(
-            std::min<core::batch_pipeline::clock::duration>(due - now, max_idle_sleep));
-    pipe.launch_due();
-}
-
 stream_driver::stream_driver(gr::block& block,
                              block_tags& tags,
                              const frame_adapter& adapter,
@@ -155,15 +127,10 @@ int stream_driver::drop_partial_frame(const gr_vector_int& nin)
                   std::to_string(d_layout.inputs[i].items_per_frame) + " items of input " +
                   std::to_string(i);
     }
-    const uint64_t at = d_block.nitems_read(0);
     const std::string why = "the stream ended inside a frame (" + counts +
                             "): those items are dropped, not processed";
-    d_holder.logger()->warn("input item {}: {}", at, why);
-    pmt::pmt_t d = pmt::make_dict();
-    d = pmt::dict_add(d, pmt::mp("reason"), pmt::mp(why));
-    d = pmt::dict_add(d, pmt::mp("offset"), pmt::from_uint64(at));
-    d = pmt::dict_add(d, pmt::mp("dropped"), pmt::init_s64vector(dropped.size(), dropped));
-    d_block.message_port_pub(d_errors_port, d);
+    report_cut_at_end(d_block, d_holder.logger(), d_block.nitems_read(0), why,
+                      pmt::init_s64vector(dropped.size(), dropped));
     for (size_t i = 0; i < d_layout.inputs.size(); i++)
         d_block.consume(int(i), nin[i]);
     return gr::block::WORK_DONE;

@@ -34,6 +34,7 @@
 #include "blocks/drivers/block_tags.h"
 #include "blocks/drivers/frame_adapter.h"
 #include "blocks/drivers/pipeline_holder.h"
+#include "blocks/drivers/stream_end.h"
 #include <gnuradio/block.h>
 
 #include <chrono>
@@ -91,18 +92,6 @@ private:
     const pmt::pmt_t d_error_key = pmt::mp("gpurx_error");
     const pmt::pmt_t d_errors_port = pmt::mp("errors");
 };
-
-//! True when the upstream of \p block's input \p port has finished and its buffer
-//! holds nothing more: the end of a finite stream.
-bool input_finished(gr::block& block, int ninput_items, int port = 0);
-
-/*!
- * Bounded wait when a call brought no new input and nothing completed: block
- * until the oldest launched batch completes (it stays at the front), or, when
- * only a partial batch waits, sleep towards its flush deadline (at most
- * 200 us) and launch it once due.
- */
-void pipeline_idle_wait(core::batch_pipeline& pipe);
 
 } // namespace gpurx
 } // namespace gr

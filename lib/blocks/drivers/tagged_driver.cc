@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "blocks/drivers/tagged_driver.h"
-#include "blocks/drivers/stream_driver.h"
+#include "blocks/drivers/stream_end.h"
 
 #include <algorithm>
 #include <cmath>

@@ -6,7 +6,7 @@
 // gpurx.lte_turbo_fec_decoder: the LTE turbo decoder as a gr-fec decoder
 // object, on the turbo family's adapter (the same implementations and
 // checks as lte_turbo_decoder), one frame per call.
-#include "blocks/drivers/fec_frame_runner.h"
+#include "blocks/drivers/fec_decoder_object.h"
 #include "blocks/turbo/turbo_adapter.h"
 #include "turbo/lte_qpp.h"
 #include <gnuradio/gpurx/lte_turbo_fec_decoder.h>
@@ -23,44 +23,30 @@ constexpr double turbo_code_rate = 1.0 / 3.0;
 
 int codeword_length(int K) { return 3 * K + 12; }
 
-class lte_turbo_fec_decoder_impl final : public lte_turbo_fec_decoder
+// The turbo code's sizes for gr-fec: K information bits, 3K+12 values.
+class turbo_fec_code
 {
 public:
-    lte_turbo_fec_decoder_impl(int K, const core::turbo_config& cfg, float llr_scale, const std::string& backend)
-        : generic_decoder("lte_turbo_fec_decoder"),
-          d_K(K),
-          d_scale(llr_scale),
-          d_adapter(cfg, core::turbo::INPUT_FLOAT32),
-          d_runner(d_adapter, backend, d_logger),
-          d_iterations(float(cfg.iterations))
-    {
-    }
+    static constexpr const char* name = "lte_turbo_fec_decoder";
+    static constexpr const char* frame = "codeword";
+    using adapter_type = turbo_adapter;
 
-    double rate() override { return turbo_code_rate; }
-    int get_input_size() override
+    turbo_fec_code(int K, int iterations) : d_K(K), d_iterations(float(iterations)) {}
+
+    double rate() const { return turbo_code_rate; }
+    size_t input_values(const turbo_adapter&) const { return size_t(codeword_length(d_K)); }
+    int output_bits() const { return d_K; }
+    int rejected_input_values(int bits) const { return codeword_length(bits); }
+    std::string kept() const { return "K=" + std::to_string(d_K); }
+    // A refused size is reported back (get_output_size()) up to this, so
+    // that 3 x it + 12 (get_input_size()) stays an int.
+    long long max_reported_bits() const { return (0x7fffffffLL - 12) / 3; }
+
+    fec_size take(long long f, bool tail_off, const turbo_adapter&, const gr::logger_ptr&, std::string& why)
     {
-        d_request.input_size_read();
-        return codeword_length(d_request.rejected() ? d_request.rejected_bits() : d_K);
-    }
-    int get_output_size() override
-    {
-        d_request.output_size_read();
-        return d_request.rejected() ? d_request.rejected_bits() : d_K;
-    }
-    bool set_frame_size(unsigned int frame_size) override
-    {
-        const bool tail_off = d_request.begin_request();
-        const long long f = fec_frame_request::signed_size(frame_size);
-        if (f < 0) {
-            d_logger->warn("lte_turbo_fec_decoder: frame size {} is no codeword's: refused, keeping "
-                           "K={} (gr-fec's async decoder then outputs an empty PDU for an empty "
-                           "one, and stops its thread on any other)",
-                           fec_frame_request::describe(frame_size), d_K);
-            return false;
-        }
         if (f <= core::lte_max_K && core::lte_valid_K(int(f))) {
             d_K = int(f);
-            return true;
+            return fec_size::taken;
         }
         // GNU Radio 3.10.5's tagged decoder asks for round(packet x rate())
         // = (3K+12) / 3 = K+4 without taking the tail off; callers that read
@@ -69,57 +55,45 @@ public:
         // (every K is a multiple of 8), so the two readings never collide.
         if (!tail_off && f >= 4 && f - 4 <= core::lte_max_K && core::lte_valid_K(int(f - 4))) {
             d_K = int(f - 4);
-            return true;
+            return fec_size::taken;
         }
         const long long packet = 3 * (f + (tail_off ? 4 : 0));
-        std::string why = "gr-fec asked for frame size " + std::to_string(f) +
-                          ", from a packet of about " + std::to_string(packet) +
-                          " values, which is not one codeword of an LTE block size K (3K+12 "
-                          "values, K of TS 36.212 Table 5.1.3-3; a packet of several codewords, "
-                          "or of one with extra values, is not taken apart)";
-        // Info level, as gr-fec's cc_decoder logs its refusals: the tagged
-        // deployments ask for their MTU (e.g. 12000 bits) once at start. A
-        // frame decoded at that size is warned about (generic_work()).
-        d_logger->info("lte_turbo_fec_decoder: {}; a frame of this size comes out as zeros", why);
-        d_request.reject(f, max_reported_bits, std::move(why));
-        return true;
+        why = "gr-fec asked for frame size " + std::to_string(f) + ", from a packet of about " +
+              std::to_string(packet) +
+              " values, which is not one codeword of an LTE block size K (3K+12 "
+              "values, K of TS 36.212 Table 5.1.3-3; a packet of several codewords, "
+              "or of one with extra values, is not taken apart)";
+        return fec_size::rejected;
     }
-    float get_iterations() override { return d_iterations; }
 
-    void generic_work(void* in, void* out) override
+    void decoded(const core::completed_frame& f)
     {
-        d_request.frame_done();
-        if (d_request.rejected()) {
-            d_iterations = 0.0f; // gr-fec's async decoder puts it in the PDU's metadata
-            d_runner.reject_frame(d_request.why(), static_cast<uint8_t*>(out),
-                                  size_t(d_request.rejected_bits()));
-            return;
-        }
-        d_runner.run(static_cast<const float*>(in),
-                     size_t(codeword_length(d_K)),
-                     d_scale,
-                     static_cast<uint8_t*>(out),
-                     size_t(d_K),
-                     [this](const core::completed_frame& f) {
-                         d_iterations = float(f.result_as<core::turbo::frame_result>()->iterations);
-                     });
+        d_iterations = float(f.result_as<core::turbo::frame_result>()->iterations);
     }
+    void rejected() { d_iterations = 0.0f; } // gr-fec's async decoder puts it in the PDU's metadata
 
-    int block_size() const override { return d_K; }
-    float llr_scale() const override { return d_scale; }
-    std::string backend() const override { return d_runner.backend_name(); }
+    int K() const { return d_K; }
+    float iterations() const { return d_iterations; }
 
 private:
-    // A refused size is reported back (get_output_size()) up to this, so
-    // that 3 x it + 12 (get_input_size()) stays an int.
-    static constexpr long long max_reported_bits = (0x7fffffffLL - 12) / 3;
-
     int d_K;
-    const float d_scale;
-    const turbo_adapter d_adapter; // before d_runner, which holds a reference to it
-    fec_frame_runner d_runner;
     float d_iterations; // of the last frame, for get_iterations()
-    fec_frame_request d_request;
+};
+
+class lte_turbo_fec_decoder_impl final : public fec_decoder_object<lte_turbo_fec_decoder, turbo_fec_code>
+{
+public:
+    lte_turbo_fec_decoder_impl(int K, const core::turbo_config& cfg, float llr_scale, const std::string& backend)
+        : generic_decoder("lte_turbo_fec_decoder"),
+          fec_decoder_object(turbo_fec_code(K, cfg.iterations),
+                             turbo_adapter(cfg, core::turbo::INPUT_FLOAT32),
+                             llr_scale,
+                             backend)
+    {
+    }
+
+    float get_iterations() override { return d_code.iterations(); }
+    int block_size() const override { return d_code.K(); }
 };
 
 } // namespace

@@ -4,7 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "blocks/viterbi/viterbi_stream_adapter.h"
+#include "blocks/drivers/llr_staging.h"
 
+#include <cmath>
 #include <stdexcept>
 
 namespace gr {
@@ -61,7 +63,11 @@ core::viterbi_stream_config make_viterbi_stream_config(int K,
 
 viterbi_stream_adapter::viterbi_stream_adapter(const core::viterbi_stream_config& cfg,
                                                core::viterbi::input_kind input)
-    : d_cfg(cfg), d_code(cfg.code()), d_input(input), d_choice(core::choose_viterbi_stream_implementation(cfg))
+    : d_cfg(cfg),
+      d_code(cfg.code()),
+      d_input(input),
+      d_choice(core::choose_viterbi_stream_implementation(cfg)),
+      d_framer(cfg, input)
 {
 }
 
@@ -91,6 +97,59 @@ bool viterbi_stream_adapter::pdu_items(const pmt::pmt_t&, const uint8_t*&, size_
 {
     why = not_framed;
     return false;
+}
+
+void viterbi_stream_adapter::relative_rate(uint64_t& num, uint64_t& den) const
+{
+    // Output bits per input item: steps per period / kept items per period.
+    const size_t period = d_code.puncture().size() / size_t(d_code.n());
+    num = uint64_t(period);
+    den = uint64_t(core::stream_coded_items(d_code, 0, long(period)));
+}
+
+void viterbi_stream_adapter::append(const uint8_t* items, size_t n, const gr::logger_ptr& logger)
+{
+    if (d_input != core::viterbi::INPUT_SOFT) {
+        d_framer.append(items, n);
+        return;
+    }
+    const auto* x = reinterpret_cast<const float*>(items);
+    d_clean.resize(n);
+    if (!stage_finite_llrs(x, n, d_clean.data())) {
+        for (size_t i = 0; i < n; i++)
+            if (!std::isfinite(x[i])) {
+                if (d_nonfinite == 0)
+                    logger->warn("LLR {} of the stream is NaN or Inf: such LLRs are decoded as 0 "
+                                 "(no information); later ones are counted (nonfinite_llrs()), "
+                                 "not logged",
+                                 d_framer.items_received() + i);
+                d_clean[i] = 0.0f;
+                d_nonfinite++;
+            }
+    }
+    d_framer.append(reinterpret_cast<const uint8_t*>(d_clean.data()), n);
+}
+
+bool viterbi_stream_adapter::next(bool at_end, frame& f)
+{
+    if (!d_framer.next(at_end, d_frame))
+        return false;
+    f.data = d_frame.data;
+    f.bytes = d_frame.bytes;
+    f.out_bytes = size_t(d_frame.params.payload);
+    f.params = &d_frame.params;
+    return true;
+}
+
+std::string viterbi_stream_adapter::cut_at_end_reason(size_t items) const
+{
+    return "the stream ended " + std::to_string(items) +
+           " item(s) into a trellis step: those items are dropped, not decoded";
+}
+
+bool viterbi_stream_adapter::decoded(const core::completed_frame& f) const
+{
+    return f.result_as<core::viterbi::stream_frame_result>()->status == core::viterbi::FRAME_DECODED;
 }
 
 } // namespace gpurx
