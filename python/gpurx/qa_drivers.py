@@ -11,7 +11,10 @@ A family is a table entry (a Family subclass): how to build its stream,
 tagged and PDU blocks, a valid frame and its expected output. To cover a new
 family (MIMO detection, Viterbi decoding), add an entry to FAMILIES; a family
 without a tagged or PDU form leaves make_tagged / make_pdu as None and the
-cases of that deployment skip it.
+cases of that deployment skip it. A family on the continuous driver (the
+Viterbi stream decoder) is a stream form whose frames are not pipeline
+frames: it says how many frames come out while a batch is held
+(frames_in_full_batches, frames_held).
 
 The cases:
   a. tagged: the largest frames (K=6144: 18444 LLRs) with GNU Radio's default
@@ -36,6 +39,8 @@ The cases:
   j. stream and tagged: tb.stop() with frames in the pipeline (a partial
      batch) delivers none of them; tb.start() again delivers them first, at
      once (not after flush_us), once and in order, then the rest.
+  k. stream: tags on the input (malformed length tags, other keys) change
+     nothing: every frame comes out bit-exact, none is rejected.
   i. every deployment: staging that passes the construction check (the
      machine's RAM) but cannot be allocated (the process's address space
      limited with RLIMIT_AS) makes tb.start() raise naming max_batch, or the
@@ -109,6 +114,17 @@ class Family:
     def bad_constructions(self):
         """[(description, thunk, text the error message must contain)]."""
         return []
+
+    def frames_in_full_batches(self, shape, sent, batch):
+        """Frames out once `sent` frames have gone in and every full batch of
+        `batch` has left: the partial batch is held (flush_us far away)."""
+        return sent // batch * batch
+
+    def frames_held(self, shape, sent):
+        """Frames out once `sent` frames have gone in and the partial batch
+        has left too (the end of the stream, or a restart), before more
+        input arrives."""
+        return sent
 
     def deployments(self):
         """name -> (options -> block), for every form the family has."""
@@ -318,12 +334,91 @@ class Mimo(Family):
                  "max_vectors")]
 
 
-# Every framed family. The MIMO family's expected LLRs are its CPU
-# implementation's, exact in double precision: on CUDA (fp32, equal to them
-# within the registry's tolerance, not bit for bit) its blocks are covered
-# by qa_mimo.py. The Viterbi stream decoder (viterbi_stream_decoder) decodes
-# one unbounded stream, not frames: qa_viterbi_stream.py covers it.
-FAMILIES = [LteTurbo(), BatchCopy(), Viterbi()] + ([Mimo()] if BACKEND == "cpu" else [])
+class ViterbiStreamAdapter(gr.hier_block2):
+    """The Viterbi stream decoder takes one unbounded stream of LLRs and
+    gives one bit per trellis step. The shared cases feed one vector per
+    frame, so this flattens the frames into that stream and cuts the bits
+    into one vector per frame: the cases then drive the continuous driver
+    itself."""
+
+    def __init__(self, dec, in_len, out_len):
+        gr.hier_block2.__init__(self, "viterbi_stream_adapter",
+                                gr.io_signature(1, 1, gr.sizeof_float * in_len),
+                                gr.io_signature(1, 1, out_len))
+        self.dec, self.in_len = dec, in_len
+        self.connect(self, blocks.vector_to_stream(gr.sizeof_float, in_len), dec,
+                     blocks.stream_to_vector(1, out_len), self)
+
+    def backend(self):
+        return self.dec.backend()
+
+    def nitems_read(self, port):
+        return self.dec.nitems_read(0) // self.in_len  # whole frames
+
+
+class ViterbiStream(Family):
+    """The Viterbi stream decoder, K=7 (133, 171), soft input. A frame is a
+    terminated codeword: frames one after another are the stream of their
+    bits with K-1 zeros after each, from state 0, so each frame's output is
+    its bits and the K-1 zeros. The decoder cuts the stream into pipeline
+    frames of whole windows (chunk steps and traceback after them) by
+    itself: a stream's frame is no pipeline frame (frames_in_full_batches,
+    frames_held)."""
+    name = "viterbi-stream"
+    in_type, out_type = "f", "b"
+    shapes = (40, 600, 2048)
+    soft_params = (dict(),)
+    chunk, traceback = 512, 96
+    # A pipeline frame holds up to this many steps (the block's own bound).
+    steps_per_pipeline_frame = 65536
+
+    def in_len(self, frame_bits):
+        return 2 * (frame_bits + 6)
+
+    def out_len(self, frame_bits):
+        return frame_bits + 6
+
+    def make_stream(self, frame_bits, opts, **params):
+        dec = gpurx.viterbi_stream_decoder(traceback=self.traceback, chunk=self.chunk, options=opts,
+                                           **params)
+        return ViterbiStreamAdapter(dec, self.in_len(frame_bits), self.out_len(frame_bits))
+
+    def frames(self, rng, frame_bits, n, amp=4.0):
+        bits = [rng.integers(0, 2, frame_bits).astype(np.uint8) for _ in range(n)]
+        return ([llrs(conv_encode(b), amp) for b in bits],
+                [np.concatenate([b, np.zeros(6, dtype=np.uint8)]) for b in bits])
+
+    def decodable_steps(self, steps):
+        # Before the end, a window of chunk steps is decoded once the
+        # traceback steps after it have arrived.
+        L, D = self.chunk, self.traceback
+        return (steps - D) // L * L if steps >= L + D else 0
+
+    def frames_in_full_batches(self, shape, sent, batch):
+        steps = self.decodable_steps(sent * self.out_len(shape))
+        full = steps // (batch * self.steps_per_pipeline_frame) * batch * self.steps_per_pipeline_frame
+        return full // self.out_len(shape)
+
+    def frames_held(self, shape, sent):
+        return self.decodable_steps(sent * self.out_len(shape)) // self.out_len(shape)
+
+    def bad_constructions(self):
+        return [("K=2", lambda: gpurx.viterbi_stream_decoder(2, [3, 1]), "K"),
+                ("K=10", lambda: gpurx.viterbi_stream_decoder(10, [0o1755, 0o1123]), "K"),
+                ("identical polys", lambda: gpurx.viterbi_stream_decoder(7, [0o133, 0o133]), "polys"),
+                ("traceback < K-1", lambda: gpurx.viterbi_stream_decoder(traceback=5), "traceback"),
+                ("chunk=0", lambda: gpurx.viterbi_stream_decoder(chunk=0), "chunk"),
+                ("puncture keeps nothing",
+                 lambda: gpurx.viterbi_stream_decoder(puncture=[0, 0]), "puncture"),
+                ("input", lambda: gpurx.viterbi_stream_decoder(input="llr"), "input")]
+
+
+# Every family. The MIMO family's expected LLRs are its CPU implementation's,
+# exact in double precision: on CUDA (fp32, equal to them within the
+# registry's tolerance, not bit for bit) its blocks are covered by
+# qa_mimo.py.
+FAMILIES = ([LteTurbo(), BatchCopy(), Viterbi(), ViterbiStream()]
+            + ([Mimo()] if BACKEND == "cpu" else []))
 FAMILIES_BY_NAME = {f.name: f for f in FAMILIES}
 
 
@@ -335,13 +430,14 @@ def make_tag(offset, key, value):
     return gr.tag_utils.python_to_tag((offset, pmt.intern(key), value))
 
 
-def run_stream(fam, shape, opts, inputs, **params):
-    """inputs through fam's stream block; (outputs as an (n, out_len) array,
-    output tags, seconds run() took, the block, the sink)."""
+def run_stream(fam, shape, opts, inputs, tags=(), **params):
+    """inputs (with tags on their vectors) through fam's stream block;
+    (outputs as an (n, out_len) array, output tags, seconds run() took, the
+    block, the sink)."""
     it, ot = ITEM_TYPES[fam.in_type], ITEM_TYPES[fam.out_type]
     n_in = fam.in_len(shape)
     tb = gr.top_block()
-    src = it["source"](np.concatenate(inputs).astype(it["dtype"]).tolist(), False, n_in)
+    src = it["source"](np.concatenate(inputs).astype(it["dtype"]).tolist(), False, n_in, list(tags))
     blk = fam.make_stream(shape, opts, **params)
     snk = ot["sink"](fam.out_len(shape))
     tb.connect(src, blk, snk)
@@ -736,6 +832,22 @@ class qa_drivers(gr_unittest.TestCase):
             self.check_pdus(fam, shape, dbg, exp, what)
             self.assertEqual(err.num_messages(), 0, what)
 
+    # ---- k ----------------------------------------------------------------
+    def test_k_stream_input_tags_change_nothing(self):
+        n = 8
+        for fam in self.families("stream"):
+            shape = fam.shapes[0]
+            ins, exp = fam.frames(self.rng, shape, n)
+            values = [pmt.from_double(3.5), pmt.intern("x"), pmt.PMT_NIL, pmt.from_long(-1),
+                      pmt.from_uint64(1 << 40), pmt.init_u8vector(2, [1, 2])]
+            tags = [make_tag(i, "packet_len", v) for i, v in enumerate(values)]
+            tags += [make_tag(i, "iterations", pmt.intern("not a count")) for i in range(n)]
+            out, out_tags, _, _, _ = run_stream(fam, shape, options(max_batch=4), ins, tags)
+            what = "%s stream, %d frames with tags on the input" % (fam.name, n)
+            self.assertEqual(out.shape[0], n, what)
+            np.testing.assert_array_equal(out, np.array(exp), err_msg=what)
+            self.assertEqual(tags_named(out_tags, "gpurx_error"), [], what)
+
     # ---- e ----------------------------------------------------------------
     def test_e_huge_finite_llrs(self):
         fams = [f for f in FAMILIES if f.soft_params]
@@ -774,17 +886,18 @@ class qa_drivers(gr_unittest.TestCase):
             tb = gr.top_block()
             tb.connect(src, blk, snk)
             got = lambda: len(snk.data()) // fam.out_len(shape)  # noqa: E731
+            full, held = fam.frames_in_full_batches(shape, first, batch), fam.frames_held(shape, first)
             state = {}
 
             def hook(tb):
                 state["consumed"] = wait_for(lambda: blk.nitems_read(0) >= first, 20) and \
                     blk.nitems_read(0)
-                state["before"] = wait_for(lambda: got() >= first // batch * batch, 20) and got()
+                state["before"] = wait_for(lambda: got() >= full, 20) and got()
                 time.sleep(0.05)
                 state["before"] = got()
                 tb.lock()
                 tb.unlock()
-                state["after_unlock"] = wait_for(lambda: got() >= first, 3) and got()
+                state["after_unlock"] = wait_for(lambda: got() >= held, 3) and got()
                 src.release()
 
             run_with_timeout(tb, RUN_TIMEOUT_S, start_hook=hook)
@@ -792,34 +905,36 @@ class qa_drivers(gr_unittest.TestCase):
             what = ("%s stream, lock()/unlock() holding a partial batch (%s)"
                     % (fam.name, state))
             self.assertEqual(state["consumed"], first, what)
-            self.assertEqual(state["before"], first // batch * batch,
-                             what + ": the partial batch left before the lock")
+            self.assertEqual(state["before"], full, what + ": the partial batch left before the lock")
+            self.assertGreaterEqual(state["after_unlock"], held,
+                                    what + ": the held frames did not come out after unlock()")
             self.assertEqual(out.shape[0], n, what)
             np.testing.assert_array_equal(out, np.array(exp), err_msg=what)
 
     # ---- j ----------------------------------------------------------------
-    def stop_restart(self, tb, src, sink_frames, first, batch, what):
-        """Runs tb until the block holds a partial batch (the source sent
-        `first` frames), stops it, checks that the stop delivered nothing
-        more, starts it again and checks that the held frames come out at
-        once; then lets the source finish."""
+    def stop_restart(self, tb, src, sink_frames, consumed, full, held, what):
+        """Runs tb until the block holds a partial batch (the source sent its
+        first frames, consumed() says the block has taken them all, and the
+        `full` frames of the full batches are out), stops it, checks that the
+        stop delivered nothing more, starts it again and checks that the
+        held frames come out at once (`held` frames out in all); then lets
+        the source finish."""
         tb.start()
         try:
-            self.assertTrue(wait_for(lambda: sink_frames() >= first // batch * batch, 20),
+            self.assertTrue(wait_for(consumed, 20), what + ": the first frames were never consumed")
+            self.assertTrue(wait_for(lambda: sink_frames() >= full, 20),
                             what + ": the full batches never came out")
             time.sleep(0.2)
-            self.assertEqual(sink_frames(), first // batch * batch,
-                             what + ": the partial batch left before the stop")
+            self.assertEqual(sink_frames(), full, what + ": the partial batch left before the stop")
         finally:
             tb.stop()
             tb.wait()
-        self.assertEqual(sink_frames(), first // batch * batch,
-                         what + ": frames held at stop() came out without a restart")
+        self.assertEqual(sink_frames(), full, what + ": frames held at stop() came out without a restart")
 
         def hook(tb):
-            held = wait_for(lambda: sink_frames() >= first, 5)
-            self.assertTrue(held, "%s: the %d frames held at stop() did not come out within 5 s "
-                            "of the restart (%d out)" % (what, first % batch, sink_frames()))
+            ok = wait_for(lambda: sink_frames() >= held, 5)
+            self.assertTrue(ok, "%s: the %d frames held at stop() did not come out within 5 s "
+                            "of the restart (%d out)" % (what, held - full, sink_frames()))
             src.release()
 
         run_with_timeout(tb, RUN_TIMEOUT_S, start_hook=hook)
@@ -833,11 +948,13 @@ class qa_drivers(gr_unittest.TestCase):
             it, ot = ITEM_TYPES[fam.in_type], ITEM_TYPES[fam.out_type]
             src = gated_source(np.array(ins, dtype=it["dtype"]), first)
             snk = ot["sink"](fam.out_len(shape))
+            blk = fam.make_stream(shape, options(**opts))
             tb = gr.top_block()
-            tb.connect(src, fam.make_stream(shape, options(**opts)), snk)
-            what = "%s stream, stop()/start() holding %d frames" % (fam.name, first % batch)
-            self.stop_restart(tb, src, lambda: len(snk.data()) // fam.out_len(shape), first, batch,
-                              what)
+            tb.connect(src, blk, snk)
+            full, held = fam.frames_in_full_batches(shape, first, batch), fam.frames_held(shape, first)
+            what = "%s stream, stop()/start() holding %d frames" % (fam.name, held - full)
+            self.stop_restart(tb, src, lambda: len(snk.data()) // fam.out_len(shape),
+                              lambda: blk.nitems_read(0) >= first, full, held, what)
             out = np.array(snk.data(), dtype=ot["dtype"]).reshape(-1, fam.out_len(shape))
             self.assertEqual(out.shape[0], n, what)
             np.testing.assert_array_equal(out, np.array(exp), err_msg=what)
@@ -854,8 +971,9 @@ class qa_drivers(gr_unittest.TestCase):
             tb.connect(src, blk, snk)
             tb.msg_connect(blk, "errors", dbg, "store")
             what = "%s tagged, stop()/start() holding %d packets" % (fam.name, first % batch)
-            self.stop_restart(tb, src, lambda: len(snk.data()) // fam.out_len(shape), first, batch,
-                              what)
+            self.stop_restart(tb, src, lambda: len(snk.data()) // fam.out_len(shape),
+                              lambda: blk.nitems_read(0) >= first * len(ins[0]),
+                              first // batch * batch, first, what)
             np.testing.assert_array_equal(np.array(snk.data(), dtype=ot["dtype"]),
                                           np.concatenate(exp), err_msg=what)
             # (Offsets count from each run's start: only the values compare.)

@@ -1,0 +1,22 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// gpurx.batch_copy: the copy family on the shared stream driver.
+#include "blocks/copy/copy_adapter.h"
+#include "blocks/drivers/driver_blocks.h"
+#include <gnuradio/gpurx/batch_copy.h>
+
+namespace gr {
+namespace gpurx {
+
+batch_copy::sptr batch_copy::make(int vlen, float scale, const pipeline_options& options)
+{
+    const core::copy_config cfg = make_copy_config(vlen, scale);
+    return gnuradio::make_block_sptr<stream_block<batch_copy, copy_adapter>>(
+        "batch_copy", copy_adapter(cfg), cfg.vlen, options);
+}
+
+} // namespace gpurx
+} // namespace gr

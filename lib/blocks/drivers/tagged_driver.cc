@@ -1,0 +1,280 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "blocks/drivers/tagged_driver.h"
+#include "blocks/drivers/stream_end.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gr {
+namespace gpurx {
+
+tagged_driver::tagged_driver(gr::block& block,
+                             block_tags& tags,
+                             const frame_adapter& adapter,
+                             pipeline_holder& holder,
+                             const std::string& len_tag_key)
+    : d_block(block), d_tags(tags), d_adapter(adapter), d_holder(holder), d_len_key(pmt::mp(len_tag_key))
+{
+    if (len_tag_key.empty())
+        throw std::invalid_argument("len_tag_key must not be empty");
+}
+
+void tagged_driver::setup()
+{
+    d_block.set_tag_propagation_policy(gr::block::TPP_DONT);
+    // Room for the largest output packet in every call. GNU Radio sizes
+    // buffers from the item size alone (64 KiB by default), not from
+    // min_noutput_items: a larger packet (MIMO LLRs, 4 bytes an item) would
+    // never fit and the block would wait forever, so ask for two packets' room.
+    const int max_out_items = int(d_adapter.max_out_bytes() / d_adapter.out_item_bytes());
+    d_block.set_min_noutput_items(max_out_items);
+    if (d_block.min_output_buffer(0) < long(2 * max_out_items))
+        d_block.set_min_output_buffer(0, long(2 * max_out_items));
+    d_block.message_port_register_out(d_errors_port);
+}
+
+void tagged_driver::forecast(int, gr_vector_int& required) const
+{
+    // One item at a time is always enough: packets are staged in pieces.
+    const auto* p = d_holder.pipe();
+    required[0] = (p && p->pending() > 0) ? 0 : 1;
+}
+
+void tagged_driver::report(uint64_t offset, const std::string& why, long long length)
+{
+    d_holder.logger()->warn("input item {}: {}", offset, why);
+    pmt::pmt_t d = pmt::make_dict();
+    d = pmt::dict_add(d, pmt::mp("reason"), pmt::mp(why));
+    d = pmt::dict_add(d, pmt::mp("offset"), pmt::from_uint64(offset));
+    if (length >= 0)
+        d = pmt::dict_add(d, pmt::mp("length"), pmt::from_uint64(uint64_t(length)));
+    d_block.message_port_pub(d_errors_port, d);
+}
+
+void tagged_driver::report_conflict(uint64_t offset, const std::string& values, const pmt::pmt_t& used)
+{
+    if (offset == d_conflict_reported)
+        return; // a packet that waited for a free slot is seen again
+    d_conflict_reported = offset;
+    const std::string why = "several " + pmt::symbol_to_string(d_len_key) +
+                            " tags with different values at this item (" + values +
+                            "): the first, " + pmt::write_string(used) + ", is used";
+    d_holder.logger()->warn("input item {}: {}", offset, why);
+    pmt::pmt_t d = pmt::make_dict();
+    d = pmt::dict_add(d, pmt::mp("reason"), pmt::mp(why));
+    d = pmt::dict_add(d, pmt::mp("offset"), pmt::from_uint64(offset));
+    d_block.message_port_pub(d_errors_port, d);
+}
+
+void tagged_driver::close_truncated(const std::string& where)
+{
+    report(d_packet.start,
+           "packet of " + std::to_string(d_packet.shape.in_items) + " items cut short " + where +
+               " after " + std::to_string(d_packet.staged) + " items: dropped",
+           (long long)d_packet.shape.in_items);
+    d_holder.pipe()->abort_frame();
+    d_packet = open_packet{};
+}
+
+void tagged_driver::stop()
+{
+    if (d_packet.open && d_holder.pipe())
+        close_truncated("by stop()");
+}
+
+std::string pmt_description(const pmt::pmt_t& v)
+{
+    // A symbol "12" prints as 12: say what kind of value it is.
+    std::string text = pmt::write_string(v);
+    if (text.size() > 60)
+        text = text.substr(0, 57) + "...";
+    if (pmt::is_null(v))
+        return "nil (PMT_NIL)";
+    if (pmt::is_bool(v))
+        return "the bool " + text;
+    if (pmt::is_symbol(v))
+        return "the symbol (string) \"" + text + "\"";
+    if (pmt::is_real(v))
+        return "the double " + text;
+    if (pmt::is_complex(v))
+        return "the complex " + text;
+    if (pmt::is_uniform_vector(v))
+        return "a uniform vector of " + std::to_string(pmt::length(v)) + " item(s), " + text;
+    if (pmt::is_vector(v))
+        return "a vector of " + std::to_string(pmt::length(v)) + " item(s), " + text;
+    if (pmt::is_tuple(v))
+        return "a tuple, " + text;
+    if (pmt::is_dict(v))
+        return "a dict, " + text;
+    if (pmt::is_pair(v))
+        return "a pair, " + text;
+    return "the pmt " + text;
+}
+
+long long tagged_driver::tag_length(const pmt::pmt_t& v, std::string& why) const
+{
+    // Lengths arrive as pmt longs (tagged_stream_block, stream_to_tagged_stream)
+    // or uint64s; anything else is an error, never an exception.
+    long long n;
+    if (pmt::is_integer(v)) {
+        n = pmt::to_long(v);
+    } else if (pmt::is_uint64(v)) {
+        const uint64_t u = pmt::to_uint64(v);
+        n = u > uint64_t(INT64_MAX) ? INT64_MAX : (long long)u;
+    } else {
+        why = pmt::symbol_to_string(d_len_key) + " tag value is " + pmt_description(v) +
+              ", not an integer";
+        return -1;
+    }
+    if (n <= 0) {
+        why = pmt::symbol_to_string(d_len_key) + " tag value " + std::to_string(n) +
+              " is not a packet length";
+        return -1;
+    }
+    return n;
+}
+
+int tagged_driver::general_work(int noutput_items,
+                                gr_vector_int& ninput_items,
+                                gr_vector_const_void_star& input_items,
+                                gr_vector_void_star& output_items)
+{
+    if (!d_holder.pipe()) {
+        // start() could not make the pipeline (and logged why): report it
+        // and end the stream rather than leave the flowgraph waiting.
+        report(d_block.nitems_read(0), "not running: " + d_holder.failure() + "; the stream ends here");
+        return gr::block::WORK_DONE;
+    }
+    d_holder.resume_if_restarted(); // what the last stop held goes out first
+    auto& pipe = *d_holder.pipe();
+    const auto* in = static_cast<const uint8_t*>(input_items[0]);
+    auto* out = static_cast<uint8_t*>(output_items[0]);
+    const size_t isz = d_adapter.in_item_bytes(), osz = d_adapter.out_item_bytes();
+    const int nin = ninput_items[0];
+    const uint64_t r0 = d_block.nitems_read(0);
+    int consumed = 0, produced = 0;
+
+    auto emit = [&](bool block) {
+        while (const auto* f = pipe.front(block)) {
+            const int n = int(f->out_bytes / osz);
+            if (produced + n > noutput_items)
+                break;
+            std::memcpy(out + size_t(produced) * osz, f->data, f->out_bytes);
+            const uint64_t at = d_block.nitems_written(0) + produced;
+            d_tags.add_tag(at, d_len_key, pmt::from_long(n));
+            frame_meta meta;
+            d_adapter.describe(*f, meta);
+            for (const auto& kv : meta)
+                d_tags.add_tag(at, kv.first, kv.second);
+            produced += n;
+            pipe.pop();
+            block = false;
+        }
+    };
+
+    emit(false);
+    std::vector<gr::tag_t> tags;
+    d_tags.tags_in_window(tags, 0, nin, d_len_key);
+    // Stable: tags at one offset keep GNU Radio's order (the order added).
+    std::stable_sort(tags.begin(), tags.end(), gr::tag_t::offset_compare);
+    size_t t = 0;
+    while (consumed < nin) {
+        const uint64_t pos = r0 + consumed;
+        while (t < tags.size() && tags[t].offset < pos)
+            t++;
+        const bool tag_here = t < tags.size() && tags[t].offset == pos;
+        const uint64_t next_tag = t < tags.size() ? tags[t].offset : r0 + nin;
+
+        if (d_packet.open) {
+            // A new length tag inside the packet: the packet was cut short.
+            if (tag_here) {
+                close_truncated("by the next " + pmt::symbol_to_string(d_len_key) + " tag");
+                continue;
+            }
+            const uint64_t left = d_packet.shape.in_items - d_packet.staged;
+            const uint64_t take = std::min<uint64_t>(left, next_tag - pos);
+            if (!d_packet.bad &&
+                !d_adapter.stage(d_packet.shape, in + size_t(consumed) * isz, d_packet.staged,
+                                 size_t(take), d_packet.dst + d_packet.staged * isz, d_packet.why))
+                d_packet.bad = true;
+            d_packet.staged += take;
+            consumed += int(take);
+            if (d_packet.staged == d_packet.shape.in_items) {
+                if (d_packet.bad) {
+                    pipe.abort_frame();
+                    report(d_packet.start, "packet not processed: " + d_packet.why,
+                           (long long)d_packet.shape.in_items);
+                } else {
+                    pipe.commit_frame();
+                }
+                d_packet = open_packet{};
+            }
+            continue;
+        }
+
+        if (!tag_here) {
+            // Items outside any packet: skip to the next length tag.
+            if (!d_skipping)
+                report(pos, "items without a " + pmt::symbol_to_string(d_len_key) +
+                                " tag: skipped up to the next one");
+            d_skipping = true;
+            consumed = int(next_tag - r0);
+            continue;
+        }
+
+        // Several length tags at one item: the first, in the order GNU Radio
+        // delivers them (the order they were added), is used; differing
+        // values among them are reported.
+        size_t t_end = t + 1;
+        std::string values = pmt::write_string(tags[t].value);
+        bool conflict = false;
+        for (; t_end < tags.size() && tags[t_end].offset == pos; t_end++)
+            if (!pmt::equal(tags[t_end].value, tags[t].value)) {
+                conflict = true;
+                values += ", " + pmt::write_string(tags[t_end].value);
+            }
+        if (conflict)
+            report_conflict(pos, values, tags[t].value);
+        std::string why;
+        const long long L = tag_length(tags[t].value, why);
+        frame_shape shape;
+        if (L < 0 || !d_adapter.shape(uint64_t(L), shape, why)) {
+            report(pos, why + "; skipped up to the next tag", L);
+            d_skipping = true;
+            t = t_end;
+            const uint64_t after = t < tags.size() ? tags[t].offset : r0 + nin;
+            consumed = int(std::max<uint64_t>(after, pos + 1) - r0);
+            continue;
+        }
+        if (!pipe.can_accept())
+            break; // every slot busy: wait below
+        d_skipping = false;
+        d_packet.open = true;
+        d_packet.start = pos;
+        d_packet.shape = shape;
+        d_packet.dst = pipe.begin_frame(shape.in_items * isz, shape.out_bytes, shape.params.data(), pos);
+        while (t < tags.size() && tags[t].offset == pos)
+            t++; // its own tag (and any repeat of it) is taken
+    }
+
+    pipe.launch_due();
+    emit(false);
+    if (produced == 0 && pipe.pending() > 0 && (consumed == 0 || !pipe.can_accept())) {
+        if (input_finished(d_block, nin - consumed)) {
+            if (d_packet.open)
+                close_truncated("by the end of the stream");
+            pipe.flush();
+        }
+        pipeline_idle_wait(pipe);
+        emit(false);
+    }
+    d_block.consume_each(consumed);
+    return produced;
+}
+
+} // namespace gpurx
+} // namespace gr

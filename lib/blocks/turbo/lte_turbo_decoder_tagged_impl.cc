@@ -1,0 +1,32 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// gpurx.lte_turbo_decoder_tagged: the turbo family on the shared tagged driver.
+#include "blocks/drivers/driver_blocks.h"
+#include "blocks/turbo/turbo_adapter.h"
+#include <gnuradio/gpurx/lte_turbo_decoder_tagged.h>
+
+namespace gr {
+namespace gpurx {
+
+lte_turbo_decoder_tagged::sptr lte_turbo_decoder_tagged::make(int iterations,
+                                                              const std::string& algorithm,
+                                                              int subblocks,
+                                                              float scaling,
+                                                              const std::string& early_termination,
+                                                              const std::string& len_tag_key,
+                                                              const pipeline_options& options,
+                                                              const std::string& input)
+{
+    return gnuradio::make_block_sptr<tagged_block<lte_turbo_decoder_tagged, turbo_adapter>>(
+        "lte_turbo_decoder_tagged",
+        turbo_adapter(make_turbo_config(iterations, algorithm, subblocks, scaling, early_termination),
+                      parse_turbo_input(input)),
+        len_tag_key,
+        options);
+}
+
+} // namespace gpurx
+} // namespace gr

@@ -1,0 +1,48 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// gpurx.viterbi_stream_decoder: the Viterbi stream decoder on the shared
+// continuous driver; its adapter's framer (viterbi_stream_framer.h) cuts the
+// stream into frames of whole windows.
+#include "blocks/drivers/driver_blocks.h"
+#include "blocks/viterbi/viterbi_adapter.h"
+#include "blocks/viterbi/viterbi_stream_adapter.h"
+#include <gnuradio/gpurx/viterbi_stream_decoder.h>
+
+namespace gr {
+namespace gpurx {
+
+namespace {
+
+class viterbi_stream_decoder_impl final
+    : public continuous_block<viterbi_stream_decoder, viterbi_stream_adapter>
+{
+public:
+    viterbi_stream_decoder_impl(viterbi_stream_adapter adapter, const pipeline_options& options)
+        : gr::block("viterbi_stream_decoder", in_signature(adapter), out_signature(adapter)),
+          continuous_block("viterbi_stream_decoder", std::move(adapter), options)
+    {
+    }
+    uint64_t nonfinite_llrs() const override { return d_adapter.nonfinite_llrs(); }
+};
+
+} // namespace
+
+viterbi_stream_decoder::sptr viterbi_stream_decoder::make(int K,
+                                                          const std::vector<int>& polys,
+                                                          int traceback,
+                                                          int chunk,
+                                                          bool gr_fec_order,
+                                                          const std::vector<int>& puncture,
+                                                          const std::string& input,
+                                                          const pipeline_options& options)
+{
+    const auto cfg = make_viterbi_stream_config(K, polys, traceback, chunk, gr_fec_order, puncture);
+    return gnuradio::make_block_sptr<viterbi_stream_decoder_impl>(
+        viterbi_stream_adapter(cfg, parse_viterbi_input(input)), options);
+}
+
+} // namespace gpurx
+} // namespace gr
