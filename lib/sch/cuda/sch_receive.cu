@@ -275,25 +275,40 @@ __global__ void __launch_bounds__(DEMATCH_THREADS) dematch_table_kernel(receive_
         for (int k = threadIdx.x; k < E; k += blockDim.x)
             rx_held[k] = rx[ul ? transmitted_index(p, at + k) : at + k];
     __syncthreads();
-    for (int c = threadIdx.x; c < 3 * K + 12; c += blockDim.x) {
-        int k = first[c];
-        if (k == SHAPE_FILLER) {
-            if (soft && !p.combine)
-                soft[c] = 0;
-            dec[c] = CERTAIN_ZERO;
-            continue;
+    // Four positions per thread and step (3K+12 is a multiple of 4; the
+    // tables, inputs and soft buffers are 8-byte aligned): independent loads
+    // in flight, vector loads and stores.
+    const int L4 = (3 * K + 12) / 4;
+    for (int q = threadIdx.x; q < L4; q += blockDim.x) {
+        const short4 k4 = reinterpret_cast<const short4*>(first)[q];
+        const int ks[4] = { k4.x, k4.y, k4.z, k4.w };
+        short4 old = make_short4(0, 0, 0, 0);
+        if (soft && p.combine)
+            old = reinterpret_cast<const short4*>(soft)[q];
+        const int olds[4] = { old.x, old.y, old.z, old.w };
+        int16_t v[4];
+        int8_t out[4];
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            int k = ks[j];
+            if (k == SHAPE_FILLER) {
+                v[j] = int16_t(olds[j]); // kept when combining, 0 afresh (as the CPU)
+                out[j] = CERTAIN_ZERO;
+                continue;
+            }
+            int32_t sum = 0;
+            if (on_chip)
+                for (; k >= 0 && k < E; k += n)
+                    sum += rx_held[k];
+            else
+                for (; k >= 0 && k < E; k += n)
+                    sum += rx[ul ? transmitted_index(p, at + k) : at + k];
+            v[j] = saturate16(olds[j] + sum);
+            out[j] = saturate8(v[j]);
         }
-        int32_t sum = 0;
-        if (on_chip)
-            for (; k >= 0 && k < E; k += n)
-                sum += rx_held[k];
-        else
-            for (; k >= 0 && k < E; k += n)
-                sum += rx[ul ? transmitted_index(p, at + k) : at + k];
-        const int16_t v = soft && p.combine ? saturate16(int32_t(soft[c]) + sum) : saturate16(sum);
         if (soft)
-            soft[c] = v;
-        dec[c] = saturate8(v);
+            reinterpret_cast<short4*>(soft)[q] = make_short4(v[0], v[1], v[2], v[3]);
+        reinterpret_cast<char4*>(dec)[q] = make_char4(out[0], out[1], out[2], out[3]);
     }
 }
 
