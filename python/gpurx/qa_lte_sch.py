@@ -249,6 +249,39 @@ class qa_lte_sch(gr_unittest.TestCase):
         self.assertIn("contradicts", reason(errs[0]))
         self.assertIn("rnti %d" % USERS[0]["rnti"], reason(errs[0]))
 
+    def test_014_harq_tagged_stream(self):
+        # The tagged form waits for a retransmission's first transmission
+        # too: rv 0, another user's TB, then rv 2 of the first TB.
+        bits = self.rng.integers(0, 2, self.HARQ_TBS).astype(np.uint8)
+        other = self.rng.integers(0, 2, 1000).astype(np.uint8)
+        fs = [fields(self.HARQ_TBS, self.HARQ_G, 2, rv=rv, harq_process=3) for rv in (0, 2)]
+        f_other = fields(1000, 3000, 4, user=1)
+        cws = encode("dlsch", [(bits, fs[0]), (other, f_other), (bits, fs[1])])
+        rng = np.random.default_rng(7)
+        llrs = [awgn_llrs(cws[0], self.HARQ_SIGMA, rng), noiseless_llrs(cws[1]),
+                awgn_llrs(cws[2], self.HARQ_SIGMA, rng)]
+        tags, off = [], 0
+        for f, x in zip((fs[0], f_other, fs[1]), llrs):
+            tags.append(gr.tag_utils.python_to_tag((off, pmt.intern("packet_len"), pmt.from_long(len(x)))))
+            for k, v in f.items():
+                tags.append(gr.tag_utils.python_to_tag((off, pmt.intern(k), pmt.from_long(v))))
+            off += len(x)
+        tb = gr.top_block()
+        src = blocks.vector_source_f(np.concatenate(llrs).tolist(), False, 1, tags)
+        dec = gpurx.lte_sch_decoder_tagged(options=options(max_batch=8, flush_us=2000))
+        snk, err = blocks.vector_sink_b(), blocks.message_debug()
+        tb.connect(src, dec, snk)
+        tb.msg_connect(dec, "errors", err, "store")
+        run_with_timeout(tb, 60)
+        otags = snk.tags()
+        got = list(zip([pmt.to_bool(t.value) for t in tags_named(otags, "crc_ok")],
+                       [pmt.to_long(t.value) for t in tags_named(otags, "transmissions")]))
+        self.assertEqual(got, [(False, 1), (True, 1), (True, 2)])
+        out = np.array(snk.data(), dtype=np.uint8)
+        np.testing.assert_array_equal(out[self.HARQ_TBS + 1000:], bits)
+        np.testing.assert_array_equal(out[self.HARQ_TBS:self.HARQ_TBS + 1000], other)
+        self.assertEqual(err.num_messages(), 0)
+
     # ---- bad input -----------------------------------------------------------
     def test_020_bad_pdus_reported_neighbours_intact(self):
         # (description, fields or None for the good ones' with a change,
