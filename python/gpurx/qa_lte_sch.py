@@ -419,6 +419,32 @@ class qa_lte_sch(gr_unittest.TestCase):
             for x in w:
                 self.assertIn(x, reason(e))
 
+    def test_022b_tagged_encoder_bad_packets_reported(self):
+        # good, no "g" tag, a byte 3, good: two errors at their offsets, the
+        # good packets encoded as the PDU encoder encodes them.
+        bits = [self.rng.integers(0, 2, 1000).astype(np.uint8) for _ in range(4)]
+        f = fields(1000, 3000, 4)
+        bits[2][10] = 3
+        metas = [f, {k: v for k, v in f.items() if k != "g"}, f, f]
+        tags = []
+        for i, m in enumerate(metas):
+            tags.append(gr.tag_utils.python_to_tag((1000 * i, pmt.intern("packet_len"), pmt.from_long(1000))))
+            for k, v in m.items():
+                tags.append(gr.tag_utils.python_to_tag((1000 * i, pmt.intern(k), pmt.from_long(v))))
+        tb = gr.top_block()
+        src = blocks.vector_source_b(np.concatenate(bits).tolist(), False, 1, tags)
+        enc = gpurx.lte_sch_encoder_tagged()
+        snk, err = blocks.vector_sink_b(), blocks.message_debug()
+        tb.connect(src, enc, snk)
+        tb.msg_connect(enc, "errors", err, "store")
+        run_with_timeout(tb, 60)
+        want = encode("dlsch", [(bits[0], f), (bits[3], f)])
+        np.testing.assert_array_equal(np.array(snk.data(), dtype=np.uint8), np.concatenate(want))
+        msgs = [err.get_message(i) for i in range(err.num_messages())]
+        self.assertEqual([pmt_int(meta_get(m, "offset")) for m in msgs], [1000, 2000])
+        self.assertIn('"g"', reason(msgs[0]))
+        self.assertIn("value 3 at index 10", reason(msgs[1]))
+
     def test_023_bad_constructor_parameters_raise_naming_them(self):
         cases = [(lambda: gpurx.lte_sch_decoder_pdu("nrsch"), "channel"),
                  (lambda: gpurx.lte_sch_decoder_pdu(iterations=0), "iterations"),
