@@ -83,6 +83,41 @@ uint32_t gold_word_at(const gold_jump_tables& t, uint32_t c_init, uint32_t w)
     return gold_word(x1, x2);
 }
 
+const gold_warp_tables& gold_warp()
+{
+    static const gold_warp_tables t = [] {
+        gold_warp_tables w;
+        w.x1_group.resize(GOLD_GROUPS);
+        w.x2_group.resize(size_t(GOLD_GROUPS) * 31);
+        w.lane_x1.resize(32 * 31);
+        w.lane_x2.resize(32 * 31);
+        uint32_t x1 = advance(1u, true, GOLD_NC);
+        uint32_t cols[31];
+        matrix_of(false, GOLD_NC, cols);
+        for (int g = 0; g < GOLD_GROUPS; g++) {
+            w.x1_group[size_t(g)] = x1;
+            for (int j = 0; j < 31; j++) {
+                w.x2_group[size_t(g) * 31 + size_t(j)] = cols[j];
+                cols[j] = advance(cols[j], false, 1024);
+            }
+            x1 = advance(x1, true, 1024);
+        }
+        for (int l = 0; l < 32; l++) {
+            matrix_of(true, 32L * l, &w.lane_x1[size_t(l) * 31]);
+            matrix_of(false, 32L * l, &w.lane_x2[size_t(l) * 31]);
+        }
+        return w;
+    }();
+    return t;
+}
+
+uint32_t gold_word_by_group(const gold_warp_tables& t, uint32_t c_init, uint32_t w)
+{
+    const uint32_t g = w / 32, l = w % 32;
+    const uint32_t x2g = gf2_apply(&t.x2_group[size_t(g) * 31], c_init & 0x7FFFFFFFu);
+    return gold_word(gf2_apply(&t.lane_x1[l * 31], t.x1_group[g]), gf2_apply(&t.lane_x2[l * 31], x2g));
+}
+
 } // namespace sch
 } // namespace core
 } // namespace gpurx

@@ -40,8 +40,25 @@ struct gold_jump_tables {
     uint32_t x2_jump[GOLD_JUMP_LEVELS][31];
 };
 const gold_jump_tables& gold_jumps();
-//! The 32 bits of word \p w for \p c_init, by jumping (what each GPU thread does).
+//! The 32 bits of word \p w for \p c_init, by jumping.
 uint32_t gold_word_at(const gold_jump_tables& t, uint32_t c_init, uint32_t w);
+
+/*!
+ * The GPU's tables: a warp takes a group of 32 words (1024 bits). The
+ * registers' states at each group's start (x1's directly; x2's as a matrix
+ * on c_init, which the warp applies cooperatively, a column per lane), and
+ * per lane the matrix of its 32 lane steps into the group.
+ */
+constexpr int GOLD_GROUPS = 2048; //!< 2^21 bits
+struct gold_warp_tables {
+    std::vector<uint32_t> x1_group;   //!< [g]: x1's state at 1600 + 1024 g
+    std::vector<uint32_t> x2_group;   //!< [g][j]: column j of x2's matrix to 1600 + 1024 g
+    std::vector<uint32_t> lane_x1;    //!< [l][j]: column j of x1's 32 l steps
+    std::vector<uint32_t> lane_x2;    //!< [l][j]: column j of x2's 32 l steps
+};
+const gold_warp_tables& gold_warp();
+//! Word \p w by the GPU's route (for its test).
+uint32_t gold_word_by_group(const gold_warp_tables& t, uint32_t c_init, uint32_t w);
 
 } // namespace sch
 } // namespace core

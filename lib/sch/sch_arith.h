@@ -89,6 +89,77 @@ GPURX_HD int circular_to_codeword(int K, int F, int w)
 }
 
 /*!
+ * A code block's circular buffer in closed form, for the GPU's dematching:
+ * which positions are <NULL>, and each position's rank (the non-<NULL>
+ * positions before it) from a 32-entry table per stream, without a scan.
+ * In every column of a sub-block interleaver the <NULL>s (dummy bits, and
+ * filler bits of d(0), d(1)) are the first rows, as y grows with the row;
+ * the one exception is d(2)'s last position (column 31, row R-1), which
+ * wraps to y = 0. Positions are named (stream i, column, row), k = column R
+ * + row; w = k for i = 0, K_Pi + 2k + i - 1 for the interlaced d(1), d(2).
+ */
+struct circular_layout {
+    int R, Kpi, ND, F, total;
+    uint8_t nz[3][SUBBLOCK_COLUMNS];          //!< <NULL> rows at the top of each column
+    uint16_t before[3][SUBBLOCK_COLUMNS + 1]; //!< <NULL>s in the columns before
+
+    GPURX_HD void init(int K, int filler)
+    {
+        R = subblock_rows(K);
+        Kpi = R * SUBBLOCK_COLUMNS;
+        ND = Kpi - (K + 4);
+        F = filler;
+        total = 3 * (K + 4) - 2 * F;
+        for (int i = 0; i < 3; i++) {
+            before[i][0] = 0;
+            for (int c = 0; c < SUBBLOCK_COLUMNS; c++) {
+                const int first = column_permutation(c) + (i == 2 ? 1 : 0);
+                const int limit = i < 2 ? ND + F : ND; // y below it is <NULL>
+                int n = limit > first ? (limit - first + SUBBLOCK_COLUMNS - 1) / SUBBLOCK_COLUMNS : 0;
+                n = n < R ? n : R;
+                nz[i][c] = uint8_t(n);
+                before[i][c + 1] = uint16_t(before[i][c] + n);
+            }
+        }
+    }
+    //! The codeword position 3d+i at (i, column, row), or -1 for a <NULL>.
+    GPURX_HD int codeword(int i, int col, int row) const
+    {
+        int y = column_permutation(col) + SUBBLOCK_COLUMNS * row;
+        if (i == 2 && ++y == Kpi)
+            y = 0;
+        const int d = y - ND;
+        return d < 0 || (i < 2 && d < F) ? -1 : 3 * d + i;
+    }
+    //! Non-<NULL> positions before (i, column, row).
+    GPURX_HD int rank_at(int i, int col, int row) const
+    {
+        const int k = col * R + row;
+        auto nulls = [&](int s) { return before[s][col] + (row < nz[s][col] ? row : nz[s][col]); };
+        if (i == 0)
+            return k - nulls(0);
+        const int n0 = Kpi - before[0][SUBBLOCK_COLUMNS];
+        return n0 + (k - nulls(1)) + (k - nulls(2)) + (i == 2 && codeword(1, col, row) >= 0 ? 1 : 0);
+    }
+    //! Non-<NULL> positions before w, for any w in 0..K_w.
+    GPURX_HD int rank(int w) const
+    {
+        if (w >= 3 * Kpi)
+            return total;
+        if (w < Kpi)
+            return rank_at(0, w / R, w % R);
+        const int k = (w - Kpi) >> 1;
+        return rank_at(1 + ((w - Kpi) & 1), k / R, k % R);
+    }
+    //! The circular-buffer position of (i, column, row).
+    GPURX_HD int position(int i, int col, int row) const
+    {
+        const int k = col * R + row;
+        return i == 0 ? k : Kpi + 2 * k + i - 1;
+    }
+};
+
+/*!
  * Where the j-th bit of the concatenated codeword (§5.1.5) is transmitted:
  * j on the downlink; on the uplink the channel interleaver (§5.2.2.8, no
  * UCI) writes Q_m-bit symbols row by row into C_mux = n_symb columns and
@@ -118,17 +189,18 @@ GPURX_HD uint32_t gold_word(uint32_t x1, uint32_t x2)
 {
     return (x1 ^ x2) | ((gold_x1_next(x1) ^ gold_x2_next(x2)) << 31);
 }
-//! The register state 32 steps on.
+//! The register state 32 steps on, 16 new bits at a time: x(n+31+t) needs
+//! only bits up to n+30 for t <= 27.
 GPURX_HD uint32_t gold_x1_advance32(uint32_t s)
 {
-    for (int t = 0; t < 32; t++)
-        s = (s >> 1) | (gold_x1_next(s) << 30);
+    for (int h = 0; h < 2; h++)
+        s = (s >> 16) | (((s ^ (s >> 3)) & 0xFFFFu) << 15);
     return s;
 }
 GPURX_HD uint32_t gold_x2_advance32(uint32_t s)
 {
-    for (int t = 0; t < 32; t++)
-        s = (s >> 1) | (gold_x2_next(s) << 30);
+    for (int h = 0; h < 2; h++)
+        s = (s >> 16) | (((s ^ (s >> 1) ^ (s >> 2) ^ (s >> 3)) & 0xFFFFu) << 15);
     return s;
 }
 //! A 31x31 GF(2) matrix (column j = image of state bit j) applied to a state.

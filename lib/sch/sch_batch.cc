@@ -32,6 +32,8 @@ batch_layout::batch_layout(size_t frames, size_t code_blocks, size_t g, size_t t
     cb_results = take(max_cbs * sizeof(turbo::frame_result));
     cb_entries = take(max_cbs * sizeof(cb_entry));
     tb_first = take(max_frames * sizeof(int32_t));
+    tb_crc = take(max_frames * sizeof(uint32_t));
+    cb_ok = take(max_cbs * sizeof(int32_t));
     turbo_scratch = take(turbo_bytes);
     cb_soft = take(soft_staging ? max_cbs * MAX_CB_LLRS * sizeof(int16_t) : 0);
     bytes = at;

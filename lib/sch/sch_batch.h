@@ -40,6 +40,8 @@ struct batch_layout {
     size_t max_frames, max_cbs, max_g;
     size_t descrambled, cb_in, cb_out, cb_desc, cb_params, cb_results, cb_entries, turbo_scratch;
     size_t tb_first; //!< [TB] its first code block's position (int32)
+    size_t tb_crc;   //!< [TB] CRC24A accumulator (uint32, GPU)
+    size_t cb_ok;    //!< [code block] its CRC checks (int32, GPU)
     size_t cb_soft; //!< CPU: the soft buffers' new contents, committed when the batch completes
     size_t bytes;
 

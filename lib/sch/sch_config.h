@@ -20,6 +20,7 @@ namespace gpurx {
 namespace core {
 
 struct sch_config {
+    sch_config() { turbo.subblocks = 0; } // windows of at most 48 steps for every K
     //! The turbo decoder of the code blocks: algorithm, iterations, and its
     //! implementation by the turbo registry's names. Its early stop is set
     //! by early_termination below, per code block.

@@ -20,61 +20,60 @@ namespace core {
 namespace sch {
 
 namespace {
-
-struct crc_table {
-    std::array<uint32_t, 256> t;
-    explicit crc_table(uint32_t g)
-    {
-        for (uint32_t b = 0; b < 256; b++) {
-            uint32_t r = b << 16;
-            for (int i = 0; i < 8; i++)
-                r = ((r << 1) & 0xFFFFFFu) ^ ((r & 0x800000u) ? g : 0u);
-            t[b] = r;
-        }
-    }
-};
-const crc_table& table_of(uint32_t poly)
+// llr_to_int8() without libm calls, so the loop vectorises: clamp (NaN to
+// -127, as quantize_llr), then round half to even by the float adder
+// (1.5 x 2^23 leaves no fraction bits; the default rounding mode is rint's).
+inline int quantize8(float x)
 {
-    static const crc_table a(crc24a_poly), b(crc24b_poly);
-    return poly == crc24a_poly ? a : b;
+    float v = x * int8_llr_steps;
+    v = v > -127.0f ? v : -127.0f;
+    v = v < 127.0f ? v : 127.0f;
+    return int((v + 12582912.0f) - 12582912.0f);
 }
-
 } // namespace
 
-uint32_t crc24_update(uint32_t reg, const uint8_t* bits, size_t n, uint32_t poly)
+// Each byte of scrambling bits as eight sign bytes (0 or -1), lowest bit first.
+const uint64_t* sign_bytes()
 {
-    const auto& t = table_of(poly).t;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint32_t byte = 0;
-        for (int k = 0; k < 8; k++)
-            byte = (byte << 1) | (bits[i + size_t(k)] & 1u);
-        reg = ((reg << 8) & 0xFFFFFFu) ^ t[((reg >> 16) ^ byte) & 0xFFu];
-    }
-    for (; i < n; i++) {
-        const uint32_t fb = ((reg >> 23) & 1u) ^ (bits[i] & 1u);
-        reg = ((reg << 1) & 0xFFFFFFu) ^ (fb ? poly : 0u);
-    }
-    return reg;
+    static const auto table = [] {
+        std::array<uint64_t, 256> t{};
+        for (int v = 0; v < 256; v++)
+            for (int b = 0; b < 8; b++)
+                if ((v >> b) & 1)
+                    t[size_t(v)] |= uint64_t(0xFF) << (8 * b);
+        return t;
+    }();
+    return table.data();
 }
 
 void descramble(const frame_params& p, const uint8_t* in, int8_t* out)
 {
     const size_t G = size_t(p.G);
     thread_local std::vector<uint32_t> c;
+    thread_local std::vector<int8_t> sign;
     c.resize((G + 31) / 32);
+    sign.resize(c.size() * 32);
     gold_words(p.c_init, c.data(), c.size());
+    const uint64_t* table = sign_bytes();
+    for (size_t w = 0; w < c.size(); w++)
+        for (int k = 0; k < 4; k++)
+            std::memcpy(sign.data() + 32 * w + 8 * size_t(k), &table[(c[w] >> (8 * k)) & 0xFFu], 8);
+    // Quantise, then flip where scrambled: v -> (v ^ s) - s for s = 0 or -1.
+    // Restrict-qualified: int8 stores may alias anything, and the loops
+    // vectorise only when the compiler knows they do not.
+    const int8_t* __restrict sg = sign.data();
+    int8_t* __restrict o = out;
     if (p.input == turbo::INPUT_INT8) {
-        const auto* q = reinterpret_cast<const int8_t*>(in);
+        const int8_t* __restrict q = reinterpret_cast<const int8_t*>(in);
         for (size_t j = 0; j < G; j++) {
-            const int v = q[j] < -127 ? -127 : q[j];
-            out[j] = int8_t(((c[j / 32] >> (j % 32)) & 1u) ? -v : v);
+            const int8_t v = q[j] < -127 ? int8_t(-127) : q[j];
+            o[j] = int8_t((v ^ sg[j]) - sg[j]);
         }
     } else {
-        const auto* x = reinterpret_cast<const float*>(in);
+        const float* __restrict x = reinterpret_cast<const float*>(in);
         for (size_t j = 0; j < G; j++) {
-            const int v = quantize_llr(x[j], int8_llr_steps, int8_llr_max);
-            out[j] = int8_t(((c[j / 32] >> (j % 32)) & 1u) ? -v : v);
+            const int8_t v = int8_t(quantize8(x[j]));
+            o[j] = int8_t((v ^ sg[j]) - sg[j]);
         }
     }
 }
@@ -83,28 +82,42 @@ void dematch(const frame_params& p, int r, const int8_t* descrambled, const int3
              size_t n, const int16_t* soft_in, int16_t* soft_out, int8_t* dec, int32_t* sums)
 {
     const int K = cb_K(p, r), L = 3 * K + 12;
-    std::memset(sums, 0, size_t(L) * sizeof(int32_t));
     const int E = cb_E(p, r), at = cb_offset(p, r);
-    size_t k = 0;
-    if (p.channel == ULSCH) {
-        for (int e = 0; e < E; e++) {
-            sums[order[k]] += descrambled[transmitted_index(p, at + e)];
-            if (++k == n)
-                k = 0;
+    auto rx = [&](int e) {
+        return p.channel == ULSCH ? descrambled[transmitted_index(p, at + e)] : descrambled[at + e];
+    };
+    if (size_t(E) <= n) {
+        // No repetition: each position gets at most one LLR, so adding it
+        // to the buffer once is the same as adding the sum (one saturation).
+        if (!soft_in) {
+            std::memset(dec, 0, size_t(L));
+            for (int e = 0; e < E; e++)
+                dec[order[e]] = rx(e); // |v| <= 127: saturate8 is the identity
+        } else {
+            if (p.combine)
+                std::copy(soft_in, soft_in + L, soft_out);
+            else
+                std::fill(soft_out, soft_out + L, int16_t(0));
+            for (int e = 0; e < E; e++)
+                soft_out[order[e]] = saturate16(int32_t(soft_out[order[e]]) + rx(e));
+            for (int c = 0; c < L; c++)
+                dec[c] = saturate8(soft_out[c]);
         }
     } else {
+        std::memset(sums, 0, size_t(L) * sizeof(int32_t));
+        size_t k = 0;
         for (int e = 0; e < E; e++) {
-            sums[order[k]] += descrambled[at + e];
+            sums[order[k]] += rx(e);
             if (++k == n)
                 k = 0;
         }
-    }
-    for (int c = 0; c < L; c++) {
-        const int16_t v = soft_in && p.combine ? saturate16(int32_t(soft_in[c]) + sums[c])
-                                               : saturate16(sums[c]);
-        if (soft_in)
-            soft_out[c] = v;
-        dec[c] = saturate8(v);
+        for (int c = 0; c < L; c++) {
+            const int16_t v = soft_in && p.combine ? saturate16(int32_t(soft_in[c]) + sums[c])
+                                                   : saturate16(sums[c]);
+            if (soft_in)
+                soft_out[c] = v;
+            dec[c] = saturate8(v);
+        }
     }
     for (int f = 0; f < cb_filler(p, r); f++) {
         dec[3 * f] = CERTAIN_ZERO;
@@ -124,11 +137,11 @@ void assemble(const frame_params& p, const uint8_t* blocks, size_t stride, uint8
     for (int r = 0; r < p.C; r++) {
         const uint8_t* c = blocks + size_t(r) * stride;
         const int K = cb_K(p, r), F = cb_filler(p, r);
-        const uint32_t cb = crc24_update(0, c, size_t(K), L ? crc24b_poly : crc24a_poly);
+        const uint32_t cb = crc24_update(0, c, size_t(K), L ? crc24_type::b : crc24_type::a);
         if (cb == 0)
             res.cb_crc |= uint64_t(1) << r;
         const int data = K - L - F;
-        tb_reg = crc24_update(tb_reg, c + F, size_t(data), crc24a_poly);
+        tb_reg = crc24_update(tb_reg, c + F, size_t(data), crc24_type::a);
         const int n = data < p.tbs - written ? data : p.tbs - written;
         std::memcpy(out + written, c + F, size_t(n));
         written += n;

@@ -49,9 +49,6 @@ void dematch(const frame_params& p, int r, const int8_t* descrambled, const int3
 void assemble(const frame_params& p, const uint8_t* blocks, size_t stride, uint8_t* out,
               frame_result& res);
 
-//! CRC24 register after \p n more bits (0/1 bytes), table-driven.
-uint32_t crc24_update(uint32_t reg, const uint8_t* bits, size_t n, uint32_t poly);
-
 } // namespace sch
 } // namespace core
 } // namespace gpurx

@@ -29,6 +29,9 @@ inline uint32_t crc24_poly(crc24_type t) { return t == crc24_type::a ? crc24a_po
 
 //! Remainder of the n bits (as a polynomial) times D^24, modulo g: the parity.
 uint32_t crc24(const uint8_t* bits, size_t n, crc24_type t);
+//! The register after \p n more bits, from \p reg (0 at the start): a
+//! message's CRC over pieces that are not contiguous.
+uint32_t crc24_update(uint32_t reg, const uint8_t* bits, size_t n, crc24_type t);
 //! Writes the 24 parity bits of bits[0..n) to bits[n..n+24).
 void crc24_attach(uint8_t* bits, size_t n, crc24_type t);
 //! True when bits[0..n) (data and its 24 parity bits) checks.

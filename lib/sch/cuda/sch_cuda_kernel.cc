@@ -49,9 +49,9 @@ public:
             GPURX_CUDA_CHECK(cudaMemset(d_soft, 0, soft_bytes));
         }
         const int words = (sch::MAX_TBS + 24 + 31) / 32 + 1;
-        GPURX_CUDA_CHECK_CTX(cudaMalloc(&d_crc, 2 * size_t(words) * sizeof(uint32_t)),
-                             "cuda-sch CRC tables");
-        d_tables = sch::upload_tables(d_crc, d_crc + words, words);
+        GPURX_CUDA_CHECK_CTX(cudaMalloc(&d_crc, sch::table_words(words) * sizeof(uint32_t)),
+                             "cuda-sch CRC and scrambling tables");
+        d_tables = sch::upload_tables(d_crc, words);
     }
     ~sch_cuda_kernel() override
     {
@@ -67,7 +67,7 @@ public:
     void enqueue(const batch_view& dev, const batch_view& host, void* stream) override
     {
         const auto* tbs = host.params_as<sch::frame_params>();
-        int max_G = 0, max_ncb = 0;
+        int max_G = 0, max_E = 0;
         for (size_t f = 0; f < host.nframes; f++) {
             const auto& p = tbs[f];
             if (p.C > d_cfg.max_code_blocks() || p.G > d_cfg.max_g ||
@@ -77,7 +77,7 @@ public:
                                        ", G " + std::to_string(p.G) + ", slot " +
                                        std::to_string(p.harq_slot) + ")");
             max_G = std::max(max_G, p.G);
-            max_ncb = std::max({ max_ncb, p.ncb_p, p.ncb_m });
+            max_E = std::max({ max_E, p.E_lo, p.E_hi });
         }
         // The code blocks' turbo frames on the host too: the turbo kernel
         // sizes its launch from them (the device's copy is cb_setup's).
@@ -104,7 +104,7 @@ public:
                              d_cfg.max_g };
         sch::launch_descramble(a, max_G, stream);
         sch::launch_cb_setup(a, stream);
-        sch::launch_dematch(a, max_ncb, stream);
+        sch::launch_dematch(a, max_E, stream);
         auto group = [&](cuda_kernel& k, size_t first, size_t count) {
             if (!count)
                 return;

@@ -23,13 +23,20 @@ namespace sch {
 //! Device tables made once per device: the scrambler's jumps (in constant
 //! memory) and x^(32m+24) mod g of both CRCs (m < crc_words).
 struct device_tables {
-    const uint32_t* crc_a; //!< x^(32m+24) mod g_CRC24A
-    const uint32_t* crc_b;
+    const uint32_t* crc_a;   //!< x^(32m+24) mod g_CRC24A
+    const uint32_t* crc_b;   //!< x^(32m+24) mod g_CRC24B
+    const uint32_t* pow32_a; //!< x^(32m) mod g_CRC24A
     int crc_words;
+    const uint32_t* x1_group; //!< gold_warp_tables, on the device
+    const uint32_t* x2_group;
+    const uint32_t* lane_x1;
+    const uint32_t* lane_x2;
 };
-//! Uploads the tables to the current device; \p crc_a and \p crc_b are
-//! device arrays of \p crc_words entries each, filled here.
-device_tables upload_tables(uint32_t* crc_a, uint32_t* crc_b, int crc_words);
+//! Words of device memory upload_tables() fills.
+size_t table_words(int crc_words);
+//! Uploads the tables into \p words (table_words() of device memory) of
+//! the current device.
+device_tables upload_tables(uint32_t* words, int crc_words);
 
 struct receive_args {
     const frame_desc* frames; //!< TBs
@@ -49,7 +56,8 @@ struct receive_args {
 
 void launch_descramble(const receive_args& a, int max_G, void* stream);
 void launch_cb_setup(const receive_args& a, void* stream);
-void launch_dematch(const receive_args& a, int max_ncb, void* stream);
+//! \p max_E: the largest E of the batch's code blocks (sizes the shared copy of their LLRs).
+void launch_dematch(const receive_args& a, int max_E, void* stream);
 void launch_assemble(const receive_args& a, void* stream);
 
 } // namespace sch

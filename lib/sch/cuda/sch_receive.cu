@@ -7,23 +7,25 @@
 // decoder: the same integer arithmetic as the CPU's sch_steps.cc
 // (sch_arith.h), laid out for many TBs and code blocks at once.
 //
-//  descramble  one warp per 32 words of a TB: each lane jumps the Gold
-//              registers to its word (matrix powers in constant memory),
-//              then the warp walks the 32 words, lane l taking element l of
-//              each, so loads and stores are coalesced;
-//  cb_setup    one block: a scan over the TBs' code-block counts gives each
-//              TB its first code block in launch order (single-block TBs
-//              first), and each TB's thread writes its blocks' turbo frames;
-//  dematch     one block per code block: the <NULL>-free rank of every
-//              circular-buffer position (a block scan, in shared memory)
-//              tells which received bits land on it, e = rank - rank(k0)
-//              modulo the non-<NULL> count, every lap of repetition; each
-//              thread sums its positions' copies (a gather: no atomics, so
-//              the sum is exact and ordered as on the CPU), combines with
-//              the soft buffer and writes the decoder's int8 input;
-//  assemble    one block per TB: CRCs word-parallel (each word's remainder
-//              times x^(32m+24) mod g from a table, XOR-reduced), the TB's
-//              bits gathered from its code blocks.
+//  descramble  one warp per 32 words of a TB: the Gold registers' state at
+//              the group from tables, each lane stepped to its word by a
+//              small matrix; then the warp walks the 32 words, lane l taking
+//              element l of each, so loads and stores are coalesced;
+//  cb_setup    one block per TB: its first code block in launch order
+//              (single-block TBs first), and its blocks' turbo frames;
+//  dematch     one block per code block: the rank of every circular-buffer
+//              position (the non-<NULL> positions before it, in closed form:
+//              circular_layout) tells which received bits land on it, e =
+//              rank - rank(k0) modulo the non-<NULL> count, every lap of
+//              repetition; each thread sums its positions' copies (a
+//              gather: no atomics, so the sum is exact as on the CPU),
+//              combines with the soft buffer and writes the decoder's int8
+//              input;
+//  assemble    one block per code block: CRCs word-parallel (each word's
+//              remainder times x^(32m+24) mod g from a table, XOR-reduced);
+//              the TB's CRC24A as the sum of its code blocks' shares (their
+//              data's CRC times x^(bits after it)); the data bits copied to
+//              the TB's output; then one thread per TB joins the results.
 #include "cuda/cuda_check.h"
 #include "cuda/launch.cuh"
 #include "common/llr_int8.h"
@@ -33,8 +35,8 @@
 #include "turbo/lte_crc.h"
 #include "turbo/turbo_frame.h"
 
-#include <cub/block/block_scan.cuh>
 #include <cuda_runtime.h>
+#include <algorithm>
 #include <vector>
 
 namespace gr {
@@ -44,9 +46,8 @@ namespace sch {
 
 namespace {
 
-__constant__ gold_jump_tables c_gold;
-
-__device__ __forceinline__ uint32_t gf2_apply_c(const uint32_t* columns, uint32_t s)
+// A 31x31 GF(2) matrix (31 columns) applied to a state.
+__device__ __forceinline__ uint32_t gf2_apply_d(const uint32_t* columns, uint32_t s)
 {
     uint32_t y = 0;
 #pragma unroll
@@ -55,35 +56,38 @@ __device__ __forceinline__ uint32_t gf2_apply_c(const uint32_t* columns, uint32_
     return y;
 }
 
-__device__ uint32_t gold_word_device(uint32_t c_init, uint32_t w)
-{
-    uint32_t x1 = c_gold.x1_start;
-    uint32_t x2 = gf2_apply_c(c_gold.x2_start, c_init & 0x7FFFFFFFu);
-    for (int b = 0; b < GOLD_JUMP_LEVELS; b++)
-        if ((w >> b) & 1u) {
-            x1 = gf2_apply_c(c_gold.x1_jump[b], x1);
-            x2 = gf2_apply_c(c_gold.x2_jump[b], x2);
-        }
-    return gold_word(x1, x2);
-}
+constexpr int DESCRAMBLE_THREADS = 256;
 
-// grid: (warps of words, TB); 256 threads = 8 warps, each 32 words.
-__global__ void descramble_kernel(receive_args a)
+// grid: (groups of 8 warps, TB). A warp takes 32 words (1024 LLRs): x2's
+// state at the group's start is its matrix on c_init, a column per lane
+// XOR-reduced across the warp; each lane then steps to its own word with
+// its lane matrix (shared memory, conflict-free: the stride 31 is odd).
+__global__ void __launch_bounds__(DESCRAMBLE_THREADS) descramble_kernel(receive_args a)
 {
+    __shared__ uint32_t lane_x1[32 * 31], lane_x2[32 * 31];
+    for (int k = threadIdx.x; k < 32 * 31; k += blockDim.x) {
+        lane_x1[k] = a.tables.lane_x1[k];
+        lane_x2[k] = a.tables.lane_x2[k];
+    }
+    __syncthreads();
     const int f = blockIdx.y;
-    const frame_params& p = a.tbs[f];
+    const int G = a.tbs[f].G;
+    const uint32_t c_init = a.tbs[f].c_init & 0x7FFFFFFFu;
+    const bool int8_in = a.tbs[f].input == turbo::INPUT_INT8;
     const int lane = threadIdx.x & 31;
-    const int warp_word = (blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32) * 32;
-    const int G = p.G;
-    if (warp_word * 32 >= G)
+    const int group = blockIdx.x * (DESCRAMBLE_THREADS / 32) + int(threadIdx.x / 32);
+    if (group * 1024 >= G)
         return;
-    const uint32_t mine = gold_word_device(p.c_init, uint32_t(warp_word + lane));
+    uint32_t x2 = lane < 31 && ((c_init >> lane) & 1u) ? a.tables.x2_group[group * 31 + lane] : 0u;
+    for (int o = 16; o > 0; o >>= 1)
+        x2 ^= __shfl_xor_sync(0xFFFFFFFFu, x2, o);
+    const uint32_t mine = gold_word(gf2_apply_d(&lane_x1[lane * 31], a.tables.x1_group[group]),
+                                    gf2_apply_d(&lane_x2[lane * 31], x2));
     const uint8_t* in = a.in + a.frames[f].in_offset;
     int8_t* out = reinterpret_cast<int8_t*>(a.scratch + a.layout.descrambled_of(size_t(f)));
-    const bool int8_in = p.input == turbo::INPUT_INT8;
     for (int i = 0; i < 32; i++) {
         const uint32_t c = __shfl_sync(0xFFFFFFFFu, mine, i);
-        const int j = (warp_word + i) * 32 + lane;
+        const int j = group * 1024 + i * 32 + lane;
         if (j < G) {
             int v;
             if (int8_in) {
@@ -97,101 +101,106 @@ __global__ void descramble_kernel(receive_args a)
     }
 }
 
-constexpr int SETUP_THREADS = 1024;
+constexpr int SETUP_THREADS = 128;
 
+// One block per TB: its first code block in launch order (TBs of one block
+// first, then the others) is the count of the same group's blocks before
+// it, summed by the block; then a thread per code block writes its turbo
+// frame.
 __global__ void __launch_bounds__(SETUP_THREADS) cb_setup_kernel(receive_args a)
 {
-    using scan = cub::BlockScan<int, SETUP_THREADS>;
-    __shared__ typename scan::TempStorage tmp;
-    __shared__ int base_single, base_multi;
-    if (threadIdx.x == 0) {
-        base_single = 0;
-        base_multi = a.single;
+    __shared__ int partial[SETUP_THREADS / 32];
+    const int f = blockIdx.x;
+    const frame_params& p = a.tbs[f];
+    const int C = p.C;
+    const bool single = C == 1;
+    int before = 0;
+    for (int g = threadIdx.x; g < f; g += blockDim.x) {
+        const int Cg = a.tbs[g].C;
+        before += single ? (Cg == 1 ? 1 : 0) : (Cg > 1 ? Cg : 0);
     }
+    for (int o = 16; o > 0; o >>= 1)
+        before += __shfl_xor_sync(0xFFFFFFFFu, before, o);
+    if ((threadIdx.x & 31) == 0)
+        partial[threadIdx.x / 32] = before;
     __syncthreads();
+    int first = single ? 0 : a.single;
+    for (int w = 0; w < SETUP_THREADS / 32; w++)
+        first += partial[w];
     auto* desc = reinterpret_cast<frame_desc*>(a.scratch + a.layout.cb_desc);
     auto* tp = reinterpret_cast<turbo::frame_params*>(a.scratch + a.layout.cb_params);
     auto* entries = reinterpret_cast<cb_entry*>(a.scratch + a.layout.cb_entries);
-    for (int chunk = 0; chunk < a.ntb; chunk += SETUP_THREADS) {
-        const int f = chunk + int(threadIdx.x);
-        const int C = f < a.ntb ? a.tbs[f].C : 0;
-        const int single = C == 1 ? 1 : 0;
-        const int multi = C > 1 ? C : 0;
-        int s_off, m_off, s_total, m_total;
-        scan(tmp).ExclusiveSum(single, s_off, s_total);
-        __syncthreads();
-        scan(tmp).ExclusiveSum(multi, m_off, m_total);
-        if (f < a.ntb) {
-            const frame_params& p = a.tbs[f];
-            const int first = single ? base_single + s_off : base_multi + m_off;
-            reinterpret_cast<int32_t*>(a.scratch + a.layout.tb_first)[f] = first;
-            for (int r = 0; r < C; r++) {
-                const int i = first + r;
-                const int K = cb_K(p, r);
-                entries[i] = { f, r };
-                desc[i] = { uint64_t(i) * CB_IN_STRIDE, uint64_t(i) * CB_OUT_STRIDE,
-                            uint32_t(3 * K + 12), uint32_t(K) };
-                tp[i] = { K, r < p.Cm ? p.fm1 : p.fp1, r < p.Cm ? p.fm2 : p.fp2,
-                          int32_t(turbo::INPUT_INT8) };
-            }
-        }
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            base_single += s_total;
-            base_multi += m_total;
-        }
-        __syncthreads();
+    if (threadIdx.x == 0) {
+        reinterpret_cast<int32_t*>(a.scratch + a.layout.tb_first)[f] = first;
+        reinterpret_cast<uint32_t*>(a.scratch + a.layout.tb_crc)[f] = 0;
+    }
+    for (int r = threadIdx.x; r < C; r += blockDim.x) {
+        const int i = first + r;
+        const int K = cb_K(p, r);
+        entries[i] = { f, r };
+        desc[i] = { uint64_t(i) * CB_IN_STRIDE, uint64_t(i) * CB_OUT_STRIDE, uint32_t(3 * K + 12), uint32_t(K) };
+        tp[i] = { K, r < p.Cm ? p.fm1 : p.fp1, r < p.Cm ? p.fm2 : p.fp2, int32_t(turbo::INPUT_INT8) };
     }
 }
 
-constexpr int DEMATCH_THREADS = 512;
+constexpr int DEMATCH_THREADS = 256;
 
-__global__ void __launch_bounds__(DEMATCH_THREADS) dematch_kernel(receive_args a)
+// The code block's E LLRs go to shared memory first, in codeword order
+// (coalesced loads; the uplink's deinterleaving done once), when they fit
+// (\p held bytes): the gather's reads, a column apart, then stay on chip.
+__global__ void __launch_bounds__(DEMATCH_THREADS) dematch_kernel(receive_args a, int held)
 {
-    using scan = cub::BlockScan<int, DEMATCH_THREADS>;
-    __shared__ typename scan::TempStorage tmp;
-    extern __shared__ uint16_t rank[]; // ncb + 1: non-<NULL> positions before w
+    extern __shared__ int8_t rx_held[];
+    __shared__ circular_layout L;
+    __shared__ int s_n, s_rank_k0;
     const int i = blockIdx.x;
     const cb_entry e = reinterpret_cast<const cb_entry*>(a.scratch + a.layout.cb_entries)[i];
     const frame_params& p = a.tbs[e.tb];
     const int r = e.r;
     const int K = cb_K(p, r), F = cb_filler(p, r), ncb = cb_ncb(p, r);
     const int k0 = cb_k0(p, r) % ncb, E = cb_E(p, r), at = cb_offset(p, r);
-    const int Kw = circular_length(K);
-    // Ranks: each thread counts a contiguous chunk, the scan gives its base.
-    const int chunk = (ncb + DEMATCH_THREADS - 1) / DEMATCH_THREADS;
-    const int w0 = int(threadIdx.x) * chunk;
-    const int w1 = min(w0 + chunk, ncb);
-    int count = 0;
-    for (int w = w0; w < w1; w++)
-        count += circular_to_codeword(K, F, w) >= 0;
-    int base, total;
-    scan(tmp).ExclusiveSum(count, base, total);
-    for (int w = w0; w < w1; w++) {
-        rank[w] = uint16_t(base);
-        base += circular_to_codeword(K, F, w) >= 0;
+    if (threadIdx.x == 0) {
+        L.init(K, F);
+        s_n = L.rank(ncb);
+        s_rank_k0 = L.rank(k0);
     }
     __syncthreads();
-    const int n = total;
-    const int rank_k0 = rank[k0];
+    const int n = s_n, rank_k0 = s_rank_k0;
     const int8_t* rx = reinterpret_cast<const int8_t*>(a.scratch + a.layout.descrambled_of(size_t(e.tb)));
     int8_t* dec = reinterpret_cast<int8_t*>(a.scratch + a.layout.cb_in + size_t(i) * CB_IN_STRIDE);
     int16_t* soft = p.harq_slot >= 0 ? a.soft + size_t(p.harq_slot) * a.soft_llrs + size_t(r) * MAX_CB_LLRS
                                      : nullptr;
-    for (int w = threadIdx.x; w < Kw; w += blockDim.x) {
-        const int c = circular_to_codeword(K, F, w);
-        if (c < 0)
-            continue;
-        int32_t sum = 0;
-        if (w < ncb && n > 0) {
-            for (int k = (int(rank[w]) - rank_k0 + n) % n; k < E; k += n)
-                sum += rx[transmitted_index(p, at + k)];
+    const bool ul = p.channel == ULSCH;
+    const bool on_chip = E <= held;
+    if (on_chip)
+        for (int k = threadIdx.x; k < E; k += blockDim.x)
+            rx_held[k] = rx[ul ? transmitted_index(p, at + k) : at + k];
+    __syncthreads();
+    // Thread q of a stream takes column q mod 32, row q / 32: no division.
+    for (int s = 0; s < 3; s++)
+        for (int q = threadIdx.x; q < L.Kpi; q += blockDim.x) {
+            const int col = q & (SUBBLOCK_COLUMNS - 1), row = q / SUBBLOCK_COLUMNS;
+            const int c = L.codeword(s, col, row);
+            if (c < 0)
+                continue;
+            int32_t sum = 0;
+            if (L.position(s, col, row) < ncb && n > 0) {
+                // The received bits e with e = rank - rank(k0) mod n, every lap.
+                int k = L.rank_at(s, col, row) - rank_k0;
+                if (k < 0)
+                    k += n;
+                if (on_chip)
+                    for (; k < E; k += n)
+                        sum += rx_held[k];
+                else
+                    for (; k < E; k += n)
+                        sum += rx[ul ? transmitted_index(p, at + k) : at + k];
+            }
+            const int16_t v = soft && p.combine ? saturate16(int32_t(soft[c]) + sum) : saturate16(sum);
+            if (soft)
+                soft[c] = v;
+            dec[c] = saturate8(v);
         }
-        const int16_t v = soft && p.combine ? saturate16(int32_t(soft[c]) + sum) : saturate16(sum);
-        if (soft)
-            soft[c] = v;
-        dec[c] = saturate8(v);
-    }
     for (int f = threadIdx.x; f < F; f += blockDim.x) {
         dec[3 * f] = CERTAIN_ZERO;
         dec[3 * f + 1] = CERTAIN_ZERO;
@@ -215,89 +224,95 @@ __device__ __forceinline__ uint32_t block_xor(uint32_t v, uint32_t* shared)
     return r;
 }
 
-// Bit i of the TB's b sequence (its bits, then CRC24A): code block and bit.
-__device__ __forceinline__ void tb_bit_source(const frame_params& p, int i, int& r, int& k)
+// A word-parallel CRC of \p n bits (bit(k) gives bit k, the first highest):
+// each thread's words as polynomials mod g, times x^(32m+24) for the m
+// words after them (table t), XOR-reduced over the block.
+template <typename Bit>
+__device__ uint32_t block_crc(int n, uint32_t g, const uint32_t* t, uint32_t* red, Bit bit)
 {
-    const int L = p.C > 1 ? 24 : 0;
-    const int data0 = cb_K(p, 0) - L - p.F;
-    if (i < data0) {
-        r = 0;
-        k = p.F + i;
-        return;
-    }
-    i -= data0;
-    const int nm = p.Cm > 1 ? p.Cm - 1 : 0, Dm = p.Km - L, Dp = p.Kp - L;
-    if (i < nm * Dm) {
-        r = 1 + i / Dm;
-        k = i % Dm;
-    } else {
-        i -= nm * Dm;
-        r = 1 + nm + i / Dp;
-        k = i % Dp;
-    }
-}
-
-__global__ void __launch_bounds__(ASSEMBLE_THREADS) assemble_kernel(receive_args a)
-{
-    __shared__ uint32_t red;
-    const int f = blockIdx.x;
-    const frame_params& p = a.tbs[f];
-    const int first = reinterpret_cast<const int32_t*>(a.scratch + a.layout.tb_first)[f];
-    const uint8_t* blocks = a.scratch + a.layout.cb_out + size_t(first) * CB_OUT_STRIDE;
-    const auto* tres = reinterpret_cast<const turbo::frame_result*>(a.scratch + a.layout.cb_results);
-    uint8_t* out = a.out + a.frames[f].out_offset;
-    // Each code block's CRC over its K bits.
-    uint64_t cb_crc = 0;
-    int iterations = 0;
-    const uint32_t gcb = p.C > 1 ? crc24b_poly : crc24a_poly;
-    const uint32_t* tcb = p.C > 1 ? a.tables.crc_b : a.tables.crc_a;
-    for (int r = 0; r < p.C; r++) {
-        const int K = cb_K(p, r), W = (K + 31) / 32, pad = 32 * W - K;
-        const uint8_t* c = blocks + size_t(r) * CB_OUT_STRIDE;
-        uint32_t acc = 0;
-        for (int m = threadIdx.x; m < W; m += blockDim.x) {
-            uint32_t word = 0;
-            for (int b = 0; b < 32; b++) {
-                const int idx = 32 * m + b - pad;
-                word = (word << 1) | (idx >= 0 ? (c[idx] & 1u) : 0u);
-            }
-            acc ^= crc24_mulmod(crc24_word_mod(word, gcb), tcb[W - 1 - m], gcb);
-        }
-        if (block_xor(acc, &red) == 0)
-            cb_crc |= uint64_t(1) << r;
-        iterations = max(iterations, tres[first + r].iterations);
-    }
-    // The TB: its bits out, and CRC24A over them and their parity.
-    const int B = p.tbs + 24, W = (B + 31) / 32, pad = 32 * W - B;
+    const int W = (n + 31) / 32, pad = 32 * W - n;
     uint32_t acc = 0;
     for (int m = threadIdx.x; m < W; m += blockDim.x) {
         uint32_t word = 0;
         for (int b = 0; b < 32; b++) {
-            const int idx = 32 * m + b - pad;
-            uint32_t bit = 0;
-            if (idx >= 0) {
-                int r, k;
-                tb_bit_source(p, idx, r, k);
-                bit = blocks[size_t(r) * CB_OUT_STRIDE + k] & 1u;
-                if (idx < p.tbs)
-                    out[idx] = uint8_t(bit);
-            }
-            word = (word << 1) | bit;
+            const int k = 32 * m + b - pad; // leading zeros leave a CRC unchanged
+            word = (word << 1) | (k >= 0 ? bit(k) : 0u);
         }
-        acc ^= crc24_mulmod(crc24_word_mod(word, crc24a_poly), a.tables.crc_a[W - 1 - m], crc24a_poly);
+        acc ^= crc24_mulmod(crc24_word_mod(word, g), t[W - 1 - m], g);
     }
-    const uint32_t tb_crc = block_xor(acc, &red);
-    if (threadIdx.x == 0)
-        a.results[f] = { tb_crc == 0 ? 1 : 0, iterations, p.C, 0, cb_crc };
+    return block_xor(acc, red);
 }
 
-// x^(32m + 24) mod g for m < n, on the host.
-std::vector<uint32_t> crc_powers(uint32_t g, int n)
+// x^L mod g from x^(32q) (table) and L mod 32 more steps.
+__device__ uint32_t crc24_xpow(int L, uint32_t g, const uint32_t* pow32)
+{
+    uint32_t r = 1;
+    for (int i = 0; i < (L & 31); i++)
+        r = ((r << 1) & 0xFFFFFFu) ^ ((r & 0x800000u) ? g : 0u);
+    return crc24_mulmod(r, pow32[L >> 5], g);
+}
+
+// One block per code block: its own CRC (CRC24B, or CRC24A for a TB of one
+// block); its data bits' share of the TB's CRC24A (the CRC is linear: the
+// segment's CRC times x^(bits after it)), XORed into the TB's accumulator;
+// and its data bits copied into the TB's output.
+__global__ void __launch_bounds__(ASSEMBLE_THREADS) assemble_kernel(receive_args a)
+{
+    __shared__ uint32_t red;
+    const int i = blockIdx.x;
+    const cb_entry e = reinterpret_cast<const cb_entry*>(a.scratch + a.layout.cb_entries)[i];
+    const frame_params& p = a.tbs[e.tb];
+    const int r = e.r, K = cb_K(p, r), F = cb_filler(p, r);
+    const int L = p.C > 1 ? 24 : 0;
+    const uint8_t* c = a.scratch + a.layout.cb_out + size_t(i) * CB_OUT_STRIDE;
+    const auto bit = [c](int k) { return uint32_t(c[k] & 1u); };
+    const uint32_t cb = L ? block_crc(K, crc24b_poly, a.tables.crc_b, &red, bit)
+                          : block_crc(K, crc24a_poly, a.tables.crc_a, &red, bit);
+    const int D = K - L - F;                                        // data bits
+    const int S = r == 0 ? 0 : cb_bit_offset(p, r) - r * L - p.F; // where they start in the TB
+    const int B = p.tbs + 24;
+    const uint32_t seg = block_crc(D, crc24a_poly, a.tables.crc_a, &red, [c, F](int k) {
+        return uint32_t(c[F + k] & 1u);
+    });
+    if (threadIdx.x == 0) {
+        reinterpret_cast<int32_t*>(a.scratch + a.layout.cb_ok)[i] = cb == 0;
+        if (seg)
+            atomicXor(reinterpret_cast<uint32_t*>(a.scratch + a.layout.tb_crc) + e.tb,
+                      crc24_mulmod(seg, crc24_xpow(B - S - D, crc24a_poly, a.tables.pow32_a), crc24a_poly));
+    }
+    uint8_t* out = a.out + a.frames[e.tb].out_offset;
+    const int n = min(D, p.tbs - S);
+    for (int k = threadIdx.x; k < n; k += blockDim.x)
+        out[S + k] = c[F + k] & 1u;
+}
+
+// One thread per TB: its results from its code blocks'.
+__global__ void finish_kernel(receive_args a)
+{
+    const int f = blockIdx.x * blockDim.x + threadIdx.x;
+    if (f >= a.ntb)
+        return;
+    const frame_params& p = a.tbs[f];
+    const int first = reinterpret_cast<const int32_t*>(a.scratch + a.layout.tb_first)[f];
+    const auto* tres = reinterpret_cast<const turbo::frame_result*>(a.scratch + a.layout.cb_results);
+    const auto* ok = reinterpret_cast<const int32_t*>(a.scratch + a.layout.cb_ok);
+    uint64_t cb_crc = 0;
+    int iterations = 0;
+    for (int r = 0; r < p.C; r++) {
+        cb_crc |= uint64_t(ok[first + r] ? 1 : 0) << r;
+        iterations = max(iterations, tres[first + r].iterations);
+    }
+    const uint32_t tb = reinterpret_cast<const uint32_t*>(a.scratch + a.layout.tb_crc)[f];
+    a.results[f] = { tb == 0 ? 1 : 0, iterations, p.C, 0, cb_crc };
+}
+
+// x^(32m + shift) mod g for m < n, on the host.
+std::vector<uint32_t> crc_powers(uint32_t g, int n, int shift)
 {
     std::vector<uint32_t> t(static_cast<size_t>(n));
     uint32_t r = 1; // x^0
     auto times_x = [g](uint32_t v) { return ((v << 1) & 0xFFFFFFu) ^ ((v & 0x800000u) ? g : 0u); };
-    for (int i = 0; i < 24; i++)
+    for (int i = 0; i < shift; i++)
         r = times_x(r);
     for (int m = 0; m < n; m++) {
         t[size_t(m)] = r;
@@ -309,48 +324,72 @@ std::vector<uint32_t> crc_powers(uint32_t g, int n)
 
 } // namespace
 
-device_tables upload_tables(uint32_t* crc_a, uint32_t* crc_b, int crc_words)
+size_t table_words(int crc_words)
 {
-    GPURX_CUDA_CHECK(cudaMemcpyToSymbol(c_gold, &gold_jumps(), sizeof(gold_jump_tables)));
-    const auto ta = crc_powers(crc24a_poly, crc_words), tb = crc_powers(crc24b_poly, crc_words);
-    GPURX_CUDA_CHECK(cudaMemcpy(crc_a, ta.data(), ta.size() * 4, cudaMemcpyHostToDevice));
-    GPURX_CUDA_CHECK(cudaMemcpy(crc_b, tb.data(), tb.size() * 4, cudaMemcpyHostToDevice));
-    return { crc_a, crc_b, crc_words };
+    const auto& g = gold_warp();
+    return 3 * size_t(crc_words) + g.x1_group.size() + g.x2_group.size() + g.lane_x1.size() + g.lane_x2.size();
+}
+
+device_tables upload_tables(uint32_t* words, int crc_words)
+{
+    const auto& g = gold_warp();
+    std::vector<uint32_t> all;
+    auto put = [&](const std::vector<uint32_t>& v) {
+        const size_t at = all.size();
+        all.insert(all.end(), v.begin(), v.end());
+        return words + at;
+    };
+    device_tables t{};
+    t.crc_a = put(crc_powers(crc24a_poly, crc_words, 24));
+    t.crc_b = put(crc_powers(crc24b_poly, crc_words, 24));
+    t.pow32_a = put(crc_powers(crc24a_poly, crc_words, 0));
+    t.crc_words = crc_words;
+    t.x1_group = put(g.x1_group);
+    t.x2_group = put(g.x2_group);
+    t.lane_x1 = put(g.lane_x1);
+    t.lane_x2 = put(g.lane_x2);
+    GPURX_CUDA_CHECK(cudaMemcpy(words, all.data(), all.size() * 4, cudaMemcpyHostToDevice));
+    return t;
 }
 
 void launch_descramble(const receive_args& a, int max_G, void* stream)
 {
     if (a.ntb == 0)
         return;
-    const int words = (max_G + 31) / 32;
-    const int warps = (words + 31) / 32;
-    const dim3 grid((warps + 7) / 8, a.ntb);
-    launch_checked(&descramble_kernel, "sch descramble", grid, 256, 0, static_cast<cudaStream_t>(stream), a);
+    const int groups = (max_G + 1023) / 1024;
+    const dim3 grid((groups + DESCRAMBLE_THREADS / 32 - 1) / (DESCRAMBLE_THREADS / 32), a.ntb);
+    launch_checked(&descramble_kernel, "sch descramble", grid, DESCRAMBLE_THREADS, 0,
+                   static_cast<cudaStream_t>(stream), a);
 }
 
 void launch_cb_setup(const receive_args& a, void* stream)
 {
     if (a.ntb == 0)
         return;
-    launch_checked(&cb_setup_kernel, "sch code block setup", dim3(1), SETUP_THREADS, 0,
+    launch_checked(&cb_setup_kernel, "sch code block setup", dim3(a.ntb), SETUP_THREADS, 0,
                    static_cast<cudaStream_t>(stream), a);
 }
 
-void launch_dematch(const receive_args& a, int max_ncb, void* stream)
+void launch_dematch(const receive_args& a, int max_E, void* stream)
 {
     if (a.ncb == 0)
         return;
-    const size_t smem = size_t(max_ncb + 1) * sizeof(uint16_t);
-    launch_checked(&dematch_kernel, "sch dematch", dim3(a.ncb), DEMATCH_THREADS, smem,
-                   static_cast<cudaStream_t>(stream), a);
+    // Up to 32 KB of LLRs per block on chip; larger E (heavy repetition)
+    // reads them from global memory.
+    const int held = std::min(max_E, 32 * 1024);
+    auto fn = &dematch_kernel;
+    allow_smem(fn, size_t(held));
+    fn<<<a.ncb, DEMATCH_THREADS, size_t(held), static_cast<cudaStream_t>(stream)>>>(a, held);
+    check_cuda(cudaGetLastError(), "kernel launch", __FILE__, __LINE__, "sch dematch");
 }
 
 void launch_assemble(const receive_args& a, void* stream)
 {
     if (a.ntb == 0)
         return;
-    launch_checked(&assemble_kernel, "sch assemble", dim3(a.ntb), ASSEMBLE_THREADS, 0,
-                   static_cast<cudaStream_t>(stream), a);
+    auto st = static_cast<cudaStream_t>(stream);
+    launch_checked(&assemble_kernel, "sch assemble", dim3(a.ncb), ASSEMBLE_THREADS, 0, st, a);
+    launch_checked(&finish_kernel, "sch finish", dim3((a.ntb + 127) / 128), 128, 0, st, a);
 }
 
 } // namespace sch

@@ -15,6 +15,7 @@
 #include "sch/sch_implementations.h"
 #include "sch/sch_rate_match.h"
 #include "test_util.h"
+#include "turbo/lte_qpp.h"
 #include "turbo/turbo_frame.h"
 
 #include <gtest/gtest.h>
@@ -78,8 +79,10 @@ TEST(Scrambling, JumpsAgreeWithTheRegisters)
     for (uint32_t c_init : { 0u, 1u, 0x12345u, (61u << 14) + (3u << 9) + 1u, 0x7FFFFFFFu }) {
         std::vector<uint32_t> w(5000);
         sch::gold_words(c_init, w.data(), w.size());
-        for (uint32_t i : { 0u, 1u, 2u, 31u, 32u, 1000u, 4095u, 4999u })
+        for (uint32_t i : { 0u, 1u, 2u, 31u, 32u, 1000u, 4095u, 4999u }) {
             EXPECT_EQ(sch::gold_word_at(sch::gold_jumps(), c_init, i), w[i]) << c_init << " " << i;
+            EXPECT_EQ(sch::gold_word_by_group(sch::gold_warp(), c_init, i), w[i]) << c_init << " " << i;
+        }
     }
 }
 
@@ -115,6 +118,31 @@ TEST(RateMatch, CircularBufferHoldsEveryCodedBitOnce)
             for (int c = 0; c < 3 * K + 12; c++) {
                 const bool filler = c / 3 < F && c % 3 < 2;
                 ASSERT_EQ(seen[c], filler ? 0 : 1) << "K=" << K << " F=" << F << " c=" << c;
+            }
+        }
+}
+
+// The GPU's closed-form ranks against counting, position by position.
+TEST(RateMatch, ClosedFormRanksCountTheNulls)
+{
+    for (const auto& q : lte_qpp_table())
+        for (int F : { 0, 1, 4, 31, 32, 63 }) {
+            if (F > q.K / 2)
+                continue;
+            sch::circular_layout L;
+            L.init(q.K, F);
+            const int Kw = sch::circular_length(q.K);
+            int rank = 0;
+            for (int w = 0; w <= Kw; w++) {
+                ASSERT_EQ(L.rank(w), rank) << "K=" << q.K << " F=" << F << " w=" << w;
+                if (w == Kw)
+                    break;
+                const int c = sch::circular_to_codeword(q.K, F, w);
+                const int i = w < L.Kpi ? 0 : 1 + ((w - L.Kpi) & 1);
+                const int k = i == 0 ? w : (w - L.Kpi) >> 1;
+                ASSERT_EQ(L.codeword(i, k / L.R, k % L.R), c) << "K=" << q.K << " w=" << w;
+                ASSERT_EQ(L.position(i, k / L.R, k % L.R), w);
+                rank += c >= 0;
             }
         }
 }
