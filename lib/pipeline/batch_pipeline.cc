@@ -284,6 +284,14 @@ void batch_pipeline::abort_frame()
     d_frame_open = false;
 }
 
+void* batch_pipeline::open_frame_params()
+{
+    if (!d_frame_open)
+        throw std::logic_error("batch_pipeline: open_frame_params() without begin_frame()");
+    auto& s = d_slots[d_fill];
+    return s.params + (s.nkernel - 1) * d_cfg.types.param_bytes;
+}
+
 uint64_t batch_pipeline::commit_frame()
 {
     if (!d_frame_open)

@@ -145,6 +145,13 @@ public:
     //! Withdraws the frame begin_frame() opened (its input proved malformed
     //! while being written): as if begin_frame() had not been called.
     void abort_frame();
+    /*!
+     * The parameter record of the frame begin_frame() opened, which the
+     * caller may still amend before commit_frame(): for a decision that may
+     * be taken only once the frame's input has proved well-formed (the
+     * shared channel's HARQ buffer, which a withdrawn frame must not touch).
+     */
+    void* open_frame_params();
 
     /*!
      * Record a frame that will not be processed (malformed input). It keeps

@@ -48,6 +48,13 @@ std::vector<uint8_t> sch_encoder::encode(const uint8_t* bits, size_t nbits, cons
         if (bits[i] > 1)
             throw std::invalid_argument("bits: value " + std::to_string(bits[i]) +
                                         " at index " + std::to_string(i) + " is not 0 or 1");
+    std::vector<uint8_t> out(size_t(p.G));
+    encode(bits, p, out.data());
+    return out;
+}
+
+void sch_encoder::encode(const uint8_t* bits, const frame_params& p, uint8_t* out)
+{
     const auto blocks = code_blocks(bits, p);
     std::vector<uint8_t> concatenated(size_t(p.G));
     std::vector<uint8_t> codeword;
@@ -64,12 +71,10 @@ std::vector<uint8_t> sch_encoder::encode(const uint8_t* bits, size_t nbits, cons
     }
     std::vector<uint32_t> c((size_t(p.G) + 31) / 32);
     gold_words(p.c_init, c.data(), c.size());
-    std::vector<uint8_t> out(size_t(p.G));
     for (int j = 0; j < p.G; j++) {
         const int t = transmitted_index(p, j);
-        out[size_t(t)] = uint8_t(concatenated[size_t(j)] ^ ((c[size_t(t) / 32] >> (t % 32)) & 1u));
+        out[t] = uint8_t(concatenated[size_t(j)] ^ ((c[size_t(t) / 32] >> (t % 32)) & 1u));
     }
-    return out;
 }
 
 } // namespace sch

@@ -30,6 +30,12 @@ public:
      * req, or `bits` for a wrong count or a value other than 0/1).
      */
     std::vector<uint8_t> encode(const uint8_t* bits, size_t nbits, const tb_request& req);
+    /*!
+     * The same for a TB already laid out (frame_params_of()): its p.tbs
+     * bits (0/1, not checked here) to p.G scrambled bits at \p out. For
+     * a kernel, whose frames carry frame_params only.
+     */
+    void encode(const uint8_t* bits, const frame_params& p, uint8_t* out);
 
     //! The code blocks' bits before turbo coding (filler zeros, CRC24B
     //! attached): for tests and for the decoder's reference.

@@ -11,10 +11,13 @@ A family is a table entry (a Family subclass): how to build its stream,
 tagged and PDU blocks, a valid frame and its expected output. To cover a new
 family (MIMO detection, Viterbi decoding), add an entry to FAMILIES; a family
 without a tagged or PDU form leaves make_tagged / make_pdu as None and the
-cases of that deployment skip it. A family on the continuous driver (the
-Viterbi stream decoder) is a stream form whose frames are not pipeline
-frames: it says how many frames come out while a batch is held
-(frames_in_full_batches, frames_held).
+cases of that deployment skip it; one without a stream form (the shared
+channel: a frame needs its metadata) sets has_stream = False. A family whose
+frames need metadata gives it in meta(shape): the tagged cases put it as
+tags on each packet's first item, the PDU cases in each PDU's metadata. A
+family on the continuous driver (the Viterbi stream decoder) is a stream
+form whose frames are not pipeline frames: it says how many frames come out
+while a batch is held (frames_in_full_batches, frames_held).
 
 The cases:
   a. tagged: the largest frames (K=6144: 18444 LLRs) with GNU Radio's default
@@ -58,6 +61,7 @@ from gnuradio import blocks, gr, gr_unittest, gpurx
 
 from qa_helpers import (BACKEND, encode_turbo, gated_source, llrs, options, pmt_int, require_backend_or_skip,
                         run_with_timeout, tags_named, wait_for)
+from qa_sch_helpers import encode as sch_encode
 
 require_backend_or_skip()
 
@@ -95,6 +99,12 @@ class Family:
     frame_tags = {}
     make_tagged = None      # (options, **params) -> block, or None: no tagged form
     make_pdu = None         # (options, **params) -> block, or None: no PDU form
+    has_stream = True       # False: no stream form (make_stream unused)
+
+    def meta(self, shape):
+        """Per-frame metadata (key -> int) frames of this shape need: tags on a
+        packet's first item, entries of a PDU's metadata. Default: none."""
+        return {}
 
     def in_len(self, shape):
         """Input items per frame."""
@@ -128,7 +138,7 @@ class Family:
 
     def deployments(self):
         """name -> (options -> block), for every form the family has."""
-        d = {"stream": lambda o: self.make_stream(self.shapes[0], o)}
+        d = {"stream": lambda o: self.make_stream(self.shapes[0], o)} if self.has_stream else {}
         if self.make_tagged is not None:
             d["tagged"] = lambda o: self.make_tagged(o)
         if self.make_pdu is not None:
@@ -413,11 +423,54 @@ class ViterbiStream(Family):
                 ("input", lambda: gpurx.viterbi_stream_decoder(input="llr"), "input")]
 
 
+class LteSch(Family):
+    """The shared-channel decoder (DL-SCH): a frame is one transport block,
+    shape its TBS; G LLRs in, the TB's bits out. No stream form (a TB needs
+    its metadata). harq_buffers=0: the frames share one HARQ key and are not
+    retransmissions of one another (qa_lte_sch.py covers HARQ)."""
+    name = "lte-sch"
+    in_type, out_type = "f", "b"
+    has_stream = False
+    shapes = (40, 1000, 75376)
+    layout = {40: (240, 2), 1000: (3000, 4), 75376: (86400, 6)}  # G, qm
+    frame_tags = {"tbs": "shape", "crc_ok": None, "iterations": None, "transmissions": None}
+    params = dict(harq_buffers=0)
+
+    def meta(self, tbs):
+        G, qm = self.layout[tbs]
+        return dict(tbs=tbs, g=G, qm=qm, rv=0, rnti=61, cell_id=1, subframe=3, harq_process=0,
+                    ndi=0)
+
+    def in_len(self, tbs):
+        return self.layout[tbs][0]
+
+    def out_len(self, tbs):
+        return tbs
+
+    def make_tagged(self, opts, **params):
+        return gpurx.lte_sch_decoder_tagged(options=opts, **{**self.params, **params})
+
+    def make_pdu(self, opts, **params):
+        return gpurx.lte_sch_decoder_pdu(options=opts, **{**self.params, **params})
+
+    def frames(self, rng, tbs, n, amp=4.0):
+        bits = [rng.integers(0, 2, tbs).astype(np.uint8) for _ in range(n)]
+        cws = sch_encode("dlsch", [(b, self.meta(tbs)) for b in bits])
+        return [llrs(c, amp) for c in cws], bits
+
+    def bad_constructions(self):
+        return [("channel", lambda: gpurx.lte_sch_decoder_pdu("nrsch"), "channel"),
+                ("iterations=0", lambda: gpurx.lte_sch_decoder_tagged(iterations=0), "iterations"),
+                ("harq_buffers=-1", lambda: gpurx.lte_sch_decoder_pdu(harq_buffers=-1),
+                 "harq_buffers"),
+                ("max_g=1", lambda: gpurx.lte_sch_decoder_tagged(max_g=1), "max_g")]
+
+
 # Every family. The MIMO family's expected LLRs are its CPU implementation's,
 # exact in double precision: on CUDA (fp32, equal to them within the
 # registry's tolerance, not bit for bit) its blocks are covered by
 # qa_mimo.py.
-FAMILIES = ([LteTurbo(), BatchCopy(), Viterbi(), ViterbiStream()]
+FAMILIES = ([LteTurbo(), BatchCopy(), Viterbi(), ViterbiStream(), LteSch()]
             + ([Mimo()] if BACKEND == "cpu" else []))
 FAMILIES_BY_NAME = {f.name: f for f in FAMILIES}
 
@@ -465,13 +518,16 @@ class gated_tagged_source(gated_source):
         return k
 
 
-def packet_stream(segments):
+def packet_stream(segments, meta=None):
     """segments: [(tag value or None, items)] -> (items, tags). A segment with
-    a tag value starts with a packet_len tag carrying that value."""
+    a tag value starts with a packet_len tag carrying that value, and with a
+    tag for each entry of meta (a family's frame metadata, key -> int)."""
     data, tags, off = [], [], 0
     for value, items in segments:
         if value is not None:
             tags.append(make_tag(off, "packet_len", value))
+            for k, v in (meta or {}).items():
+                tags.append(make_tag(off, k, pmt.from_long(v)))
         data.append(items)
         off += len(items)
     return np.concatenate(data), tags
@@ -522,7 +578,7 @@ def huge_batch_child(family_name):
         res["ctor_s"] = time.monotonic() - t0
         shape = fam.shapes[0]
         ins, exp = fam.frames(np.random.default_rng(5), shape, 3)
-        data, tags = packet_stream([(pmt.from_long(len(x)), x) for x in ins])
+        data, tags = packet_stream([(pmt.from_long(len(x)), x) for x in ins], fam.meta(shape))
         try:
             out, _, _, dt = run_tagged(fam, blk, data, tags,
                                        timeout=max(0.5, HUGE_BATCH_BUDGET_S - res["ctor_s"]),
@@ -585,7 +641,7 @@ def start_failure_child(family_name, form):
         tb.msg_connect(blk, "pdus", dbg, "store")
         tb.msg_connect(blk, "errors", dbg, "store")
     elif form == "tagged":
-        data, tags = packet_stream([(pmt.from_long(len(x)), x) for x in ins])
+        data, tags = packet_stream([(pmt.from_long(len(x)), x) for x in ins], fam.meta(shape))
         tb.connect(it["source"](np.asarray(data, dtype=it["dtype"]).tolist(), False, 1, tags), blk,
                    ot["sink"]())
     else:
@@ -618,7 +674,8 @@ class qa_drivers(gr_unittest.TestCase):
         self.rng = np.random.default_rng(2026)
 
     def families(self, form):
-        fams = [f for f in FAMILIES if form == "stream" or getattr(f, "make_" + form) is not None]
+        fams = [f for f in FAMILIES if (f.has_stream if form == "stream"
+                                        else getattr(f, "make_" + form) is not None)]
         self.assertTrue(fams, "no family has a %s form" % form)
         return fams
 
@@ -634,7 +691,7 @@ class qa_drivers(gr_unittest.TestCase):
         for fam in self.families("tagged"):
             shape = fam.shapes[-1]
             ins, exp = fam.frames(self.rng, shape, 20)
-            data, tags = packet_stream([(pmt.from_long(len(x)), x) for x in ins])
+            data, tags = packet_stream([(pmt.from_long(len(x)), x) for x in ins], fam.meta(shape))
             blk = fam.make_tagged(options())
             out, otags, dbg, _ = run_tagged(fam, blk, data, tags)
             what = "%s tagged, %d packets of %d items" % (fam.name, len(ins), len(ins[0]))
@@ -676,7 +733,7 @@ class qa_drivers(gr_unittest.TestCase):
                     segments.append((bad[i][1], np.real(bad[i][2]).astype(np.float32)))
                     bad_offsets.append(off)
                     off += len(bad[i][2])
-            data, tags = packet_stream(segments)
+            data, tags = packet_stream(segments, fam.meta(shape))
             blk = fam.make_tagged(options(max_batch=4))
             out, otags, dbg, _ = run_tagged(fam, blk, data, tags)
             what = fam.name + " tagged with malformed tags"
@@ -710,10 +767,12 @@ class qa_drivers(gr_unittest.TestCase):
             shape = fam.shapes[0]
             ins, exp = fam.frames(self.rng, shape, 4)
             L = len(ins[0])
-            data, tags = packet_stream([(pmt.from_long(L), x) for x in ins])
+            data, tags = packet_stream([(pmt.from_long(L), x) for x in ins], fam.meta(shape))
             # Packet 1: its length, then a wrong one; packet 2: the same
             # length twice (no conflict).
-            tags.insert(2, make_tag(L, "packet_len", pmt.from_long(L + 5)))
+            first = next(i for i, t in enumerate(tags)
+                         if t.offset == L and pmt.symbol_to_string(t.key) == "packet_len")
+            tags.insert(first + 1, make_tag(L, "packet_len", pmt.from_long(L + 5)))
             tags.append(make_tag(2 * L, "packet_len", pmt.from_long(L)))
             out, _, dbg, _ = run_tagged(fam, fam.make_tagged(options(max_batch=4)), data, tags)
             what = fam.name + " tagged, conflicting length tags"
@@ -744,7 +803,7 @@ class qa_drivers(gr_unittest.TestCase):
         for fam in self.families("tagged"):
             shape = fam.shapes[0]
             ins, exp = fam.frames(self.rng, shape, 10)
-            data, tags = packet_stream([(pmt.from_long(len(x)), x) for x in ins])
+            data, tags = packet_stream([(pmt.from_long(len(x)), x) for x in ins], fam.meta(shape))
             out, _, dbg, dt = run_tagged(fam, fam.make_tagged(opts), data, tags)
             what = "%s tagged, 10 packets, flush_us=10 s" % fam.name
             self.assertLess(dt, 3.0, what + ": the end of the stream waited for the flush")
@@ -759,8 +818,10 @@ class qa_drivers(gr_unittest.TestCase):
         tb.msg_connect(blk, "errors", err, "store")
         return tb, out, err
 
-    def pdu(self, fam, x, seq):
+    def pdu(self, fam, shape, x, seq):
         meta = pmt.dict_add(pmt.make_dict(), pmt.intern("seq"), pmt.from_long(seq))
+        for k, v in fam.meta(shape).items():
+            meta = pmt.dict_add(meta, pmt.intern(k), pmt.from_long(v))
         it = ITEM_TYPES[fam.in_type]
         return pmt.cons(meta, it["to_pdu"](len(x), np.asarray(x, dtype=it["dtype"]).tolist()))
 
@@ -787,7 +848,7 @@ class qa_drivers(gr_unittest.TestCase):
             tb, dbg, err = self.pdu_flowgraph(blk)
             port = pmt.intern("pdus")
             for i, x in enumerate(ins):  # queued before start: handled once it runs
-                blk.to_basic_block()._post(port, self.pdu(fam, x, i))
+                blk.to_basic_block()._post(port, self.pdu(fam, shape, x, i))
                 if i == 10:
                     blk.to_basic_block()._post(port, pmt.cons(
                         pmt.make_dict(), ITEM_TYPES[fam.in_type]["to_pdu"](0, [])))
@@ -815,7 +876,7 @@ class qa_drivers(gr_unittest.TestCase):
             blk = fam.make_pdu(options(max_batch=64, flush_us=10_000_000))
             tb, dbg, err = self.pdu_flowgraph(blk)
             for i, x in enumerate(ins):
-                blk.to_basic_block()._post(pmt.intern("pdus"), self.pdu(fam, x, i))
+                blk.to_basic_block()._post(pmt.intern("pdus"), self.pdu(fam, shape, x, i))
             tb.start()
             time.sleep(0.5)
             before = dbg.num_messages()
@@ -850,7 +911,7 @@ class qa_drivers(gr_unittest.TestCase):
 
     # ---- e ----------------------------------------------------------------
     def test_e_huge_finite_llrs(self):
-        fams = [f for f in FAMILIES if f.soft_params]
+        fams = [f for f in FAMILIES if f.soft_params and f.has_stream]
         self.assertTrue(fams)
         for fam in fams:
             for shape in fam.shapes[:2]:
@@ -961,7 +1022,7 @@ class qa_drivers(gr_unittest.TestCase):
         for fam in self.families("tagged"):
             shape = fam.shapes[0]
             ins, exp = fam.frames(self.rng, shape, n)
-            data, tags = packet_stream([(pmt.from_long(len(x)), x) for x in ins])
+            data, tags = packet_stream([(pmt.from_long(len(x)), x) for x in ins], fam.meta(shape))
             it, ot = ITEM_TYPES[fam.in_type], ITEM_TYPES[fam.out_type]
             src = gated_tagged_source(np.asarray(data, dtype=it["dtype"]), tags, first * len(ins[0]))
             snk = ot["sink"]()
@@ -1016,7 +1077,7 @@ class qa_drivers(gr_unittest.TestCase):
                     blk = make(gpurx.pipeline_options(backend="cpu", devices=devices))
                     self.assertEqual(blk.backend(), "cpu")
         # ... and runs.
-        for fam in FAMILIES:
+        for fam in self.families("stream"):
             shape = fam.shapes[0]
             ins, exp = fam.frames(self.rng, shape, 3)
             out, _, _, blk, _ = run_stream(fam, shape, gpurx.pipeline_options(backend="cpu",

@@ -57,7 +57,9 @@ class qa_python_api(unittest.TestCase):
 
     def test_004_help_describes_every_parameter(self):
         for blk in (gpurx.lte_turbo_decoder, gpurx.lte_turbo_decoder_tagged,
-                    gpurx.lte_turbo_decoder_pdu, gpurx.lte_turbo_encoder):
+                    gpurx.lte_turbo_decoder_pdu, gpurx.lte_turbo_encoder,
+                    gpurx.lte_sch_decoder_pdu, gpurx.lte_sch_decoder_tagged,
+                    gpurx.lte_sch_encoder_pdu, gpurx.lte_sch_encoder_tagged):
             doc = blk.__init__.__doc__
             # First line: __init__(self: ..., K: int, iterations: int = 6, ...) -> None
             params = re.findall(r", (\w+): ", doc.splitlines()[0])

@@ -28,10 +28,14 @@ namespace gpurx {
 
 //! One frame's shape: its parameter record and sizes.
 struct frame_shape {
-    static constexpr size_t max_param_bytes = 64;
+    static constexpr size_t max_param_bytes = 128;
+    static constexpr size_t max_note_bytes = 32;
     std::array<uint8_t, max_param_bytes> params{};
     size_t in_items = 0;  //!< input items of the frame
     size_t out_bytes = 0; //!< output bytes of the frame
+    //! What the family keeps about the frame beside its kernel record, for
+    //! its frame_admission (the shared channel: the TB's HARQ process, ndi).
+    std::array<uint8_t, max_note_bytes> note{};
 
     template <typename P>
     void set_params(const P& p)
@@ -39,7 +43,31 @@ struct frame_shape {
         static_assert(sizeof(P) <= max_param_bytes, "frame parameters too large");
         std::memcpy(params.data(), &p, sizeof(P));
     }
+    template <typename P>
+    P params_as() const
+    {
+        static_assert(sizeof(P) <= max_param_bytes, "frame parameters too large");
+        P p;
+        std::memcpy(&p, params.data(), sizeof(P));
+        return p;
+    }
+    template <typename N>
+    void set_note(const N& n)
+    {
+        static_assert(sizeof(N) <= max_note_bytes, "frame note too large");
+        std::memcpy(note.data(), &n, sizeof(N));
+    }
+    template <typename N>
+    N note_as() const
+    {
+        static_assert(sizeof(N) <= max_note_bytes, "frame note too large");
+        N n;
+        std::memcpy(&n, note.data(), sizeof(N));
+        return n;
+    }
 };
+
+class frame_admission; // blocks/frame_admission.h
 
 /*!
  * The stream form's ports. A family whose frame is one input vector needs
@@ -132,6 +160,29 @@ public:
     {
         return stage(shape, ports[0], 0, shape.in_items, dst, why);
     }
+
+    /*!
+     * Per-frame metadata. A family whose frame needs more than its length
+     * (the shared channel: a transport block's size, rv, RNTI, ...) says
+     * so here; the drivers then shape each frame with shape_frame(): the PDU
+     * driver with the PDU's metadata, the tagged driver with a dict of the
+     * tags on the packet's first item (the length tag excluded), which it
+     * also puts on the frame's output packet, as the PDU form passes the
+     * metadata on. Default: no (shape() alone; no tags passed on).
+     */
+    virtual bool uses_frame_metadata() const { return false; }
+    //! The frame of \p n_items items described by \p meta (a dict); as
+    //! shape() otherwise. Called only when uses_frame_metadata().
+    virtual bool shape_frame(uint64_t n_items,
+                             const pmt::pmt_t& /*meta*/,
+                             frame_shape& out,
+                             std::string& why) const
+    {
+        return shape(n_items, out, why);
+    }
+    //! The family's admission of frames that depend on earlier ones
+    //! (blocks/frame_admission.h), or nullptr (the default: none).
+    virtual frame_admission* admission() const { return nullptr; }
 
     //! Tags / PDU metadata for a completed frame (not for rejected ones).
     virtual void describe(const core::completed_frame& frame, frame_meta& meta) const = 0;

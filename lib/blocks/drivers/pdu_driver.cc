@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "blocks/drivers/pdu_driver.h"
+#include "blocks/drivers/frame_admission.h"
 #include <gnuradio/pdu.h>
 #include <boost/thread/thread.hpp>
 
@@ -68,14 +69,24 @@ void pdu_driver::report(const std::string& why)
                              pmt::dict_add(pmt::make_dict(), pmt::mp("reason"), pmt::mp(why)));
 }
 
+void pdu_driver::notify(const std::string& why)
+{
+    d_holder.logger()->warn("{}", why);
+    d_block.message_port_pub(d_errors_port,
+                             pmt::dict_add(pmt::make_dict(), pmt::mp("reason"), pmt::mp(why)));
+}
+
 void pdu_driver::publish_ready(bool block)
 {
     auto& pipe = *d_holder.pipe();
+    auto* admission = d_adapter.admission();
     while (const auto* f = pipe.front(block)) {
         pmt::pmt_t meta = d_meta.front();
         d_meta.pop_front();
         frame_meta entries;
         d_adapter.describe(*f, entries);
+        if (admission)
+            admission->completed(*f, entries);
         for (const auto& kv : entries)
             meta = pmt::dict_add(meta, kv.first, kv.second);
         const pmt::pmt_t vec = d_adapter.pdu_output(*f);
@@ -126,11 +137,23 @@ void pdu_driver::take(const pmt::pmt_t& msg)
     size_t n = 0;
     std::string why;
     frame_shape shape;
-    if (!d_adapter.pdu_items(pmt::cdr(msg), items, n, why) || !d_adapter.shape(n, shape, why)) {
+    const bool shaped = d_adapter.pdu_items(pmt::cdr(msg), items, n, why) &&
+                        (d_adapter.uses_frame_metadata()
+                             ? d_adapter.shape_frame(n, pmt::car(msg), shape, why)
+                             : d_adapter.shape(n, shape, why));
+    if (!shaped) {
         report(why);
         return;
     }
     auto* pipe = d_holder.pipe();
+    auto* admission = d_adapter.admission();
+    if (admission && d_backlog.empty() && !pipe->held() && admission->must_wait(shape)) {
+        // Its earlier transmission is in the pipeline: everything there
+        // completes and leaves first (a stop meanwhile holds the pipeline,
+        // and the PDU waits in the backlog below).
+        pipe->drain();
+        publish_ready(false);
+    }
     while (d_backlog.empty() && !pipe->held() && !pipe->can_accept())
         publish_ready(true);
     if (!d_backlog.empty() || pipe->held()) {
@@ -142,6 +165,14 @@ void pdu_driver::take(const pmt::pmt_t& msg)
         pipe->abort_frame();
         report("not processed: " + why);
         return;
+    }
+    if (admission) {
+        admission_report said;
+        admission->admit(shape, pipe->open_frame_params(), said);
+        if (!said.info.empty())
+            d_holder.logger()->info("{}", said.info);
+        if (!said.error.empty())
+            notify(said.error);
     }
     d_meta.push_back(pmt::car(msg)); // under the lock: before its frame can leave
     pipe->commit_frame();

@@ -6,7 +6,10 @@
 // The PDU deployment, shared by every family: a PDU in on "pdus" is one
 // frame; its output leaves on "pdus" in order, with the input's metadata and
 // the family's entries added. A malformed PDU is logged and published on
-// "errors" (a dict with the reason), never decoded.
+// "errors" (a dict with the reason), never decoded. A family that shapes
+// frames from their metadata gets the PDU's (frame_adapter::shape_frame());
+// one whose frames depend on earlier ones has them admitted in order
+// (blocks/frame_admission.h).
 //
 // Message handlers run on the block's thread; a poller thread launches
 // partial batches when they fall due and publishes completed PDUs, so latency
@@ -55,6 +58,8 @@ private:
     //! Caller holds d_mutex.
     void take_backlog();
     void report(const std::string& why);
+    //! Logs and posts \p why on "errors" for a PDU that is still processed.
+    void notify(const std::string& why);
     void publish_ready(bool block); // caller holds d_mutex
     void poll();
     void stop_poller();

@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "blocks/drivers/tagged_driver.h"
+#include "blocks/drivers/frame_admission.h"
 #include "blocks/drivers/stream_end.h"
 
 #include <algorithm>
@@ -78,6 +79,35 @@ void tagged_driver::close_truncated(const std::string& where)
            (long long)d_packet.shape.in_items);
     d_holder.pipe()->abort_frame();
     d_packet = open_packet{};
+}
+
+pmt::pmt_t tagged_driver::frame_tags(uint64_t rel) const
+{
+    std::vector<gr::tag_t> at;
+    d_tags.all_tags_in_window(at, 0, rel, rel + 1);
+    // In the order added; the first of a repeated key counts, as for the
+    // length tag.
+    std::stable_sort(at.begin(), at.end(), gr::tag_t::offset_compare);
+    pmt::pmt_t d = pmt::make_dict();
+    for (const auto& t : at)
+        if (!pmt::eqv(t.key, d_len_key) && !pmt::dict_has_key(d, t.key))
+            d = pmt::dict_add(d, t.key, t.value);
+    return d;
+}
+
+void tagged_driver::commit(core::batch_pipeline& pipe)
+{
+    if (auto* admission = d_adapter.admission()) {
+        admission_report said;
+        admission->admit(d_packet.shape, pipe.open_frame_params(), said);
+        if (!said.info.empty())
+            d_holder.logger()->info("input item {}: {}", d_packet.start, said.info);
+        if (!said.error.empty())
+            report(d_packet.start, said.error, (long long)d_packet.shape.in_items);
+    }
+    if (d_adapter.uses_frame_metadata())
+        d_frame_meta.push_back(d_packet.meta);
+    pipe.commit_frame();
 }
 
 void tagged_driver::stop()
@@ -157,6 +187,7 @@ int tagged_driver::general_work(int noutput_items,
     const int nin = ninput_items[0];
     const uint64_t r0 = d_block.nitems_read(0);
     int consumed = 0, produced = 0;
+    auto* admission = d_adapter.admission();
 
     auto emit = [&](bool block) {
         while (const auto* f = pipe.front(block)) {
@@ -168,6 +199,15 @@ int tagged_driver::general_work(int noutput_items,
             d_tags.add_tag(at, d_len_key, pmt::from_long(n));
             frame_meta meta;
             d_adapter.describe(*f, meta);
+            if (admission)
+                admission->completed(*f, meta);
+            if (d_adapter.uses_frame_metadata()) {
+                // The packet's own tags go on with it, as a PDU's metadata does.
+                const pmt::pmt_t in = d_frame_meta.front();
+                d_frame_meta.pop_front();
+                for (pmt::pmt_t items = pmt::dict_items(in); pmt::is_pair(items); items = pmt::cdr(items))
+                    d_tags.add_tag(at, pmt::car(pmt::car(items)), pmt::cdr(pmt::car(items)));
+            }
             for (const auto& kv : meta)
                 d_tags.add_tag(at, kv.first, kv.second);
             produced += n;
@@ -209,7 +249,7 @@ int tagged_driver::general_work(int noutput_items,
                     report(d_packet.start, "packet not processed: " + d_packet.why,
                            (long long)d_packet.shape.in_items);
                 } else {
-                    pipe.commit_frame();
+                    commit(pipe);
                 }
                 d_packet = open_packet{};
             }
@@ -242,7 +282,13 @@ int tagged_driver::general_work(int noutput_items,
         std::string why;
         const long long L = tag_length(tags[t].value, why);
         frame_shape shape;
-        if (L < 0 || !d_adapter.shape(uint64_t(L), shape, why)) {
+        pmt::pmt_t meta = pmt::PMT_NIL;
+        if (L >= 0 && d_adapter.uses_frame_metadata())
+            meta = frame_tags(pos - r0);
+        const bool shaped = L >= 0 && (d_adapter.uses_frame_metadata()
+                                           ? d_adapter.shape_frame(uint64_t(L), meta, shape, why)
+                                           : d_adapter.shape(uint64_t(L), shape, why));
+        if (!shaped) {
             report(pos, why + "; skipped up to the next tag", L);
             d_skipping = true;
             t = t_end;
@@ -252,7 +298,14 @@ int tagged_driver::general_work(int noutput_items,
         }
         if (!pipe.can_accept())
             break; // every slot busy: wait below
+        if (admission && admission->must_wait(shape)) {
+            // Its earlier transmission is in the pipeline: launch it, and
+            // take this packet up again once it has left (emit()).
+            pipe.flush();
+            break;
+        }
         d_skipping = false;
+        d_packet.meta = meta;
         d_packet.open = true;
         d_packet.start = pos;
         d_packet.shape = shape;

@@ -25,6 +25,11 @@
 //  - a packet whose items are malformed (e.g. NaN LLRs): not processed;
 //  - several length tags of different values at one item: the first (in
 //    the order they were added) is used, and the report names the values.
+//
+// A family that shapes frames from their metadata (frame_adapter::
+// uses_frame_metadata()) gets the tags on each packet's first item as a
+// dict, and those tags go on to the packet's output; one whose frames
+// depend on earlier ones has them admitted in order (frame_admission.h).
 #ifndef INCLUDED_GPURX_BLOCKS_TAGGED_DRIVER_H
 #define INCLUDED_GPURX_BLOCKS_TAGGED_DRIVER_H
 
@@ -32,6 +37,8 @@
 #include "blocks/drivers/frame_adapter.h"
 #include "blocks/drivers/pipeline_holder.h"
 #include <gnuradio/block.h>
+
+#include <deque>
 
 namespace gr {
 namespace gpurx {
@@ -64,6 +71,7 @@ private:
         bool bad = false;
         std::string why;
         frame_shape shape;
+        pmt::pmt_t meta; // the packet's tags (uses_frame_metadata())
     };
     void report(uint64_t offset, const std::string& why, long long length = -1);
     void close_truncated(const std::string& where);
@@ -72,6 +80,12 @@ private:
     void report_conflict(uint64_t offset, const std::string& values, const pmt::pmt_t& used);
     // A length tag's value as a length, or -1 with the reason.
     long long tag_length(const pmt::pmt_t& value, std::string& why) const;
+    //! The tags on input item \p rel (relative to this call's first) but
+    //! the length tag, as a dict: a frame's metadata.
+    pmt::pmt_t frame_tags(uint64_t rel) const;
+    //! Commits the open packet: admitted first (frame_admission), its tags
+    //! kept for its output packet.
+    void commit(core::batch_pipeline& pipe);
 
     gr::block& d_block;
     block_tags& d_tags;
@@ -82,6 +96,7 @@ private:
     open_packet d_packet;
     bool d_skipping = false; // dropping items until the next tag (already reported)
     uint64_t d_conflict_reported = UINT64_MAX; // item of the last conflict reported
+    std::deque<pmt::pmt_t> d_frame_meta; // tags of the frames in the pipeline, in order
 };
 
 //! What a pmt value is, for messages: "the symbol (string) \"12\"", "the

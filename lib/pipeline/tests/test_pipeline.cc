@@ -203,6 +203,43 @@ void abort_leaves_no_trace(const core::backend_choice& where)
 }
 TEST(Pipeline, CpuAbortFrameLeavesNoTrace) { abort_leaves_no_trace(test::cpu_backend()); }
 
+// open_frame_params(): a record amended between begin_frame() and
+// commit_frame() is the one the kernel reads (the shared channel decides a
+// frame's HARQ buffer only once its input has proved well-formed).
+struct param_echo_kernel final : core::cpu_kernel {
+    const char* name() const override { return "test-param-echo"; }
+    void run(const core::batch_view& b, core::worker_pool&) override
+    {
+        for (size_t i = 0; i < b.nframes; i++)
+            std::memcpy(b.out + b.frames[i].out_offset, b.params_as<int32_t>() + i, 4);
+    }
+};
+
+TEST(Pipeline, CpuOpenFrameParamsAmendTheRecord)
+{
+    core::kernel_factories k;
+    k.cpu = [] { return std::make_unique<param_echo_kernel>(); };
+    auto cfg = make_cfg({ 2, 4, 100000 }, 1);
+    cfg.types = core::frame_types::of<int32_t, int32_t>();
+    auto pipe = core::make_pipeline(k, test::cpu_backend(), cfg);
+    EXPECT_THROW(pipe->open_frame_params(), std::logic_error);
+    const int32_t first = 1, second = 2, amended = 42;
+    const float x = 0.0f;
+    pipe->submit(&x, 4, 4, &first);
+    std::memcpy(pipe->begin_frame(4, 4, &second), &x, 4);
+    std::memcpy(pipe->open_frame_params(), &amended, 4);
+    pipe->commit_frame();
+    pipe->drain();
+    for (int32_t want : { first, amended }) {
+        const auto* f = pipe->front(true);
+        ASSERT_NE(f, nullptr);
+        int32_t got;
+        std::memcpy(&got, f->data, 4);
+        EXPECT_EQ(got, want);
+        pipe->pop();
+    }
+}
+
 // submit_many(): frames of one shape taken in runs as large as the filling
 // slot allows, copied by several staging threads (runs over 1 MiB) or the
 // caller; every frame comes out once, in order, unchanged, with its seq and

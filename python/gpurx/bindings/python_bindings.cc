@@ -24,6 +24,7 @@ void bind_mimo_channel(py::module& m);
 void bind_qam(py::module& m);
 void bind_viterbi_stream_decoder(py::module& m);
 void bind_fec_coders(py::module& m);
+void bind_lte_sch(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() returns NULL on newer Pythons, hence the wrapper.
@@ -57,5 +58,6 @@ PYBIND11_MODULE(gpurx_python, m)
     bind_qam(m);
     bind_viterbi_stream_decoder(m);
     bind_fec_coders(m);
+    bind_lte_sch(m);
     // ) END BINDING_FUNCTION_CALLS
 }

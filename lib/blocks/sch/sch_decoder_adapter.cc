@@ -1,0 +1,176 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "blocks/sch/sch_decoder_adapter.h"
+#include "blocks/drivers/llr_staging.h"
+#include "blocks/sch/sch_metadata.h"
+#include "pipeline/backend.h"
+#include "sch/sch_implementations.h"
+
+#include <cstring>
+#include <stdexcept>
+
+namespace gr {
+namespace gpurx {
+
+namespace sch = core::sch;
+
+core::sch_config make_sch_config(int iterations,
+                                 const std::string& algorithm,
+                                 int harq_buffers,
+                                 bool early_termination,
+                                 int max_tbs,
+                                 int max_g,
+                                 const std::string& implementation)
+{
+    core::sch_config c;
+    c.turbo.algorithm = core::turbo::parse_algorithm(algorithm);
+    c.turbo.iterations = iterations;
+    c.early_termination = early_termination;
+    c.harq_buffers = harq_buffers;
+    c.max_tbs = max_tbs;
+    c.max_g = max_g;
+    c.implementation = implementation;
+    c.validate();
+    return c;
+}
+
+core::turbo::input_kind parse_sch_input(const std::string& input)
+{
+    if (input == "float" || input == "soft")
+        return core::turbo::INPUT_FLOAT32;
+    if (input == "int8")
+        return core::turbo::INPUT_INT8;
+    throw std::invalid_argument("input=\"" + input +
+                                "\": must be \"float\" (float32 LLRs) or \"int8\" (LLR x 8 in a char)");
+}
+
+void check_sch_devices(const pipeline_options& o)
+{
+    const auto b = core::select_backend(o.backend, o.devices);
+    if (b.kind == core::backend_kind::cuda && b.devices.size() > 1)
+        throw std::invalid_argument("devices=\"" + o.devices +
+                                    "\": the shared-channel decoder keeps its HARQ soft buffers on "
+                                    "one GPU; name one device");
+}
+
+sch_decoder_adapter::sch_decoder_adapter(const core::sch_config& cfg,
+                                         sch::channel_kind channel,
+                                         core::turbo::input_kind input)
+    : d_cfg(cfg), d_channel(channel), d_input(input),
+      d_harq(std::make_unique<sch_harq_admission>(cfg.harq_buffers))
+{
+    d_cfg.validate();
+    d_choice = core::sch_registry().choose(d_cfg);
+}
+
+core::frame_types sch_decoder_adapter::types() const { return sch::frame_types_of(); }
+
+core::kernel_factories sch_decoder_adapter::kernels() const
+{
+    return core::sch_registry().factories(d_cfg, d_choice);
+}
+
+std::string soft_buffer_report(const core::sch_config& cfg, const std::string& backend)
+{
+    const size_t bytes = size_t(cfg.harq_buffers) * cfg.soft_buffer_llrs() * sizeof(int16_t);
+    return "HARQ soft buffers: " + std::to_string(cfg.harq_buffers) + " x " +
+           std::to_string(cfg.soft_buffer_llrs()) + " int16 LLRs (" +
+           std::to_string(cfg.max_code_blocks()) + " code blocks of max_tbs=" +
+           std::to_string(cfg.max_tbs) + ") x 2 bytes = " + std::to_string(bytes) + " bytes of " +
+           (backend == "cuda" ? "device memory on the GPU" : "host memory (CPU backend)");
+}
+
+bool sch_decoder_adapter::shape(uint64_t, frame_shape&, std::string& why) const
+{
+    why = "a transport block needs its metadata (tbs, rv, qm, ...), not only its length";
+    return false;
+}
+
+bool sch_decoder_adapter::shape_frame(uint64_t n, const pmt::pmt_t& meta, frame_shape& out, std::string& why) const
+{
+    if (n > max_in_items()) {
+        why = "G=" + std::to_string(n) + " LLRs: more than max_g=" + std::to_string(d_cfg.max_g);
+        return false;
+    }
+    sch::tb_request req;
+    if (!tb_request_of(meta, d_channel, (long long)n, req, why))
+        return false;
+    if (req.tbs > d_cfg.max_tbs) {
+        why = "tbs=" + std::to_string(req.tbs) + ": more than max_tbs=" + std::to_string(d_cfg.max_tbs) +
+              " (the soft buffers' size)";
+        return false;
+    }
+    sch::frame_params p;
+    try {
+        p = sch::frame_params_of(req);
+    } catch (const std::invalid_argument& e) {
+        why = e.what();
+        return false;
+    }
+    p.input = d_input;
+    out.set_params(p);
+    out.set_note(harq_note_of(req));
+    out.in_items = n;
+    out.out_bytes = size_t(req.tbs);
+    return true;
+}
+
+bool sch_decoder_adapter::stage(const frame_shape&,
+                                const uint8_t* src,
+                                size_t first,
+                                size_t n,
+                                uint8_t* dst,
+                                std::string& why) const
+{
+    if (d_input == core::turbo::INPUT_INT8) {
+        std::memcpy(dst, src, n); // every int8 is an LLR (-128 acts as -127)
+        return true;
+    }
+    return stage_llrs(src, first, n, dst, why);
+}
+
+void sch_decoder_adapter::describe(const core::completed_frame& f, frame_meta& meta) const
+{
+    const auto* r = f.result_as<sch::frame_result>();
+    if (!r)
+        return;
+    std::vector<uint8_t> cb(size_t(r->C));
+    for (int i = 0; i < r->C; i++)
+        cb[size_t(i)] = uint8_t((r->cb_crc >> i) & 1u);
+    meta.emplace_back(pmt::mp("crc_ok"), pmt::from_bool(r->crc_ok == 1));
+    meta.emplace_back(pmt::mp("cb_crc"), pmt::init_u8vector(cb.size(), cb));
+    meta.emplace_back(pmt::mp("iterations"), pmt::from_long(r->iterations));
+}
+
+bool sch_decoder_adapter::pdu_items(const pmt::pmt_t& vec, const uint8_t*& items, size_t& n, std::string& why) const
+{
+    if (d_input == core::turbo::INPUT_INT8) {
+        if (pmt::is_s8vector(vec)) {
+            items = reinterpret_cast<const uint8_t*>(pmt::s8vector_elements(vec, n));
+            return true;
+        }
+        if (pmt::is_u8vector(vec)) { // GNU Radio's byte PDUs: the same int8 values
+            items = pmt::u8vector_elements(vec, n);
+            return true;
+        }
+        why = "not a PDU of int8 LLRs (s8vector or u8vector)";
+        return false;
+    }
+    if (!pmt::is_f32vector(vec)) {
+        why = "not a PDU of float32 LLRs (f32vector)";
+        return false;
+    }
+    items = reinterpret_cast<const uint8_t*>(pmt::f32vector_elements(vec, n));
+    return true;
+}
+
+pmt::pmt_t sch_decoder_adapter::pdu_output(const core::completed_frame& f) const
+{
+    return pmt::init_u8vector(f.out_bytes, f.data);
+}
+
+} // namespace gpurx
+} // namespace gr
