@@ -29,7 +29,8 @@ apps::bler_curve run_curve(const apps::lte_ber_options& o, const apps::lte_link&
     apps::bler_curve c;
     c.link = link;
     c.harq = harq;
-    c.name = (o.label.empty() ? "" : o.label + "/") + link.name() + "/" + apps::harq_name(harq);
+    c.name = (o.label.empty() ? "" : o.label + "/") + link.name() + "/" + apps::harq_name(harq) +
+             (o.exact_llr ? "/exact" : "");
     c.backend = core::backend_name(where.kind);
     const apps::bler_curve_setup setup{ o, link, harq, where, c.name };
     apps::bler_curve_runner runner(setup);

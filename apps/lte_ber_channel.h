@@ -34,13 +34,19 @@ namespace apps {
 class axis_demapper
 {
 public:
-    explicit axis_demapper(core::mimo::modulation m);
+    /*!
+     * \p exact: the exact LLR, ln of the sums of exp(-|y-s|^2/N0) over the
+     * points with b(i) = 1 and 0 (the separation holds for sums as for
+     * minima), instead of max-log: what max-log costs, measured.
+     */
+    explicit axis_demapper(core::mimo::modulation m, bool exact = false);
     //! bits_per_symbol LLRs of \p y, noise power \p n0 per complex sample.
     void demap(std::complex<float> y, float n0, float* llr) const;
     int bits() const { return d_bits; }
 
 private:
     int d_bits, d_levels;       //!< bits per symbol; amplitudes per axis
+    bool d_exact;
     std::vector<float> d_amp;   //!< the axis amplitudes, by axis-bit pattern
 };
 
@@ -48,7 +54,8 @@ private:
 class qam_awgn_channel
 {
 public:
-    qam_awgn_channel(int qm, uint64_t seed);
+    //! \p exact: exact LLRs instead of max-log (axis_demapper).
+    qam_awgn_channel(int qm, uint64_t seed, bool exact = false);
     /*!
      * The \p g LLRs of the coded bits \p c (0/1; g a multiple of qm) sent as
      * g/qm symbols, b(0) of each symbol first, at Es/N0 = \p esn0_db

@@ -28,7 +28,7 @@ SNR: Es/N0 in dB, Es the average energy of a QAM symbol (the constellations
   y = s + n, E|n|^2 = N0. Eb/N0 = Es/N0 - 10 log10(qm TBS / G) (information
   bits per symbol) is in the CSV too.
 Demapper: max-log LLRs, L = ln P(b=1)/P(b=0) ~ (min_{b=0} |y-s|^2 -
-  min_{b=1} |y-s|^2) / N0, as the module's QAM demapper.
+  min_{b=1} |y-s|^2) / N0, as the module's QAM demapper (--demapper).
 
 Transport block (one of):
   --mcs M[,M...]         36.213 PDSCH MCS index 0..28 (Table 7.1.7.1-1: the
@@ -51,7 +51,9 @@ HARQ:
                          transmission sees fresh noise; the receiver combines
                          them in one soft buffer
 
-Decoder:
+Receiver:
+  --demapper D           max-log (default) | exact: ln of the sums of
+                         exp(-|y-s|^2/N0) instead of their largest terms
   --iterations N         turbo iterations per code block, 1..16 (6)
   --early-termination B  on (default): a code block stops once its CRC
                          checks; off: every code block runs all iterations
@@ -157,6 +159,12 @@ lte_ber_options parse_lte_ber_options(int argc, char** argv, bool& help)
             for (const auto& h : split(val(), ','))
                 o.harqs.push_back(parse_harq(h));
         } else if (a == "--max-tx") o.max_tx = int(to_int(a, val(), 1, 8));
+        else if (a == "--demapper") {
+            const std::string v = val();
+            if (v != "max-log" && v != "exact")
+                throw usage_error("--demapper wants max-log or exact, got \"" + v + "\"");
+            o.exact_llr = v == "exact";
+        }
         else if (a == "--iterations") o.sch.turbo.iterations = int(to_int(a, val(), 1, 16));
         else if (a == "--early-termination") {
             const std::string v = val();

@@ -41,6 +41,7 @@ struct lte_ber_options {
     std::vector<lte_link> links;  //!< one per --mcs value (or the one --tbs link)
     std::vector<harq_mode> harqs{ harq_mode::ir };
     int max_tx = 4;               //!< transmissions per TB at most
+    bool exact_llr = false;       //!< --demapper exact: exact LLRs instead of max-log
     core::sch_config sch;         //!< decoder: turbo algorithm, iterations, early termination
     std::string backend = "auto";
     std::string devices = "0";

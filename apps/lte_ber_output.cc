@@ -46,16 +46,16 @@ double esn0_minus_ebn0(const lte_link& l) { return 10 * std::log10(double(l.qm) 
 std::string bler_title(const lte_ber_options& o)
 {
     char b[200];
-    std::snprintf(b, sizeof b, "LTE DL-SCH, AWGN, %s %d it.%s, up to %d transmissions",
-                  core::turbo::algorithm_name(o.sch.turbo.algorithm), o.sch.turbo.iterations,
-                  o.sch.early_termination ? " (CRC stop)" : "", o.max_tx);
+    std::snprintf(b, sizeof b, "LTE DL-SCH, AWGN, %s LLRs, %s %d it.%s, up to %d transmissions",
+                  o.exact_llr ? "exact" : "max-log", core::turbo::algorithm_name(o.sch.turbo.algorithm),
+                  o.sch.turbo.iterations, o.sch.early_termination ? " (CRC stop)" : "", o.max_tx);
     return b;
 }
 
 bler_csv_writer::bler_csv_writer(const std::string& path)
     : d_file("--csv",
              path,
-             "curve,link,harq,max_tx,tbs,qm,g,code_rate,mcs,prb,algorithm,iterations,early_termination,backend,"
+             "curve,link,harq,max_tx,tbs,qm,g,code_rate,mcs,prb,demapper,algorithm,iterations,early_termination,backend,"
              "decoder,snr_definition,esn0_db,ebn0_db,blocks,transmissions,bler_tx1,bler_tx2,bler_tx3,bler_tx4,"
              "residual_bler,residual_errors,undetected,throughput,throughput_mbps,mean_transmissions,"
              "mean_iterations")
@@ -70,10 +70,10 @@ void bler_csv_writer::row(const lte_ber_options& o, const bler_curve& c)
     const auto& l = c.link;
     // Throughput in Mbit/s: one transmission per 1 ms subframe, so TB bits
     // per transmission / 1 ms.
-    d_file.row("%s,%s,%s,%d,%d,%d,%d,%.6f,%d,%d,%s,%d,%d,%s,%s,Es/N0,%.3f,%.4f,%llu,%llu,%s,%s,%s,%s,%.6e,%llu,%llu,"
+    d_file.row("%s,%s,%s,%d,%d,%d,%d,%.6f,%d,%d,%s,%s,%d,%d,%s,%s,Es/N0,%.3f,%.4f,%llu,%llu,%s,%s,%s,%s,%.6e,%llu,%llu,"
                "%.6f,%.4f,%.4f,%.3f",
                c.name.c_str(), l.name().c_str(), harq_name(c.harq), o.max_tx, l.tbs, l.qm, l.g, l.code_rate(), l.mcs,
-               l.prb, core::turbo::algorithm_name(o.sch.turbo.algorithm), o.sch.turbo.iterations,
+               l.prb, o.exact_llr ? "exact" : "max-log", core::turbo::algorithm_name(o.sch.turbo.algorithm), o.sch.turbo.iterations,
                o.sch.early_termination ? 1 : 0, c.backend.c_str(), c.decoder.c_str(), p.esn0,
                p.esn0 - esn0_minus_ebn0(l), (unsigned long long)p.blocks, (unsigned long long)p.transmissions,
                bler_field(p, 1).c_str(), bler_field(p, 2).c_str(), bler_field(p, 3).c_str(), bler_field(p, 4).c_str(),

@@ -137,7 +137,7 @@ void bler_curve_runner::run_round(size_t n, double esn0, uint64_t round_seed, bl
             for (size_t j = w; j < active.size(); j += workers) {
                 const size_t i = active[j];
                 const auto coded = d_enc[w]->encode(d_bits[i].data(), A, req);
-                qam_awgn_channel ch(d_s.link.qm, mix(round_seed ^ mix(i) ^ mix(1000 + uint64_t(tx))));
+                qam_awgn_channel ch(d_s.link.qm, mix(round_seed ^ mix(i) ^ mix(1000 + uint64_t(tx))), o.exact_llr);
                 ch.transmit(coded.data(), G, esn0, d_llr[i].data());
             }
         });
