@@ -118,15 +118,13 @@ void print_bler_curve(const lte_ber_options& o, const bler_curve& c)
         std::printf(" %llu | %.4f | %.3f | %.3f |\n", (unsigned long long)p.undetected, p.throughput(),
                     p.throughput() * l.tbs / 1000.0, p.mean_transmissions());
     }
-    for (size_t n : { size_t(1), size_t(o.max_tx) }) {
+    for (size_t n = 1; n <= size_t(o.max_tx); n++) {
         const double x = bler_crossing(c.pts, n, 0.1);
         if (std::isnan(x))
             std::printf("\nBLER 10%% after %zu transmission%s: not bracketed by two measured points with errors\n", n,
                         n > 1 ? "s" : "");
         else
             std::printf("\nBLER 10%% after %zu transmission%s at Es/N0 %.2f dB\n", n, n > 1 ? "s" : "", x);
-        if (o.max_tx == 1)
-            break;
     }
     std::fflush(stdout);
 }

@@ -45,8 +45,8 @@ private:
     csv_file d_file;
 };
 
-//! The curve's markdown table and the Es/N0 where the BLER after the
-//! first and after the last transmission crosses 10 % (stdout).
+//! The curve's markdown table and the Es/N0 where the BLER after each
+//! number of transmissions crosses 10 % (stdout).
 void print_bler_curve(const lte_ber_options& o, const bler_curve& c);
 
 //! Where log10 of the BLER after \p n transmissions crosses log10(\p target)

@@ -6,16 +6,20 @@
 """Plot BLER and throughput curves from gpurx-lte-ber --csv output. Installed
 as gpurx-plot-bler.
 
-  plot_bler.py [--title TEXT] [--all-tx] [-o OUT.png] bler.csv [more.csv ...]
+  plot_bler.py [--title TEXT] [--all-tx] [--crossings] [-o OUT.png] bler.csv [more.csv ...]
 
 Left: BLER against Es/N0, after the first transmission (solid) and after the
 last one HARQ allows (dashed; --all-tx adds the ones between, dotted). Right:
 the throughput after HARQ in Mbit/s (one transmission per 1 ms subframe).
+--crossings also prints, per curve and number of transmissions, the Es/N0
+where the BLER crosses --target (10 %), interpolated in log BLER between the
+two points that bracket it (rows of several CSVs of one curve are merged).
 Without -o the plot goes beside the first CSV (bler.csv -> bler.png). Needs
 matplotlib (Debian/Ubuntu: apt-get install python3-matplotlib).
 """
 import argparse
 import csv
+import math
 import os
 import sys
 from collections import defaultdict
@@ -57,6 +61,35 @@ def curves_of(rows):
     return curves
 
 
+def bler_column(n, max_tx):
+    return "residual_bler" if n == max_tx else "bler_tx%d" % n
+
+
+def crossings(rows, target):
+    """Markdown table: Es/N0 where each curve's BLER after n transmissions
+    crosses target. Where the lower point has no errors, log BLER cannot be
+    interpolated and the bracket is given instead."""
+    out = ["| curve | transmissions | Es/N0 at BLER %g (dB) |" % target, "|---|---|---|"]
+    for name, pts in curves_of(rows).items():
+        max_tx = int(pts[0]["max_tx"])
+        for n in range(1, max_tx + 1):
+            col = bler_column(n, max_tx)
+            if n > 4 and n != max_tx:
+                continue
+            xy = [(float(r["esn0_db"]), float(r[col])) for r in pts if r.get(col) not in (None, "")]
+            text = "not bracketed"
+            for (x0, b0), (x1, b1) in zip(xy, xy[1:]):
+                if b0 >= target > b1:
+                    if b1 > 0:
+                        u = (math.log10(target) - math.log10(b0)) / (math.log10(b1) - math.log10(b0))
+                        text = "%.2f" % (x0 + u * (x1 - x0))
+                    else:
+                        text = "%.2f..%.2f" % (x0, x1)
+                    break
+            out.append("| %s | %d | %s |" % (name, n, text))
+    return "\n".join(out)
+
+
 def plot(rows, dst, title, all_tx=False):
     try:
         import matplotlib
@@ -76,9 +109,14 @@ def plot(rows, dst, title, all_tx=False):
         max_tx = int(pts[0]["max_tx"])
 
         def series(col):
-            # A BLER of 0 has no place on a log axis: those points are left out.
+            # A BLER of 0 has no place on a log axis: those points are left
+            # out; of the points where every TB failed, only the last one
+            # before the waterfall is drawn (the rest would hide the others).
             xy = [(xi, float(r[col])) for xi, r in zip(x, pts) if r.get(col) not in (None, "")]
-            return [p for p in xy if p[1] > 0]
+            first = 0
+            while first + 1 < len(xy) and xy[first + 1][1] >= 1:
+                first += 1
+            return [p for p in xy[first:] if p[1] > 0]
 
         first = series("bler_tx1")
         if first:
@@ -87,7 +125,7 @@ def plot(rows, dst, title, all_tx=False):
             for n in range(2, min(max_tx, 4)):
                 s = series("bler_tx%d" % n)
                 if s:
-                    ax.semilogy(*zip(*s), ":", marker=".", ms=3, color=color)
+                    ax.semilogy(*zip(*s), ":", marker=".", ms=3, color=color, label="%s: after %d" % (name, n))
         if max_tx > 1:
             res = series("residual_bler")
             if res:
@@ -123,12 +161,17 @@ def main(argv=None):
     ap.add_argument("--title", help="plot title (default: from the CSV rows)")
     ap.add_argument("--all-tx", action="store_true",
                     help="also the BLER after each transmission between the first and the last")
+    ap.add_argument("--crossings", action="store_true",
+                    help="print where each curve's BLER crosses --target, per number of transmissions")
+    ap.add_argument("--target", type=float, default=0.1, help="the BLER of --crossings (0.1)")
     ap.add_argument("-o", "--output", help="PNG to write (default: the first CSV's name, .png)")
     ap.add_argument("files", nargs="+", metavar="CSV", help="gpurx-lte-ber --csv files")
     a = ap.parse_args(argv)
     try:
         out = output_path(a.files, a.output)
         rows = read_rows(a.files)
+        if a.crossings:
+            print(crossings(rows, a.target))
         plot(rows, out, a.title or default_title(rows), a.all_tx)
     except (OSError, ValueError) as e:
         print("plot_bler.py: %s" % e, file=sys.stderr)
