@@ -37,7 +37,7 @@ apps::bler_curve run_curve(const apps::lte_ber_options& o, const apps::lte_link&
     c.decoder = runner.decoder();
     const auto xs = o.esn0.points();
     for (size_t i = 0; i < xs.size(); i++) {
-        c.pts.push_back(runner.run(xs[i], int(i)));
+        c.pts.push_back(runner.run(xs[i]));
         csv.row(o, c);
         const auto& p = c.pts.back();
         // Above the first point where every TB decoded at once, the curve

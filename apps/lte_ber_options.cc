@@ -72,7 +72,9 @@ Sweep:
   --keep-going           run every point; by default a curve stops after the
                          first point where every TB decoded at its first
                          transmission (it says so)
-  --seed N               the random seed (1); each point's seed follows from it
+  --seed N               the random seed (1). A point's TBs and noise follow
+                         from it and the point's Es/N0 only: IR and chase
+                         curves see the same first transmissions
 
 Output:
   --csv FILE             one row per point (an unwritable path is an error)

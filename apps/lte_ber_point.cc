@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -179,13 +180,14 @@ void bler_curve_runner::run_round(size_t n, double esn0, uint64_t round_seed, bl
     p.blocks += n;
 }
 
-bler_point bler_curve_runner::run(double esn0, int index)
+bler_point bler_curve_runner::run(double esn0)
 {
     const auto& o = d_s.o;
     bler_point p;
     p.esn0 = esn0;
     p.failed.assign(size_t(o.max_tx), 0);
-    const uint64_t point_seed = mix(o.seed ^ mix(uint64_t(index) + 1));
+    // In thousandths of a dB: 1.0 and 0.999999999 (a sum of steps) are one point.
+    const uint64_t point_seed = mix(o.seed ^ mix(uint64_t(std::llround((esn0 + 1000.0) * 1000.0))));
     const auto t0 = clk::now();
     auto last = t0;
     for (uint64_t round = 0;; round++) {

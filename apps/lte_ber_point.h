@@ -64,9 +64,13 @@ class bler_curve_runner
 public:
     explicit bler_curve_runner(const bler_curve_setup& s);
     ~bler_curve_runner();
-    //! The point at Es/N0 \p esn0 (dB); \p index numbers the point in the
-    //! sweep (it seeds the point's TBs and noise).
-    bler_point run(double esn0, int index);
+    /*!
+     * The point at Es/N0 \p esn0 (dB). Its TBs and noise follow from --seed
+     * and \p esn0 alone (not the thread count, the backend or the sweep), so
+     * curves run at the same Es/N0 (IR and chase, say) send the same TBs
+     * through the same noise in their first transmissions.
+     */
+    bler_point run(double esn0);
     //! "cpu-sch (turbo: cpu-window16-simd)" and the like.
     const std::string& decoder() const { return d_decoder; }
 

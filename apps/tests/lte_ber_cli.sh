@@ -92,6 +92,9 @@ expect 0 "BLER" $cpu --tbs 1000 --g 1200 --qm 2 --esn0 1:1:1 --max-blocks 64 --m
 is "$(col "$d/ic.csv" bler_tx2 1)" '<=' 0.1 || fail "IR BLER after 2 at 1 dB: $(col "$d/ic.csv" bler_tx2 1)"
 is "$(col "$d/ic.csv" bler_tx2 2)" '>=' 0.5 || fail "chase BLER after 2 at 1 dB: $(col "$d/ic.csv" bler_tx2 2)"
 [ "$(col "$d/ic.csv" bler_tx3 1)" = "" ] || fail "ic.csv: bler_tx3 given with --max-tx 2"
+# Both curves send the same TBs through the same noise the first time.
+[ "$(col "$d/ic.csv" bler_tx1 1)" = "$(col "$d/ic.csv" bler_tx1 2)" ] ||
+    fail "ic.csv: the first transmissions of IR and chase differ"
 # Each TB's bits and noise come from its own seed: one thread gives the same.
 # shellcheck disable=SC2086
 "$app" $cpu --tbs 1000 --g 1200 --qm 2 --esn0 1:1:1 --max-blocks 64 --max-tx 2 --harq ir,chase \
