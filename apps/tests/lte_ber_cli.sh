@@ -7,7 +7,7 @@
 # MCS 28 on 100 PRBs, a code that decodes every TB far above its threshold
 # and none far below what the channel can carry, IR HARQ recovering TBs
 # that a first transmission loses, and IR beating chase combining at a high
-# code rate (rv 2 sends parity rv 0 left out). About a minute on 2 cores.
+# code rate (rv 2 sends parity rv 0 left out). 10-20 s on 2 cores.
 #   lte_ber_cli.sh GPURX_LTE_BER PLOT_BLER_PY PYTHON
 set -u
 [ $# = 3 ] || { echo "usage: lte_ber_cli.sh GPURX_LTE_BER PLOT_BLER_PY PYTHON" >&2; exit 2; }
