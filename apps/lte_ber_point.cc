@@ -112,15 +112,18 @@ void bler_curve_runner::progress(const bler_point& p, double secs, bool final) c
                  secs, final ? "\n" : "   ");
 }
 
-void bler_curve_runner::run_round(size_t n, double esn0, uint64_t round_seed, bler_point& p)
+void bler_curve_runner::run_round(size_t n, double esn0, uint64_t point_seed, bler_point& p)
 {
     const auto& o = d_s.o;
     const size_t G = size_t(d_s.link.g), A = size_t(d_s.link.tbs);
     const size_t workers = d_gen->size();
-    // The payloads: each TB from its own seed, whatever the thread count.
+    // Each TB's payload and noise from its own seed, from its number in the
+    // point: the same whatever the thread count or the round size (the
+    // backend's).
+    auto tb_seed = [&](size_t i) { return mix(point_seed ^ mix(p.blocks + i)); };
     d_gen->parallel_for(workers, [&](size_t w, size_t) {
         for (size_t i = w; i < n; i += workers) {
-            core::awgn_llr_source rng(mix(round_seed ^ mix(i)));
+            core::awgn_llr_source rng(tb_seed(i));
             for (size_t k = 0; k < A; k++)
                 d_bits[i][k] = uint8_t(rng.next() >> 31);
         }
@@ -138,7 +141,7 @@ void bler_curve_runner::run_round(size_t n, double esn0, uint64_t round_seed, bl
             for (size_t j = w; j < active.size(); j += workers) {
                 const size_t i = active[j];
                 const auto coded = d_enc[w]->encode(d_bits[i].data(), A, req);
-                qam_awgn_channel ch(d_s.link.qm, mix(round_seed ^ mix(i) ^ mix(1000 + uint64_t(tx))), o.exact_llr);
+                qam_awgn_channel ch(d_s.link.qm, mix(tb_seed(i) ^ mix(1000 + uint64_t(tx))), o.exact_llr);
                 ch.transmit(coded.data(), G, esn0, d_llr[i].data());
             }
         });
@@ -190,12 +193,12 @@ bler_point bler_curve_runner::run(double esn0)
     const uint64_t point_seed = mix(o.seed ^ mix(uint64_t(std::llround((esn0 + 1000.0) * 1000.0))));
     const auto t0 = clk::now();
     auto last = t0;
-    for (uint64_t round = 0;; round++) {
+    for (;;) {
         const bool enough_errors = p.failed[0] >= o.min_block_errors && p.blocks >= o.min_blocks;
         if (p.blocks >= o.max_blocks || enough_errors)
             break;
         const size_t n = size_t(std::min<uint64_t>(d_round, o.max_blocks - p.blocks));
-        run_round(n, esn0, mix(point_seed ^ mix(round)), p);
+        run_round(n, esn0, point_seed, p);
         if (clk::now() - last > std::chrono::milliseconds(500)) {
             progress(p, std::chrono::duration<double>(clk::now() - t0).count(), false);
             last = clk::now();

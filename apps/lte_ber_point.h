@@ -65,8 +65,9 @@ public:
     explicit bler_curve_runner(const bler_curve_setup& s);
     ~bler_curve_runner();
     /*!
-     * The point at Es/N0 \p esn0 (dB). Its TBs and noise follow from --seed
-     * and \p esn0 alone (not the thread count, the backend or the sweep), so
+     * The point at Es/N0 \p esn0 (dB). TB b of the point and its noise
+     * follow from --seed, \p esn0 and b alone (not the thread count, the
+     * backend or the sweep), so
      * curves run at the same Es/N0 (IR and chase, say) send the same TBs
      * through the same noise in their first transmissions.
      */
@@ -76,7 +77,7 @@ public:
 
 private:
     //! One round of \p n TBs at \p esn0 into \p p.
-    void run_round(size_t n, double esn0, uint64_t round_seed, bler_point& p);
+    void run_round(size_t n, double esn0, uint64_t point_seed, bler_point& p);
     void progress(const bler_point& p, double secs, bool final) const;
 
     const bler_curve_setup& d_s;
