@@ -120,7 +120,13 @@ int run_command(const std::string& cmd)
 int plot_csvs(const char* program, const char* argv0, const std::string& title,
               const std::vector<std::string>& csvs, const std::string& png, const std::string& extra_args)
 {
-    std::string cmd = shell_quote(python()) + " " + shell_quote(find_script(argv0, "plot_ber.py", "scripts")) +
+    return plot_csvs_with(program, argv0, "plot_ber.py", title, csvs, png, extra_args);
+}
+
+int plot_csvs_with(const char* program, const char* argv0, const std::string& script, const std::string& title,
+                   const std::vector<std::string>& csvs, const std::string& png, const std::string& extra_args)
+{
+    std::string cmd = shell_quote(python()) + " " + shell_quote(find_script(argv0, script, "scripts")) +
                       " --title " + shell_quote(title) + extra_args;
     for (const auto& c : csvs)
         cmd += " " + shell_quote(c);

@@ -64,6 +64,11 @@ int run_command(const std::string& cmd);
 int plot_csvs(const char* program, const char* argv0, const std::string& title,
               const std::vector<std::string>& csvs, const std::string& png,
               const std::string& extra_args = "");
+//! plot_csvs() with another plot script of scripts/ (\p script, e.g.
+//! "plot_bler.py"), found and run the same way.
+int plot_csvs_with(const char* program, const char* argv0, const std::string& script, const std::string& title,
+                   const std::vector<std::string>& csvs, const std::string& png,
+                   const std::string& extra_args = "");
 
 //! The markdown table of a curve's points (Eb/N0, BER, its standard error,
 //! FER, frame and bit errors, bits) and where it crosses BER 1e-3 and 1e-5

@@ -8,7 +8,8 @@
 #   1. the files a user looks for are there (library, headers, CMake config,
 #      pkg-config file, GRC blocks, examples, LICENSE, apps);
 #   2. `from gnuradio import gpurx` works, the library found through the
-#      module's RUNPATH; gpurx-info and gpurx-turbo-ber --help run;
+#      module's RUNPATH; gpurx-info, gpurx-turbo-ber --help and gpurx-lte-ber
+#      --help run;
 #   3. tests/consumer, a CMake project, builds with
 #      find_package(gnuradio-gpurx) alone and decodes;
 #   4. pkg-config --cflags --libs gnuradio-gpurx names the installed tree;
@@ -40,7 +41,8 @@ for f in "$libdir/libgnuradio-gpurx.so" include/gnuradio/gpurx/lte_turbo_decoder
          "$libdir/pkgconfig/gnuradio-gpurx.pc" \
          share/gnuradio/grc/blocks/gpurx_lte_turbo_decoder.block.yml \
          share/gr-gpurx/examples/lte_turbo_ber.py share/gr-gpurx/examples/lte_turbo_ber.grc \
-         share/doc/gr-gpurx/LICENSE bin/gpurx-info bin/gpurx-turbo-ber bin/gpurx-plot-ber; do
+         share/doc/gr-gpurx/LICENSE bin/gpurx-info bin/gpurx-turbo-ber bin/gpurx-plot-ber \
+         bin/gpurx-lte-ber bin/gpurx-plot-bler; do
     [ -e "$root/$f" ] || fail "not installed: $f"
 done
 # The CMake package: lib/cmake (GNU Radio's OOT layout), whatever the library folder.
@@ -61,6 +63,7 @@ step "apps from the install tree"
 $cleanenv "$root/bin/gpurx-info" > "$d/info.log" 2>&1 || { cat "$d/info.log"; fail "gpurx-info"; }
 grep -q "backend=\"auto\" chooses" "$d/info.log" || fail "gpurx-info printed no backend choice"
 $cleanenv "$root/bin/gpurx-turbo-ber" --help > "$d/help.log" 2>&1 || { cat "$d/help.log"; fail "gpurx-turbo-ber --help"; }
+$cleanenv "$root/bin/gpurx-lte-ber" --help > "$d/help.log" 2>&1 || { cat "$d/help.log"; fail "gpurx-lte-ber --help"; }
 
 if [ "$pydir" != "-" ]; then
     step "from gnuradio import gpurx (PYTHONPATH=$root/$pydir only)"
