@@ -6,6 +6,7 @@
 #include "families.h"
 #include "copy/copy_kernel.h"
 #include "mimo/mimo_implementations.h"
+#include "sch/sch_implementations.h"
 #include "turbo/turbo_implementations.h"
 #include "viterbi/viterbi_implementations.h"
 #include "viterbi/viterbi_stream_implementations.h"
@@ -16,7 +17,8 @@ namespace core {
 
 std::vector<family_listing> all_families()
 {
-    return { turbo_listing(), viterbi_listing(), viterbi_stream_listing(), mimo_listing(), copy_listing() };
+    return { turbo_listing(), viterbi_listing(), viterbi_stream_listing(), mimo_listing(), sch_listing(),
+             copy_listing() };
 }
 
 } // namespace core

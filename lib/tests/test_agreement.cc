@@ -16,6 +16,8 @@
 #include "copy/copy_kernel.h"
 #include "families.h"
 #include "mimo/tests/mimo_test_util.h"
+#include "sch/sch_encoder.h"
+#include "sch/sch_implementations.h"
 #include "test_util.h"
 #include "turbo/tests/turbo_test_util.h"
 #include "viterbi/tests/viterbi_stream_test_util.h"
@@ -305,6 +307,101 @@ void agree_viterbi_stream(const core::implementation_info& i)
     }
 }
 
+// ---- lte-sch: transport blocks (downlink with two layers and the
+// soft-buffer limit, uplink, filler bits) through one pipeline; the
+// reference against the bits sent, the others against it.
+struct sch_run {
+    std::vector<std::vector<uint8_t>> bits;
+    std::vector<core::sch::frame_result> res;
+};
+
+sch_run run_sch(const core::backend_choice& where, const std::string& name, const std::vector<core::sch::tb_request>& reqs,
+                const std::vector<std::vector<float>>& llrs)
+{
+    core::sch_config cfg;
+    cfg.harq_buffers = 0;
+    cfg.implementation = name;
+    auto reg = core::sch_registry();
+    const auto choice = reg.choose(cfg);
+    auto pc = test::test_pipeline_config(core::sch::frame_types_of(), 4);
+    pc.max_in_bytes = size_t(cfg.max_g) * sizeof(float);
+    pc.max_out_bytes = size_t(cfg.max_tbs);
+    auto pipe = core::make_pipeline(reg.factories(cfg, choice), where, pc);
+    sch_run out;
+    auto run = test::run_frames(*pipe, [&](const core::completed_frame& f) {
+        out.bits.emplace_back(f.data, f.data + f.out_bytes);
+        out.res.push_back(*f.result_as<core::sch::frame_result>());
+    });
+    for (size_t k = 0; k < reqs.size(); k++) {
+        auto p = core::sch::frame_params_of(reqs[k]);
+        p.input = core::turbo::INPUT_FLOAT32;
+        run.submit(llrs[k].data(), llrs[k].size() * sizeof(float), size_t(p.tbs), &p);
+    }
+    run.finish("run_sch");
+    return out;
+}
+
+void agree_sch(const core::implementation_info& i)
+{
+    std::vector<core::sch::tb_request> reqs;
+    auto add = [&](core::sch::channel_kind ch, int tbs, int g, int qm, int rv) {
+        core::sch::tb_request r;
+        r.channel = ch;
+        r.tbs = tbs;
+        r.g = g;
+        r.qm = qm;
+        r.rv = rv;
+        r.rnti = 100 + int(reqs.size());
+        r.cell_id = 7;
+        r.subframe = int(reqs.size()) % 10;
+        reqs.push_back(r);
+        return &reqs.back();
+    };
+    add(core::sch::DLSCH, 20, 120, 2, 0);
+    add(core::sch::DLSCH, 6121, 14400, 4, 0);
+    auto* two = add(core::sch::DLSCH, 31704, 57600, 6, 0);
+    two->nl = 2;
+    two->n_soft = 1152000;
+    two->k_mimo = 2;
+    add(core::sch::ULSCH, 2984, 7200, 2, 0);
+    std::mt19937 rng(41);
+    std::normal_distribution<float> g;
+    core::sch::sch_encoder enc;
+    std::vector<std::vector<uint8_t>> sent;
+    std::vector<std::vector<float>> clean, noisy;
+    for (const auto& r : reqs) {
+        sent.push_back(test::random_bits(r.tbs, rng));
+        const auto c = enc.encode(sent.back().data(), sent.back().size(), r);
+        std::vector<float> a(c.size()), b(c.size());
+        const float sigma = 0.8f;
+        for (size_t k = 0; k < c.size(); k++) {
+            const float x = c[k] ? 1.0f : -1.0f;
+            a[k] = 4.0f * x;
+            b[k] = 2.0f * (x + sigma * g(rng)) / (sigma * sigma);
+        }
+        clean.push_back(a);
+        noisy.push_back(b);
+    }
+    if (i.reference.empty()) {
+        const auto got = run_sch(backend_of(i), i.name, reqs, clean);
+        for (size_t k = 0; k < reqs.size(); k++) {
+            EXPECT_EQ(got.bits[k], sent[k]) << i.name << " TB " << k;
+            EXPECT_EQ(got.res[k].crc_ok, 1) << i.name << " TB " << k;
+        }
+        return;
+    }
+    const auto got = run_sch(backend_of(i), i.name, reqs, noisy);
+    const auto ref = run_sch(test::cpu_backend(), i.reference, reqs, noisy);
+    size_t differ = 0, total = 0;
+    for (size_t k = 0; k < reqs.size(); k++) {
+        differ += test::hamming(got.bits[k], ref.bits[k]);
+        total += got.bits[k].size();
+        if (i.tolerance.bit_exact)
+            EXPECT_EQ(got.res[k].crc_ok, ref.res[k].crc_ok) << i.name << " TB " << k;
+    }
+    EXPECT_LE(double(differ), i.tolerance.decisions * double(total)) << i.name << " against " << i.reference;
+}
+
 void agree_copy(const core::implementation_info& i)
 {
     const size_t vlen = 37;
@@ -326,6 +423,7 @@ const std::map<std::string, std::function<void(const core::implementation_info&)
         { "viterbi", agree_viterbi },
         { "viterbi-stream", agree_viterbi_stream },
         { "mimo", agree_mimo },
+        { "lte-sch", agree_sch },
         { "copy", agree_copy },
     };
     return r;
