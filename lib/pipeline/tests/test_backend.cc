@@ -6,6 +6,7 @@
 #include "pipeline/backend.h"
 #include "cuda/cuda_probe.h"
 #include "cuda/cuda_arch.h"
+#include "cuda/cuda_dpx.h"
 #include "test_util.h"
 #include <gtest/gtest.h>
 
@@ -129,4 +130,20 @@ TEST(ArchList, SupportsFollowsCompatibilityRules)
     EXPECT_TRUE(cuda_arch_supports("100f-real", 10, 3).runs);  // family: 10.x
     EXPECT_TRUE(cuda_arch_supports("native", 8, 6).runs);
     EXPECT_FALSE(cuda_arch_supports("", 9, 0).runs);
+}
+
+// The one DPX policy (cuda/cuda_dpx.h) of the turbo and Viterbi kernels:
+// DPX on compute capability 9.x only, unless GPURX_CUDA_PORTABLE is set to
+// anything but "0".
+TEST(DpxPolicy, HopperOnlyUnlessPortableForced)
+{
+    using core::cuda_dpx_policy;
+    for (int major : { 7, 8, 10, 11, 12, 13 })
+        EXPECT_FALSE(cuda_dpx_policy(major, nullptr)) << major;
+    EXPECT_TRUE(cuda_dpx_policy(9, nullptr));
+    EXPECT_TRUE(cuda_dpx_policy(9, ""));
+    EXPECT_TRUE(cuda_dpx_policy(9, "0"));
+    EXPECT_FALSE(cuda_dpx_policy(9, "1"));
+    EXPECT_FALSE(cuda_dpx_policy(9, "yes"));
+    EXPECT_FALSE(cuda_dpx_policy(8, "0"));
 }

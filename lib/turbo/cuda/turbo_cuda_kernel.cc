@@ -10,6 +10,7 @@
 #include "turbo/turbo_implementations.h"
 
 #include "cuda/cuda_check.h"
+#include "cuda/cuda_dpx.h"
 
 #include <cuda_runtime_api.h>
 
@@ -21,16 +22,6 @@
 namespace gr {
 namespace gpurx {
 namespace core {
-
-bool turbo_dpx_for_device(int device)
-{
-    const char* forced = std::getenv("GPURX_CUDA_PORTABLE");
-    if (forced != nullptr && *forced != '\0' && std::strcmp(forced, "0") != 0)
-        return false;
-    int major = 0;
-    GPURX_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-    return major == 9;
-}
 
 namespace {
 
@@ -47,7 +38,7 @@ public:
         : d_name(name),
           d_cfg(cfg),
           d_fixed(fixed),
-          d_dpx(fixed && turbo_dpx_for_device(device)),
+          d_dpx(fixed && cuda_dpx_for_device(device)),
           d_layout(layout),
           d_int8_scale(int8_scale)
     {

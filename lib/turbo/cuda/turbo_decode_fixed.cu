@@ -34,6 +34,7 @@
 #include "turbo/cuda/turbo_launch.h"
 #include "turbo/turbo_frame.h"
 #include "cuda/cuda_check.h"
+#include "cuda/dpx_arch.cuh"
 #include "turbo/cuda/turbo_common.cuh"
 
 #include <cuda_runtime.h>
@@ -52,8 +53,8 @@ namespace {
 using turbo_fx::NEG;
 
 // Two int16 lanes per 32-bit register, with Hopper's DPX add-max (one
-// VIADDMNMX.S16x2). Compiled only for sm_90 (DPX_ARCH): other targets would
-// emulate it, and run turbo_fx::s16x2_portable_ops instead.
+// VIADDMNMX.S16x2). Compiled only where GPURX_DPX_ARCH (cuda/dpx_arch.cuh):
+// other targets would emulate it, and run turbo_fx::s16x2_portable_ops.
 struct s16x2_ops {
     using V = uint32_t;
     static __device__ __forceinline__ V add(V a, V b) { return __vadd2(a, b); }
@@ -63,12 +64,6 @@ struct s16x2_ops {
 };
 using s16x2_portable_ops = turbo_fx::s16x2_portable_ops;
 
-// Whether this device compilation has DPX in hardware (Hopper, sm_90 only).
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1000
-#define GPURX_FX_DPX_ARCH 1
-#else
-#define GPURX_FX_DPX_ARCH 0
-#endif
 
 __device__ __forceinline__ uint32_t pack2(int lo, int hi)
 {
@@ -642,12 +637,13 @@ __device__ __forceinline__ void decode_pair(const fx_args& a, const fx_smem& sm,
 
 // Block b decodes frames 2b and 2b+1 together when their K match (the usual
 // case: a batch of one K), else one after the other.
-// DPX: s16x2_ops, launched on sm_90 only (elsewhere the body is empty);
+// DPX: s16x2_ops, launched where cuda_dpx_for_device() says (elsewhere the
+// body is a trap: compiled only where GPURX_DPX_ARCH);
 // else s16x2_portable_ops, bit-exact with it.
 template <bool DPX, typename Tin, int C, int NW>
 __global__ void __maxnreg__(NW ? FX_MAX_REGS : FX_MAX_REGS_GENERAL) turbo_decode_fx(fx_args a)
 {
-#if !GPURX_FX_DPX_ARCH
+#if !GPURX_DPX_ARCH
     if constexpr (DPX) {
         __trap(); // the host launches the DPX kernel on compute capability 9.x only
         return;
@@ -729,7 +725,7 @@ void cuda_turbo_decode_fixed(const batch_view& dev,
                           : (int8_input ? &turbo_decode_fx<D, int8_t, FX_CKPT, 0> : &turbo_decode_fx<D, float, FX_CKPT, 0>);
     };
     // DPX on Hopper; the portable arithmetic elsewhere or when forced
-    // (turbo_dpx_for_device), bit-exact with it.
+    // (cuda_dpx_for_device: the policy of cuda/cuda_dpx.h), bit-exact with it.
     const kernel_fn fn = dpx ? pick(std::true_type{}) : pick(std::false_type{});
     launch_checked(fn, "turbo_decode_fx", blocks, T, smem, st, a, true);
 }

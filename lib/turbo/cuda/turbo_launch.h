@@ -52,7 +52,7 @@ void cuda_turbo_decode_float_state(const batch_view& dev,
  * The 16-bit fixed-point decoder: two codewords of equal K per thread block,
  * one thread per window. int8 input is taken as quantised; float input is
  * quantised by cfg.fixed_scale. \p dpx: Hopper's DPX instructions, else the
- * portable arithmetic, bit-exact with them (turbo_dpx_for_device()).
+ * portable arithmetic, bit-exact with them (cuda_dpx_for_device()).
  */
 void cuda_turbo_decode_fixed(const batch_view& dev,
                              const turbo_config& cfg,
@@ -62,13 +62,6 @@ void cuda_turbo_decode_fixed(const batch_view& dev,
                              bool dpx,
                              void* stream);
 
-/*!
- * Whether the fixed-point decoder runs its DPX path on \p device: compute
- * capability 9.x, unless the environment variable GPURX_CUDA_PORTABLE is
- * set to something other than "0" (tests force the portable path on a
- * Hopper GPU with it). Decided once per decoder, when it is made.
- */
-bool turbo_dpx_for_device(int device);
 
 } // namespace core
 } // namespace gpurx

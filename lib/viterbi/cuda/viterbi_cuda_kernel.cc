@@ -6,6 +6,7 @@
 #include "viterbi/cuda/viterbi_cuda_kernel.h"
 #include "viterbi/cuda/viterbi_launch.h"
 #include "viterbi/viterbi_implementations.h"
+#include "cuda/cuda_dpx.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -123,12 +124,17 @@ private:
     int d_max_steps;
 };
 
-// One thread per frame, the code compiled in: terminated and truncated.
+// One thread per frame, the code compiled in: every termination. Integer
+// input runs the DPX variant of the packed max where the policy says
+// (cuda/cuda_dpx.h), decided once, for \p device.
 class viterbi_cuda_thread final : public cuda_kernel
 {
 public:
-    explicit viterbi_cuda_thread(const viterbi_config& cfg)
-        : d_cfg(cfg), d_gpu(gpu_code_of(cfg)), d_polys(cfg.code().polynomials())
+    viterbi_cuda_thread(const viterbi_config& cfg, int device)
+        : d_cfg(cfg),
+          d_gpu(gpu_code_of(cfg)),
+          d_polys(cfg.code().polynomials()),
+          d_dpx(cuda_dpx_for_device(device))
     {
         d_cfg.validate();
         d_max_steps = cfg.code().steps(cfg.max_frame_bits);
@@ -141,7 +147,7 @@ public:
     void enqueue(const batch_view& dev, const batch_view& host, void* stream) override
     {
         // Frames longer than max_frame_bits are rejected on the device.
-        if (!cuda_viterbi_thread(dev, host, d_gpu, d_polys.data(), d_max_steps, stream))
+        if (!cuda_viterbi_thread(dev, host, d_gpu, d_polys.data(), d_max_steps, d_dpx, stream))
             throw std::logic_error("cuda-thread: the code is not compiled in (the registry should not pick it)");
     }
 
@@ -149,6 +155,7 @@ private:
     viterbi_config d_cfg;
     viterbi_gpu_code d_gpu;
     std::vector<unsigned> d_polys;
+    bool d_dpx;
     int d_max_steps;
 };
 
@@ -175,8 +182,8 @@ std::vector<implementation<viterbi_config>> viterbi_cuda_implementations()
                     "tail-biting exact (every start state, one thread each)",
                     "cpu-reference", agreement_tolerance::exact(), "" };
     thread.unsupported = unsupported_by_thread;
-    thread.make_cuda = [](const viterbi_config& c, int) -> std::unique_ptr<cuda_kernel> {
-        return std::make_unique<viterbi_cuda_thread>(c);
+    thread.make_cuda = [](const viterbi_config& c, int device) -> std::unique_ptr<cuda_kernel> {
+        return std::make_unique<viterbi_cuda_thread>(c, device);
     };
     implementation<viterbi_config> warp;
     warp.info = { "cuda-warp", backend_kind::cuda, role::production, "float32 metrics",

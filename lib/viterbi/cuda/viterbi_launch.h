@@ -67,14 +67,16 @@ size_t viterbi_thread_scratch_bytes(const viterbi_gpu_code& code, int max_steps)
  * Enqueue the full-frame decoding of a batch, one thread per frame
  * (viterbi_thread_kernels.cuh): every termination, for a compiled code.
  * \p host: the batch's host-side copy (its parameters say which kernels
- * it needs). Returns false, launching nothing, when the code is not
- * compiled in.
+ * it needs). \p dpx: the integer kernels' DPX variant, else the portable
+ * one, bit-exact with it (cuda_dpx_for_device()). Returns false, launching
+ * nothing, when the code is not compiled in.
  */
 bool cuda_viterbi_thread(const batch_view& dev,
                          const batch_view& host,
                          const viterbi_gpu_code& code,
                          const unsigned* polys,
                          int max_steps,
+                         bool dpx,
                          void* stream);
 
 } // namespace core

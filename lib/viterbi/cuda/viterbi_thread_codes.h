@@ -41,14 +41,16 @@ struct batch_view;
 struct viterbi_gpu_code;
 
 //! Enqueue the batch's float frames (\p has_soft) and its other frames
-//! (\p has_other) on code \p C. Instantiated per code (viterbi_thread_<code>.cu).
+//! (\p has_other) on code \p C; \p dpx: the integer kernels' DPX variant
+//! (cuda_dpx_for_device()). Instantiated per code (viterbi_thread_<code>.cu).
 template <class C>
 void viterbi_thread_launch(const batch_view& dev,
                            const viterbi_gpu_code& code,
                            int max_steps,
                            void* stream,
                            bool has_soft,
-                           bool has_other);
+                           bool has_other,
+                           bool dpx);
 
 inline thread_code_list<thread_code<7, 0133, 0171>,       // IEEE 802.11, CCSDS, DVB-S
                         thread_code<5, 023, 033>,          // GSM

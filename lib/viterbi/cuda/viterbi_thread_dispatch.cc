@@ -18,7 +18,7 @@ namespace core {
 
 namespace {
 
-bool dispatch(const viterbi_gpu_code&, const unsigned*, thread_code_list<>, const batch_view&, int, void*, bool, bool)
+bool dispatch(const viterbi_gpu_code&, const unsigned*, thread_code_list<>, const batch_view&, int, void*, bool, bool, bool)
 {
     return false;
 }
@@ -27,13 +27,13 @@ bool dispatch(const viterbi_gpu_code&, const unsigned*, thread_code_list<>, cons
 // when none does.
 template <class C, class... Rest>
 bool dispatch(const viterbi_gpu_code& code, const unsigned* polys, thread_code_list<C, Rest...>,
-              const batch_view& dev, int max_steps, void* st, bool has_soft, bool has_other)
+              const batch_view& dev, int max_steps, void* st, bool has_soft, bool has_other, bool dpx)
 {
     if (C::matches(code.K, code.n, polys)) {
-        viterbi_thread_launch<C>(dev, code, max_steps, st, has_soft, has_other);
+        viterbi_thread_launch<C>(dev, code, max_steps, st, has_soft, has_other, dpx);
         return true;
     }
-    return dispatch(code, polys, thread_code_list<Rest...>(), dev, max_steps, st, has_soft, has_other);
+    return dispatch(code, polys, thread_code_list<Rest...>(), dev, max_steps, st, has_soft, has_other, dpx);
 }
 
 template <class... C>
@@ -61,6 +61,7 @@ bool cuda_viterbi_thread(const batch_view& dev,
                          const viterbi_gpu_code& code,
                          const unsigned* polys,
                          int max_steps,
+                         bool dpx,
                          void* stream)
 {
     if (dev.nframes == 0)
@@ -72,7 +73,7 @@ bool cuda_viterbi_thread(const batch_view& dev,
     for (size_t f = 0; f < host.nframes; f++)
         (p[f].input == viterbi::INPUT_SOFT ? has_soft : has_other) = true;
     return dispatch(code, polys, compiled_thread_codes(), dev, max_steps, stream,
-                    has_soft, has_other);
+                    has_soft, has_other, dpx);
 }
 
 } // namespace core

@@ -10,7 +10,7 @@ namespace gr {
 namespace gpurx {
 namespace core {
 
-template void viterbi_thread_launch<thread_code<7, 0133, 0171, 0165>>(const batch_view&, const viterbi_gpu_code&, int, void*, bool, bool);
+template void viterbi_thread_launch<thread_code<7, 0133, 0171, 0165>>(const batch_view&, const viterbi_gpu_code&, int, void*, bool, bool, bool);
 
 } // namespace core
 } // namespace gpurx

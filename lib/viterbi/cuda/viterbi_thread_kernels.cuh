@@ -37,6 +37,7 @@
 #include "viterbi/cuda/viterbi_thread_codes.h"
 #include "viterbi/viterbi_packed.h"
 #include "cuda/cuda_check.h"
+#include "cuda/dpx_arch.cuh"
 
 #include <cuda_runtime.h>
 #include <cstdint>
@@ -48,17 +49,6 @@ namespace core {
 namespace {
 
 constexpr int threads_per_block = 128;
-
-// Whether this device compilation has max.u16x2 in hardware (Hopper, sm_90):
-// there the packed max is one VIMNMX.U16x2 per butterfly; every other target
-// compiles the portable viterbi_packed::max_u16x2_from_diff, equal to it bit
-// for bit (a compile-time choice: a run-time variant would double the
-// compile time of this file, the longest of the library).
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1000
-#define GPURX_VIT_DPX_ARCH 1
-#else
-#define GPURX_VIT_DPX_ARCH 0
-#endif
 
 struct thread_args {
     viterbi_gpu_code code;
@@ -247,8 +237,11 @@ __device__ __forceinline__ void store_words(uint32_t* dt, const uint32_t (&d)[W]
 }
 
 // The packed trellis of one frame: P[i] holds the metrics of states i (low
-// half) and i + H (high half).
-template <class T>
+// half) and i + H (high half). DPX: the packed max is Hopper's max.u16x2
+// (one VIMNMX.U16x2 per butterfly); else the portable
+// viterbi_packed::max_u16x2_from_diff, equal to it bit for bit (the policy:
+// cuda/cuda_dpx.h).
+template <class T, bool DPX>
 struct packed_trellis {
     static constexpr int K = T::K, N = T::N, S = T::S, H = T::H, W = T::W;
     // State 0 starts (K-1) B + 1 above the others, so that within the first
@@ -314,11 +307,10 @@ struct packed_trellis {
             // a1 - a0 + 0x7fff per half lies in [0, 0xfffe]: no borrow crosses;
             // its bit 15 is set exactly when a1 > a0 (a tie keeps p0).
             const uint32_t diff = viterbi_packed::diff_u16x2(a0, a1);
-#if GPURX_VIT_DPX_ARCH
-            Pn[j] = __vmaxu2(a0, a1);
-#else
-            Pn[j] = viterbi_packed::max_u16x2_from_diff(a0, a1, diff);
-#endif
+            if constexpr (DPX)
+                Pn[j] = __vmaxu2(a0, a1);
+            else
+                Pn[j] = viterbi_packed::max_u16x2_from_diff(a0, a1, diff);
             const int b = j % 16;
             d[j / 16] |= (diff >> (15 - b)) & ((1u << b) | (1u << (16 + b)));
         }
@@ -354,7 +346,7 @@ struct packed_trellis {
 
 // Forward pass with packed 16-bit metrics (int8 or hard input); returns
 // the end state's metric on the reference's scale and sets \p end.
-template <class T, bool Punctured, bool Store = true>
+template <class T, bool Punctured, bool DPX, bool Store = true>
 __device__ float forward_packed(const viterbi_gpu_code& c,
                                 const uint8_t* in,
                                 int input,
@@ -367,7 +359,7 @@ __device__ float forward_packed(const viterbi_gpu_code& c,
                                 int& end)
 {
     constexpr int N = T::N;
-    packed_trellis<T> tr;
+    packed_trellis<T, DPX> tr;
     tr.start(start);
     int t = 0;
     if (!Punctured)
@@ -549,14 +541,23 @@ __device__ void traceback(const uint32_t* dec, size_t dec_stride, int steps, int
 
 // Soft: the float LLR frames of the batch; else all the others (int8,
 // hard, and frames of an unknown input kind, which it rejects). A batch
-// with both kinds takes both launches.
+// with both kinds takes both launches. DPX (integer input only): the packed
+// max's variant, launched where cuda_dpx_for_device() says; where
+// GPURX_DPX_ARCH is 0 its body is a trap.
 // __launch_bounds__'s second argument (at least one block per SM) limits
 // nothing here (the block is small); it moves ptxas from an occupancy-driven
 // register target, which spilled on some architectures, to one without
 // spills (docs/results/ptxas_default_architectures.md).
-template <class C, bool Punctured, bool Soft>
+template <class C, bool Punctured, bool Soft, bool DPX>
 __global__ void __launch_bounds__(threads_per_block, Soft ? 1 : 4) viterbi_thread(thread_args a)
 {
+#if !GPURX_DPX_ARCH
+    if constexpr (DPX) {
+        __trap(); // the host launches the DPX variant on compute capability 9.x only
+        return;
+    } else
+#endif
+    {
     using T = trellis<C>;
     const int f = blockIdx.x * threads_per_block + threadIdx.x;
     if (f >= a.nframes)
@@ -595,18 +596,26 @@ __global__ void __launch_bounds__(threads_per_block, Soft ? 1 : 4) viterbi_threa
     if constexpr (Soft)
         metric = forward_float<T, Punctured>(c, in, steps, dec, stride, start, best_end, start, end);
     else
-        metric = forward_packed<T, Punctured>(c, in, p.input, steps, dec, stride, start, best_end, start, end);
+        metric = forward_packed<T, Punctured, DPX>(c, in, p.input, steps, dec, stride, start, best_end, start, end);
     traceback<T>(dec, stride, steps, p.frame_bits, end, bits);
     a.results[f] = { reported_metric(c, p, metric), end, viterbi::FRAME_DECODED };
+    }
 }
 
 // Tail-biting, exact as the reference: one thread per (frame, start state)
 // runs the frame from that state, storing nothing, for the metric of the
 // best path back to it; viterbi_thread then decodes each frame from its
 // best start state. S times the forward work of a terminated frame.
-template <class C, bool Punctured, bool Soft>
+template <class C, bool Punctured, bool Soft, bool DPX>
 __global__ void __launch_bounds__(threads_per_block) viterbi_thread_tb_metrics(thread_args a)
 {
+#if !GPURX_DPX_ARCH
+    if constexpr (DPX) {
+        __trap(); // as viterbi_thread's DPX variant
+        return;
+    } else
+#endif
+    {
     using T = trellis<C>;
     const size_t g = size_t(blockIdx.x) * threads_per_block + threadIdx.x;
     const int f = int(g / T::S), s0 = int(g % T::S);
@@ -626,22 +635,39 @@ __global__ void __launch_bounds__(threads_per_block) viterbi_thread_tb_metrics(t
         a.tb_metrics[g] = forward_float<T, Punctured, false>(c, in, steps, nullptr, 0, s0, false, s0, end);
     else
         a.tb_metrics[g] =
-            forward_packed<T, Punctured, false>(c, in, p.input, steps, nullptr, 0, s0, false, s0, end);
+            forward_packed<T, Punctured, DPX, false>(c, in, p.input, steps, nullptr, 0, s0, false, s0, end);
+    }
 }
 
-template <class C, bool Punctured, bool Soft>
+template <class C, bool Punctured, bool Soft, bool DPX>
 void launch_one(const thread_args& a, int blocks, cudaStream_t st)
 {
     if (a.code.termination == 2) {
         const size_t threads = size_t(a.nframes) * trellis<C>::S;
-        launch_checked(&viterbi_thread_tb_metrics<C, Punctured, Soft>, "viterbi_thread_tb_metrics",
+        launch_checked(&viterbi_thread_tb_metrics<C, Punctured, Soft, DPX>, "viterbi_thread_tb_metrics",
                        int((threads + threads_per_block - 1) / threads_per_block), threads_per_block, 0, st, a);
     }
-    launch_checked(&viterbi_thread<C, Punctured, Soft>, "viterbi_thread", blocks, threads_per_block, 0, st, a);
+    launch_checked(&viterbi_thread<C, Punctured, Soft, DPX>, "viterbi_thread", blocks, threads_per_block, 0, st, a);
+}
+
+// The integer-input kernels: the DPX variant or the portable one.
+template <class C, bool Punctured>
+void launch_int(const thread_args& a, int blocks, cudaStream_t st, bool dpx)
+{
+    if (dpx)
+        launch_one<C, Punctured, false, true>(a, blocks, st);
+    else
+        launch_one<C, Punctured, false, false>(a, blocks, st);
 }
 
 template <class C>
-void launch_for(const batch_view& dev, const viterbi_gpu_code& code, int max_steps, cudaStream_t st, bool has_soft, bool has_other)
+void launch_for(const batch_view& dev,
+                const viterbi_gpu_code& code,
+                int max_steps,
+                cudaStream_t st,
+                bool has_soft,
+                bool has_other,
+                bool dpx)
 {
     thread_args a{ code,
                    dev.frames,
@@ -656,17 +682,18 @@ void launch_for(const batch_view& dev, const viterbi_gpu_code& code, int max_ste
                    int(dev.nframes) };
     const int blocks = int((dev.nframes + threads_per_block - 1) / threads_per_block);
     const bool punctured = code.period != 1 || code.kept != code.n;
+    // Float input has no packed max: one variant.
     if (has_soft) {
         if (punctured)
-            launch_one<C, true, true>(a, blocks, st);
+            launch_one<C, true, true, false>(a, blocks, st);
         else
-            launch_one<C, false, true>(a, blocks, st);
+            launch_one<C, false, true, false>(a, blocks, st);
     }
     if (has_other) {
         if (punctured)
-            launch_one<C, true, false>(a, blocks, st);
+            launch_int<C, true>(a, blocks, st, dpx);
         else
-            launch_one<C, false, false>(a, blocks, st);
+            launch_int<C, false>(a, blocks, st, dpx);
     }
 }
 
@@ -678,9 +705,10 @@ void viterbi_thread_launch(const batch_view& dev,
                            int max_steps,
                            void* stream,
                            bool has_soft,
-                           bool has_other)
+                           bool has_other,
+                           bool dpx)
 {
-    launch_for<C>(dev, code, max_steps, static_cast<cudaStream_t>(stream), has_soft, has_other);
+    launch_for<C>(dev, code, max_steps, static_cast<cudaStream_t>(stream), has_soft, has_other, dpx);
 }
 
 } // namespace core

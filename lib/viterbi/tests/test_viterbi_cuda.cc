@@ -214,6 +214,20 @@ static void thread_equals_reference()
 
 TEST(ViterbiCuda, ThreadEqualsReferenceBitForBit) { thread_equals_reference(); }
 
+// The same with the portable packed max forced (GPURX_CUDA_PORTABLE=1, the
+// policy of cuda/cuda_dpx.h): on Hopper the integer kernels then run
+// viterbi_packed::max_u16x2_from_diff instead of max.u16x2, and still equal
+// the reference (and so the DPX path) bit for bit; elsewhere they run it
+// anyway.
+TEST(ViterbiCuda, ThreadPortablePathEqualsReferenceBitForBit)
+{
+    struct portable_forced {
+        portable_forced() { ::setenv("GPURX_CUDA_PORTABLE", "1", 1); }
+        ~portable_forced() { ::unsetenv("GPURX_CUDA_PORTABLE"); }
+    } forced;
+    thread_equals_reference();
+}
+
 // cuda-thread rejects a malformed frame and one longer than max_frame_bits
 // (its decisions would not fit), and decodes the neighbours.
 TEST(ViterbiCuda, ThreadRejectsMalformedFramesNeighboursIntact)
