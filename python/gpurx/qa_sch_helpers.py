@@ -19,6 +19,7 @@ test must see).
 - captured_log(): a context manager whose .text is what was written to the
   process's stdout and stderr (file descriptors 1 and 2) inside it.
 """
+import ctypes
 import os
 import sys
 import tempfile
@@ -135,6 +136,10 @@ class captured_log:
     def __exit__(self, *exc):
         sys.stdout.flush()
         sys.stderr.flush()
+        # GNU Radio's console log sink may write through C's stdout, which
+        # is fully buffered when it is a pipe (ctest): flush it before the
+        # descriptors go back, or the lines land after the capture.
+        ctypes.CDLL(None).fflush(None)
         os.dup2(self.saved[0], 1)
         os.dup2(self.saved[1], 2)
         for fd in self.saved:

@@ -222,9 +222,11 @@ std::vector<decoded> decode_all(const backend_choice& where,
             p.combine = combine[i];
         }
         run.submit(llrs[i].data(), llrs[i].size() * sizeof(float), size_t(p.tbs), &p);
-        // A retransmission must not share a batch with the TB it combines with.
+        // A retransmission must not be in flight beside the TB it combines
+        // with (two batches may run at once, on two streams): wait for it,
+        // as the blocks do (harq_pool::must_wait).
         if (!slots.empty())
-            pipe->flush();
+            pipe->drain();
     }
     run.finish("decode_all");
     return out;
