@@ -223,14 +223,20 @@ class qa_lte_sch(gr_unittest.TestCase):
         # One at a time: a buffer whose TB is still in flight is never
         # evicted (the newcomer would be decoded alone instead).
         with captured_log() as log:
+            # Whether this machine's GNU Radio log reaches the console at
+            # all (a configuration may send it elsewhere): a line of our own.
+            gr.logger("qa_lte_sch").info("log probe")
             outs, errs = run_pdus(decoder_pdu(harq_buffers=1), [a_rv0, b_rv0, a_rv2], 3,
                                   one_at_a_time=True)
         # User 1 evicts user 0's buffer: user 0's retransmission has none left
         # and is decoded alone (and fails).
         self.assertEqual([self.decoded(m) for m in outs], [(False, 1), (False, 1), (False, 1)])
+        self.assertEqual(errs, [])
+        if "log probe" not in log.text:
+            self.skipTest("GNU Radio's log does not reach the console here (its own info line "
+                          "did not): the eviction's log line cannot be checked")
         self.assertIn("evicted", log.text)
         self.assertIn("rnti %d" % USERS[0]["rnti"], log.text)
-        self.assertEqual(errs, [])
 
     def test_013_harq_contradiction_reported_and_decoded_alone(self):
         bits = self.rng.integers(0, 2, 1000).astype(np.uint8)

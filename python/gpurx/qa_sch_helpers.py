@@ -126,6 +126,15 @@ class captured_log:
     def __enter__(self):
         sys.stdout.flush()
         sys.stderr.flush()
+        # Info lines must be written whatever the machine's GNU Radio
+        # configuration says (its log level, or a log file): the blocks made
+        # inside get the default level and a console sink for the capture.
+        logging = gr.logging()
+        self.level = logging.default_level()
+        if int(self.level) > int(gr.log_levels.info):
+            logging.set_default_level(gr.log_levels.info)
+        if gr.prefs().get_string("LOG", "log_file", "stdout") not in ("stdout", "stderr"):
+            logging.add_default_console_sink()
         self.file = tempfile.TemporaryFile()
         self.saved = [os.dup(1), os.dup(2)]
         os.dup2(self.file.fileno(), 1)
@@ -140,6 +149,7 @@ class captured_log:
         # is fully buffered when it is a pipe (ctest): flush it before the
         # descriptors go back, or the lines land after the capture.
         ctypes.CDLL(None).fflush(None)
+        gr.logging().set_default_level(self.level)
         os.dup2(self.saved[0], 1)
         os.dup2(self.saved[1], 2)
         for fd in self.saved:
