@@ -396,8 +396,9 @@ void agree_sch(const core::implementation_info& i)
     for (size_t k = 0; k < reqs.size(); k++) {
         differ += test::hamming(got.bits[k], ref.bits[k]);
         total += got.bits[k].size();
-        if (i.tolerance.bit_exact)
+        if (i.tolerance.bit_exact) {
             EXPECT_EQ(got.res[k].crc_ok, ref.res[k].crc_ok) << i.name << " TB " << k;
+        }
     }
     EXPECT_LE(double(differ), i.tolerance.decisions * double(total)) << i.name << " against " << i.reference;
 }
