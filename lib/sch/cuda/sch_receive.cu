@@ -145,20 +145,58 @@ __global__ void __launch_bounds__(SETUP_THREADS) cb_setup_kernel(receive_args a)
 
 constexpr int DEMATCH_THREADS = 256;
 
-// The code block's E LLRs go to shared memory first, in codeword order
-// (coalesced loads; the uplink's deinterleaving done once), when they fit
-// (\p held bytes): the gather's reads, a column apart, then stay on chip.
+// What a block working on code block blockIdx.x needs; its E LLRs are
+// copied to shared memory first, in codeword order (coalesced loads; the
+// uplink's deinterleaving done once), when they fit (\p held bytes): the
+// gather's reads, a column apart, then stay on chip. Every thread of the
+// block calls it (it synchronises the block).
+struct cb_work {
+    const frame_params* p;
+    int tb, r, K, E, at;
+    const int8_t* rx; //!< the TB's descrambled LLRs
+    int8_t* dec;      //!< the turbo decoder's input
+    int16_t* soft;    //!< the soft buffer, or nullptr
+    bool ul, on_chip;
+};
+__device__ cb_work begin_code_block(const receive_args& a, int held, int8_t* rx_held)
+{
+    const int i = blockIdx.x;
+    const cb_entry e = reinterpret_cast<const cb_entry*>(a.scratch + a.layout.cb_entries)[i];
+    cb_work w;
+    w.p = &a.tbs[e.tb];
+    const frame_params& p = *w.p;
+    w.tb = e.tb;
+    w.r = e.r;
+    w.K = cb_K(p, e.r);
+    w.E = cb_E(p, e.r);
+    w.at = cb_offset(p, e.r);
+    w.rx = reinterpret_cast<const int8_t*>(a.scratch + a.layout.descrambled_of(size_t(e.tb)));
+    w.dec = reinterpret_cast<int8_t*>(a.scratch + a.layout.cb_in + size_t(i) * CB_IN_STRIDE);
+    w.soft = p.harq_slot >= 0 ? a.soft + size_t(p.harq_slot) * a.soft_llrs + size_t(e.r) * MAX_CB_LLRS : nullptr;
+    w.ul = p.channel == ULSCH;
+    w.on_chip = w.E <= held;
+    if (w.on_chip)
+        for (int k = threadIdx.x; k < w.E; k += blockDim.x)
+            rx_held[k] = w.rx[w.ul ? transmitted_index(p, w.at + k) : w.at + k];
+    __syncthreads();
+    return w;
+}
+
+// Dematching from the closed form (what runs when the gather-table space is
+// full): a thread per trellis step.
 __global__ void __launch_bounds__(DEMATCH_THREADS) dematch_kernel(receive_args a, int held)
 {
     extern __shared__ int8_t rx_held[];
     __shared__ circular_layout L;
     __shared__ int s_n, s_rank_k0;
-    const int i = blockIdx.x;
-    const cb_entry e = reinterpret_cast<const cb_entry*>(a.scratch + a.layout.cb_entries)[i];
-    const frame_params& p = a.tbs[e.tb];
-    const int r = e.r;
-    const int K = cb_K(p, r), F = cb_filler(p, r), ncb = cb_ncb(p, r);
-    const int k0 = cb_k0(p, r) % ncb, E = cb_E(p, r), at = cb_offset(p, r);
+    const cb_work w = begin_code_block(a, held, rx_held);
+    const frame_params& p = *w.p;
+    const int r = w.r, K = w.K, E = w.E, at = w.at;
+    const int F = cb_filler(p, r), ncb = cb_ncb(p, r), k0 = cb_k0(p, r) % ncb;
+    const int8_t* rx = w.rx;
+    int8_t* dec = w.dec;
+    int16_t* soft = w.soft;
+    const bool ul = w.ul, on_chip = w.on_chip;
     if (threadIdx.x == 0) {
         L.init(K, F);
         s_n = L.rank(ncb);
@@ -166,16 +204,6 @@ __global__ void __launch_bounds__(DEMATCH_THREADS) dematch_kernel(receive_args a
     }
     __syncthreads();
     const int n = s_n, rank_k0 = s_rank_k0;
-    const int8_t* rx = reinterpret_cast<const int8_t*>(a.scratch + a.layout.descrambled_of(size_t(e.tb)));
-    int8_t* dec = reinterpret_cast<int8_t*>(a.scratch + a.layout.cb_in + size_t(i) * CB_IN_STRIDE);
-    int16_t* soft = p.harq_slot >= 0 ? a.soft + size_t(p.harq_slot) * a.soft_llrs + size_t(r) * MAX_CB_LLRS
-                                     : nullptr;
-    const bool ul = p.channel == ULSCH;
-    const bool on_chip = E <= held;
-    if (on_chip)
-        for (int k = threadIdx.x; k < E; k += blockDim.x)
-            rx_held[k] = rx[ul ? transmitted_index(p, at + k) : at + k];
-    __syncthreads();
     // A thread per trellis step d: its three codeword bits 3d+i, written
     // side by side (coalesced); each bit's place in its stream's interleaver
     // from y = d + N_D by the column permutation (its own inverse) and
@@ -252,29 +280,21 @@ __global__ void __launch_bounds__(DEMATCH_THREADS) build_shapes_kernel(shape_tab
     }
 }
 
-// The table walk: as dematch_kernel, a thread per codeword position.
+// The table walk: a thread per four codeword positions.
 __global__ void __launch_bounds__(DEMATCH_THREADS) dematch_table_kernel(receive_args a, int held)
 {
     extern __shared__ int8_t rx_held[];
-    const int i = blockIdx.x;
-    const cb_entry e = reinterpret_cast<const cb_entry*>(a.scratch + a.layout.cb_entries)[i];
-    const frame_params& p = a.tbs[e.tb];
-    const int r = e.r;
-    const int K = cb_K(p, r), E = cb_E(p, r), at = cb_offset(p, r);
-    const int32_t* slots = a.tb_shapes + 3 * e.tb;
+    const cb_work w = begin_code_block(a, held, rx_held);
+    const frame_params& p = *w.p;
+    const int r = w.r, K = w.K, E = w.E, at = w.at;
+    const int32_t* slots = a.tb_shapes + 3 * w.tb;
     const int slot = r == 0 ? slots[0] : (r < p.Cm ? slots[1] : slots[2]);
     const int16_t* first = a.shapes.first + size_t(slot) * SHAPE_STRIDE;
     const int n = a.shapes.n[slot];
-    const int8_t* rx = reinterpret_cast<const int8_t*>(a.scratch + a.layout.descrambled_of(size_t(e.tb)));
-    int8_t* dec = reinterpret_cast<int8_t*>(a.scratch + a.layout.cb_in + size_t(i) * CB_IN_STRIDE);
-    int16_t* soft = p.harq_slot >= 0 ? a.soft + size_t(p.harq_slot) * a.soft_llrs + size_t(r) * MAX_CB_LLRS
-                                     : nullptr;
-    const bool ul = p.channel == ULSCH;
-    const bool on_chip = E <= held;
-    if (on_chip)
-        for (int k = threadIdx.x; k < E; k += blockDim.x)
-            rx_held[k] = rx[ul ? transmitted_index(p, at + k) : at + k];
-    __syncthreads();
+    const int8_t* rx = w.rx;
+    int8_t* dec = w.dec;
+    int16_t* soft = w.soft;
+    const bool ul = w.ul, on_chip = w.on_chip;
     // Four positions per thread and step (3K+12 is a multiple of 4; the
     // tables, inputs and soft buffers are 8-byte aligned): independent loads
     // in flight, vector loads and stores.
