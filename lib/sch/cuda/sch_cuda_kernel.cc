@@ -98,15 +98,8 @@ public:
             max_G = std::max(max_G, p.G);
             max_E = std::max({ max_E, p.E_lo, p.E_hi });
         }
-        // The code blocks' turbo frames on the host too: the turbo kernel
-        // sizes its launch from them (the device's copy is cb_setup's).
-        d_cbs.build(tbs, host.nframes);
-        const size_t n = d_cbs.entries.size();
-        d_desc.resize(n);
-        d_tparams.resize(n);
-        for (size_t i = 0; i < n; i++)
-            sch::cb_turbo_frame(tbs[d_cbs.entries[i].tb], d_cbs.entries[i], i, d_desc[i], d_tparams[i]);
-
+        // Descrambling needs nothing of the code blocks: it runs while the
+        // host lays them out below.
         sch::receive_args a{ dev.frames,
                              dev.params_as<sch::frame_params>(),
                              int(dev.nframes),
@@ -115,15 +108,25 @@ public:
                              dev.results_as<sch::frame_result>(),
                              dev.scratch,
                              layout(dev.nframes),
-                             int(n),
-                             int(d_cbs.single),
+                             0,
+                             0,
                              d_soft,
                              d_soft_llrs,
                              d_tables,
                              d_cfg.max_g };
+        sch::launch_descramble(a, max_G, stream);
+        // The code blocks' turbo frames on the host too: the turbo kernel
+        // sizes its launch from them (the device's copy is cb_setup's).
+        d_cbs.build(tbs, host.nframes);
+        const size_t n = d_cbs.entries.size();
+        d_desc.resize(n);
+        d_tparams.resize(n);
+        for (size_t i = 0; i < n; i++)
+            sch::cb_turbo_frame(tbs[d_cbs.entries[i].tb], d_cbs.entries[i], i, d_desc[i], d_tparams[i]);
+        a.ncb = int(n);
+        a.single = int(d_cbs.single);
         a.shapes = d_shapes;
         a.tb_shapes = shape_slots(tbs, host.nframes, dev.scratch + a.layout.tb_shapes, stream);
-        sch::launch_descramble(a, max_G, stream);
         sch::launch_cb_setup(a, stream);
         sch::launch_dematch(a, max_E, stream);
         auto group = [&](cuda_kernel& k, size_t first, size_t count) {
