@@ -159,5 +159,15 @@ void pipeline_holder::resume_if_restarted()
         d_pipe->resume();
 }
 
+core::batch_pipeline* pipeline_holder::pipe_for_work()
+{
+    if (!d_pipe) {
+        d_logger->error("not running ({}): the stream ends here", d_failure);
+        return nullptr;
+    }
+    resume_if_restarted();
+    return d_pipe.get();
+}
+
 } // namespace gpurx
 } // namespace gr

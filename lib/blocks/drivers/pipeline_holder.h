@@ -75,6 +75,13 @@ public:
      */
     void resume_if_restarted();
     /*!
+     * The start of a stream driver's work(): the pipeline, with what the
+     * last stop held launched first (resume_if_restarted()); nullptr when
+     * start() could not make it, logged here: the caller ends its stream
+     * (WORK_DONE) rather than leave the flowgraph waiting.
+     */
+    core::batch_pipeline* pipe_for_work();
+    /*!
      * For an owner that runs one short frame at a time and needs its result
      * (the gr-fec objects): no cancel check, so a stop of the flowgraph
      * around it never leaves a frame without output. Call before prepare().

@@ -161,14 +161,10 @@ int stream_driver::general_work(int noutput_items,
                                 gr_vector_const_void_star& input_items,
                                 gr_vector_void_star& output_items)
 {
-    if (!d_holder.pipe()) {
-        // start() could not make the pipeline (and logged why): end the
-        // stream rather than leave the flowgraph waiting.
-        d_holder.logger()->error("not running ({}): the stream ends here", d_holder.failure());
+    core::batch_pipeline* running = d_holder.pipe_for_work();
+    if (!running)
         return gr::block::WORK_DONE;
-    }
-    d_holder.resume_if_restarted(); // what the last stop held goes out first
-    auto& pipe = *d_holder.pipe();
+    auto& pipe = *running;
     const int nin = frames_available(ninput_items);
     auto* out = static_cast<uint8_t*>(output_items[0]);
     const size_t out_bytes = d_shape.out_bytes;
