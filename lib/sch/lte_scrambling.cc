@@ -30,18 +30,6 @@ void matrix_of(bool x1, long steps, uint32_t* columns)
         columns[j] = advance(1u << j, x1, steps);
 }
 
-gold_jump_tables make_tables()
-{
-    gold_jump_tables t{};
-    t.x1_start = advance(1u, true, GOLD_NC);
-    matrix_of(false, GOLD_NC, t.x2_start);
-    for (int b = 0; b < GOLD_JUMP_LEVELS; b++) {
-        matrix_of(true, 32L << b, t.x1_jump[b]);
-        matrix_of(false, 32L << b, t.x2_jump[b]);
-    }
-    return t;
-}
-
 } // namespace
 
 void gold_words(uint32_t c_init, uint32_t* words, size_t n)
@@ -63,24 +51,6 @@ std::vector<uint8_t> gold_bits(uint32_t c_init, size_t n)
     for (size_t i = 0; i < n; i++)
         bits[i] = uint8_t((w[i / 32] >> (i % 32)) & 1u);
     return bits;
-}
-
-const gold_jump_tables& gold_jumps()
-{
-    static const gold_jump_tables t = make_tables();
-    return t;
-}
-
-uint32_t gold_word_at(const gold_jump_tables& t, uint32_t c_init, uint32_t w)
-{
-    uint32_t x1 = t.x1_start;
-    uint32_t x2 = gf2_apply(t.x2_start, c_init & 0x7FFFFFFFu);
-    for (int b = 0; b < GOLD_JUMP_LEVELS; b++)
-        if ((w >> b) & 1u) {
-            x1 = gf2_apply(t.x1_jump[b], x1);
-            x2 = gf2_apply(t.x2_jump[b], x2);
-        }
-    return gold_word(x1, x2);
 }
 
 const gold_warp_tables& gold_warp()

@@ -4,8 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 // The LTE pseudo-random sequence (36.211 §7.2) that scrambles a codeword
-// (§6.3.1 PDSCH, §5.3.1 PUSCH), 32 bits at a time, and the jump tables with
-// which a GPU thread starts anywhere in it: the registers are linear, so
+// (§6.3.1 PDSCH, §5.3.1 PUSCH), 32 bits at a time, and the tables with
+// which a GPU warp starts anywhere in it: the registers are linear, so
 // their state n steps on is a 31x31 GF(2) matrix power applied to the start.
 #ifndef INCLUDED_GPURX_SCH_LTE_SCRAMBLING_H
 #define INCLUDED_GPURX_SCH_LTE_SCRAMBLING_H
@@ -27,21 +27,6 @@ namespace sch {
 void gold_words(uint32_t c_init, uint32_t* words, size_t n);
 //! c(0..n-1), one bit per byte.
 std::vector<uint8_t> gold_bits(uint32_t c_init, size_t n);
-
-//! Jumps of 32 * 2^b steps for b < GOLD_JUMP_LEVELS: enough for 2^21 bits.
-constexpr int GOLD_JUMP_LEVELS = 16;
-struct gold_jump_tables {
-    //! x1's state at n = 1600 (its start is fixed: x1(0) = 1, the rest 0).
-    uint32_t x1_start;
-    //! x2's state at n = 1600 as a matrix on c_init.
-    uint32_t x2_start[31];
-    //! [b][j]: column j of the matrix advancing a register 32 * 2^b steps.
-    uint32_t x1_jump[GOLD_JUMP_LEVELS][31];
-    uint32_t x2_jump[GOLD_JUMP_LEVELS][31];
-};
-const gold_jump_tables& gold_jumps();
-//! The 32 bits of word \p w for \p c_init, by jumping.
-uint32_t gold_word_at(const gold_jump_tables& t, uint32_t c_init, uint32_t w);
 
 /*!
  * The GPU's tables: a warp takes a group of 32 words (1024 bits). The

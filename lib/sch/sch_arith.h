@@ -17,6 +17,7 @@
 
 #include "common/host_device.h"
 #include "sch/sch_frame.h"
+#include "turbo/lte_circular_buffer.h"
 #include <cstdint>
 
 namespace gr {
@@ -24,7 +25,13 @@ namespace gpurx {
 namespace core {
 namespace sch {
 
-constexpr int SUBBLOCK_COLUMNS = 32; //!< C_subblock^TC
+// The circular buffer's arithmetic lives with the turbo code.
+using turbo::circular_length;
+using turbo::circular_to_codeword;
+using turbo::column_permutation;
+using turbo::subblock_rows;
+using turbo::SUBBLOCK_COLUMNS;
+
 constexpr int MAX_CODE_BLOCKS = 64;  //!< cb_crc's bits; TBS 391656 needs 64
 constexpr int MAX_CB_LLRS = 3 * 6144 + 12;
 //! The scrambler's x1/x2 start: c(n) = x1(n + 1600) + x2(n + 1600).
@@ -47,45 +54,6 @@ GPURX_HD int cb_offset(const frame_params& p, int r)
 GPURX_HD int cb_bit_offset(const frame_params& p, int r)
 {
     return r <= p.Cm ? r * p.Km : p.Cm * p.Km + (r - p.Cm) * p.Kp;
-}
-
-//! R_subblock^TC of a code block of K: rows of each stream's interleaver.
-GPURX_HD int subblock_rows(int K) { return (K + 4 + SUBBLOCK_COLUMNS - 1) / SUBBLOCK_COLUMNS; }
-//! K_w = 3 K_Pi: the circular buffer's length.
-GPURX_HD int circular_length(int K) { return 3 * SUBBLOCK_COLUMNS * subblock_rows(K); }
-
-//! Inter-column permutation P of the sub-block interleaver (Table 5.1.4-1):
-//! bit-reversal of the 5-bit column number.
-GPURX_HD int column_permutation(int j)
-{
-    return ((j & 1) << 4) | ((j & 2) << 2) | (j & 4) | ((j & 8) >> 2) | ((j & 16) >> 4);
-}
-
-/*!
- * Circular-buffer position w of a code block of K with F filler bits: the
- * codeword position 3k+i of d(i)_k it carries, or -1 for a <NULL> (a dummy
- * bit of the sub-block interleaver, or a filler bit of d(0) or d(1)).
- */
-GPURX_HD int circular_to_codeword(int K, int F, int w)
-{
-    const int R = subblock_rows(K);
-    const int Kpi = R * SUBBLOCK_COLUMNS;
-    const int dummies = Kpi - (K + 4);
-    int i, k;
-    if (w < Kpi) {
-        i = 0;
-        k = w;
-    } else {
-        i = 1 + ((w - Kpi) & 1);
-        k = (w - Kpi) >> 1;
-    }
-    int y = column_permutation(k / R) + SUBBLOCK_COLUMNS * (k % R);
-    if (i == 2)
-        y = (y + 1) % Kpi;
-    const int d = y - dummies;
-    if (d < 0 || (i < 2 && d < F))
-        return -1;
-    return 3 * d + i;
 }
 
 /*!

@@ -37,5 +37,27 @@ bool stage_llrs(const uint8_t* src, size_t first, size_t n, uint8_t* dst, std::s
     return false;
 }
 
+bool pdu_llr_items(const pmt::pmt_t& vec, bool int8, const uint8_t*& items, size_t& n, std::string& why)
+{
+    if (int8) {
+        if (pmt::is_s8vector(vec)) {
+            items = reinterpret_cast<const uint8_t*>(pmt::s8vector_elements(vec, n));
+            return true;
+        }
+        if (pmt::is_u8vector(vec)) {
+            items = pmt::u8vector_elements(vec, n);
+            return true;
+        }
+        why = "not a PDU of int8 LLRs (s8vector or u8vector)";
+        return false;
+    }
+    if (!pmt::is_f32vector(vec)) {
+        why = "not a PDU of float32 LLRs (f32vector)";
+        return false;
+    }
+    items = reinterpret_cast<const uint8_t*>(pmt::f32vector_elements(vec, n));
+    return true;
+}
+
 } // namespace gpurx
 } // namespace gr

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_GPURX_BLOCKS_LLR_STAGING_H
 #define INCLUDED_GPURX_BLOCKS_LLR_STAGING_H
 
+#include <pmt/pmt.h>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -25,6 +26,13 @@ constexpr float max_llr = 1.0e4f;
  * Returns false when one is NaN or Inf.
  */
 bool stage_finite_llrs(const float* src, size_t n, float* dst);
+
+/*!
+ * A PDU's LLRs: float32 (f32vector), or with \p int8 an s8vector or a
+ * u8vector (GNU Radio's byte PDUs: the same int8 values). False, with
+ * \p why, for another type.
+ */
+bool pdu_llr_items(const pmt::pmt_t& vec, bool int8, const uint8_t*& items, size_t& n, std::string& why);
 
 /*!
  * stage_finite_llrs() over items [first, first + n) of a frame, as bytes;

@@ -147,24 +147,7 @@ void sch_decoder_adapter::describe(const core::completed_frame& f, frame_meta& m
 
 bool sch_decoder_adapter::pdu_items(const pmt::pmt_t& vec, const uint8_t*& items, size_t& n, std::string& why) const
 {
-    if (d_input == core::turbo::INPUT_INT8) {
-        if (pmt::is_s8vector(vec)) {
-            items = reinterpret_cast<const uint8_t*>(pmt::s8vector_elements(vec, n));
-            return true;
-        }
-        if (pmt::is_u8vector(vec)) { // GNU Radio's byte PDUs: the same int8 values
-            items = pmt::u8vector_elements(vec, n);
-            return true;
-        }
-        why = "not a PDU of int8 LLRs (s8vector or u8vector)";
-        return false;
-    }
-    if (!pmt::is_f32vector(vec)) {
-        why = "not a PDU of float32 LLRs (f32vector)";
-        return false;
-    }
-    items = reinterpret_cast<const uint8_t*>(pmt::f32vector_elements(vec, n));
-    return true;
+    return pdu_llr_items(vec, d_input == core::turbo::INPUT_INT8, items, n, why);
 }
 
 pmt::pmt_t sch_decoder_adapter::pdu_output(const core::completed_frame& f) const

@@ -3,6 +3,7 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include "blocks/drivers/llr_staging.h"
 #include "blocks/turbo/turbo_adapter.h"
 #include "turbo/lte_qpp.h"
 #include "turbo/turbo_frame.h"
@@ -104,26 +105,7 @@ void turbo_adapter::describe(const core::completed_frame& f, frame_meta& meta) c
 
 bool turbo_adapter::pdu_items(const pmt::pmt_t& vec, const uint8_t*& items, size_t& n, std::string& why) const
 {
-    if (d_input == core::turbo::INPUT_INT8) {
-        // s8vector, or u8vector as GNU Radio's byte PDUs come (the bits are
-        // the same int8 values).
-        if (pmt::is_s8vector(vec)) {
-            items = reinterpret_cast<const uint8_t*>(pmt::s8vector_elements(vec, n));
-            return true;
-        }
-        if (pmt::is_u8vector(vec)) {
-            items = pmt::u8vector_elements(vec, n);
-            return true;
-        }
-        why = "not a PDU of int8 LLRs (s8vector or u8vector)";
-        return false;
-    }
-    if (!pmt::is_f32vector(vec)) {
-        why = "not a PDU of float32 LLRs";
-        return false;
-    }
-    items = reinterpret_cast<const uint8_t*>(pmt::f32vector_elements(vec, n));
-    return true;
+    return pdu_llr_items(vec, d_input == core::turbo::INPUT_INT8, items, n, why);
 }
 
 pmt::pmt_t turbo_adapter::pdu_output(const core::completed_frame& f) const

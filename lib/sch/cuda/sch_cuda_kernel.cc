@@ -41,7 +41,7 @@ std::unique_ptr<cuda_kernel> turbo_cuda(turbo_config t, int device)
 class sch_cuda_kernel final : public cuda_kernel
 {
 public:
-    sch_cuda_kernel(const sch_config& cfg, int device) : d_cfg(cfg), d_device(device)
+    sch_cuda_kernel(const sch_config& cfg, int device) : d_cfg(cfg)
     {
         d_cfg.validate();
         // GPURX_SCH_CLOSED_FORM set (not "0"): every batch dematches from the
@@ -221,7 +221,6 @@ private:
     }
 
     sch_config d_cfg;
-    int d_device;
     std::unique_ptr<cuda_kernel> d_turbo_a, d_turbo_b;
     int16_t* d_soft = nullptr;
     size_t d_soft_llrs = 0;
