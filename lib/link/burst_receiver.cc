@@ -1,0 +1,169 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "link/burst_receiver.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+namespace link {
+
+namespace {
+constexpr double pi = 3.14159265358979323846;
+
+void check_range(const char* name, double v, double lo, double hi, bool open)
+{
+    const bool ok = open ? (v > lo && v < hi) : (v >= lo && v <= hi);
+    if (!ok)
+        throw std::invalid_argument(std::string(name) + " must be in " + (open ? "(" : "[") +
+                                    std::to_string(lo) + ", " + std::to_string(hi) +
+                                    (open ? ")" : "]") + ", got " + std::to_string(v));
+}
+
+// Kept samples are re-based once this many lie before the scan point: the
+// prefix sums then restart near zero, so their rounding stays that of a few
+// bursts, however long the stream.
+constexpr int64_t trim_above = 1 << 16;
+} // namespace
+
+burst_receiver::burst_receiver(const receiver_config& cfg, int data_symbols)
+    : d_cfg(cfg), d_fmt(data_symbols), d_lag(burst_format::zc_len * cfg.demod.sps)
+{
+    check_range("sps", cfg.demod.sps, 2, 64, false);
+    check_range("threshold", cfg.threshold, 0.0, 1.0, true);
+    check_range("min_corr", cfg.demod.min_corr, 0.0, 1.0, true);
+    d_q.push_back(0.0);
+    d_e.push_back(0.0);
+    // Zeros before the stream's first sample, so that a burst at its very
+    // start has the look-back the demodulator needs; absolute indices stay
+    // those of the input.
+    const int before = demod_before(cfg.demod, d_fmt) + 4 * cfg.demod.sps;
+    d_base = -before;
+    d_scan = -before;
+    const std::vector<cfloat> zeros(static_cast<size_t>(before), cfloat(0.0f, 0.0f));
+    push(zeros.data(), zeros.size());
+}
+
+void burst_receiver::push(const cfloat* x, size_t n)
+{
+    const size_t old = d_y.size();
+    d_y.insert(d_y.end(), x, x + n);
+    for (size_t i = old; i < d_y.size(); i++)
+        d_e.push_back(d_e.back() + double(std::norm(d_y[i])));
+    // q_j needs y_(j+D): extend d_q as far as the samples allow.
+    while (d_q.size() + d_lag <= d_y.size()) {
+        const size_t j = d_q.size() - 1;
+        d_q.push_back(d_q.back() + std::complex<double>(std::conj(d_y[j]) * d_y[j + d_lag]));
+    }
+    run();
+}
+
+bool burst_receiver::pop(burst_result& r)
+{
+    if (d_out.empty())
+        return false;
+    r = std::move(d_out.front());
+    d_out.pop_front();
+    return true;
+}
+
+double burst_receiver::metric(int64_t n, std::complex<double>* p) const
+{
+    const int64_t i = n - d_base, D = d_lag;
+    auto A = [&](int64_t k) { return d_q[size_t(k + D)] - d_q[size_t(k)]; };
+    const std::complex<double> P = A(i) - A(i + D) - A(i + 2 * D);
+    const double e = d_e[size_t(i + 4 * D)] - d_e[size_t(i)];
+    if (p)
+        *p = P;
+    return e > 0.0 ? std::abs(P) / (0.75 * e) : 0.0;
+}
+
+void burst_receiver::run()
+{
+    const int64_t D = d_lag;
+    const int before = demod_before(d_cfg.demod, d_fmt), after = demod_after(d_cfg.demod, d_fmt);
+    for (;;) {
+        const int64_t end = samples();
+        if (!d_triggered) {
+            // The metric at n needs samples up to n + 4D - 1.
+            while (d_scan + 4 * D <= end) {
+                if (d_scan - d_base >= 0 && metric(d_scan, nullptr) > d_cfg.threshold) {
+                    d_trigger = d_scan;
+                    d_triggered = true;
+                    break;
+                }
+                d_scan++;
+            }
+            if (!d_triggered)
+                break;
+        }
+        // The peak within 4D of the threshold crossing, then the burst. m
+        // has side peaks of 2/3 of the main one 2D either side (where two
+        // repetitions meet the window, one of them with the sign flip): a
+        // crossing on the early one still finds the main peak.
+        const int64_t need_peak = d_trigger + 4 * D + 4 * D;
+        if (need_peak > end)
+            break;
+        int64_t peak = d_trigger;
+        double best = -1.0;
+        std::complex<double> P_best = 0.0;
+        for (int64_t n = d_trigger; n <= d_trigger + 4 * D; n++) {
+            std::complex<double> P;
+            const double m = metric(n, &P);
+            if (m > best) {
+                best = m;
+                peak = n;
+                P_best = P;
+            }
+        }
+        if (peak + after > end)
+            break;
+        const double cfo = std::arg(P_best) / (2.0 * pi * double(D));
+        burst_result r;
+        const int64_t local = peak - d_base;
+        bool ok = local - before >= 0 &&
+                  demodulate_burst(d_cfg.demod, d_fmt, d_y.data(), d_base, int(local), cfo, r);
+        if (ok) {
+            // Resume after the burst's last pilot.
+            d_scan = int64_t(std::floor(r.timing)) + int64_t(d_fmt.core_len()) * d_cfg.demod.sps;
+            d_out.push_back(std::move(r));
+        } else {
+            if (local - before >= 0)
+                d_false_alarms++;
+            d_scan = peak + 1;
+        }
+        d_triggered = false;
+    }
+    trim();
+}
+
+void burst_receiver::trim()
+{
+    // Keep what a detection at d_scan may look back at.
+    const int64_t keep_from =
+        d_scan - demod_before(d_cfg.demod, d_fmt) - 4 * int64_t(d_cfg.demod.sps);
+    const int64_t drop = keep_from - d_base;
+    if (d_triggered || drop < trim_above)
+        return;
+    d_y.erase(d_y.begin(), d_y.begin() + drop);
+    const double e0 = d_e[size_t(drop)];
+    d_e.erase(d_e.begin(), d_e.begin() + drop);
+    for (auto& v : d_e)
+        v -= e0;
+    const std::complex<double> q0 = d_q[size_t(drop)];
+    d_q.erase(d_q.begin(), d_q.begin() + drop);
+    for (auto& v : d_q)
+        v -= q0;
+    d_base += drop;
+}
+
+} // namespace link
+} // namespace core
+} // namespace gpurx
+} // namespace gr
