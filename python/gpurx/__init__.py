@@ -14,6 +14,9 @@ Blocks (each takes options=pipeline_options(...): batching, backend, GPUs):
   lte_sch_decoder_pdu, lte_sch_decoder_tagged (LTE DL-SCH / UL-SCH transport
     blocks with HARQ), lte_sch_encoder_pdu, lte_sch_encoder_tagged (CPU)
   qam_mapper, qam_demapper, mimo_channel
+  packet link (docs/radio-link.md): packet_link_tx, packet_link_rx
+    (hierarchical), burst_framer, burst_sync, packet_tagger, packet_counter,
+    payload_source
   batch_copy (measures and tests the pipeline)
 
 gr-fec coder objects (for fec.extended_decoder, tagged/async decoders,
@@ -38,5 +41,8 @@ except ImportError:
     dirname, filename = os.path.split(os.path.abspath(__file__))
     __path__.append(os.path.join(dirname, "bindings"))
     from .gpurx_python import *
+
+from .packet_link import (packet_link_genie, packet_link_rx, packet_link_tx, link_parameters,
+                          rrc_taps)
 
 __version__ = version()

@@ -26,6 +26,12 @@ namespace gpurx {
  * burst of them is tagged "gpurx_error" on its first LLR and logged (at its
  * start and, with its length, at its end). Every LLR is finite: y is
  * clamped to +-1e6 and N0 is at least 1e-20.
+ *
+ * Per-burst gain and N0 (a receiver front end such as burst_sync tags them):
+ * a "n0" tag on a symbol sets noise_var from that symbol on (as
+ * set_noise_var()); a "gain" tag (real, > 0, initially 1) sets the model to
+ * y = gain s + n from that symbol on. A tag that is not a number in range is
+ * ignored with a warning.
  */
 class GPURX_API qam_demapper : virtual public gr::sync_interpolator
 {

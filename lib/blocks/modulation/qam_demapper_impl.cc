@@ -58,9 +58,25 @@ class qam_demapper_impl final : public qam_demapper
     int d_bits;
     axis d_axis[2]; // in-phase, quadrature
     float d_n0;
+    float d_gain = 1.0f; // y = gain s + n, from "gain" tags
     uint64_t d_burst = 0;       // NaN/Inf symbols in the current burst
     uint64_t d_burst_start = 0; // its first symbol
     const pmt::pmt_t d_error_key = pmt::mp("gpurx_error");
+    const pmt::pmt_t d_n0_key = pmt::mp("n0"), d_gain_key = pmt::mp("gain");
+
+    //! A "n0" or "gain" tag's value, or false (with a warning) when it is
+    //! not a number in range: the current value then stays.
+    bool tag_value(const gr::tag_t& t, float lo, float hi, float& v)
+    {
+        const double x = pmt::is_number(t.value) ? pmt::to_double(t.value) : std::nan("");
+        if (!(x >= lo && x <= hi)) {
+            d_logger->warn("tag {} = {} at symbol {} is not a number in {}..{}: ignored",
+                           pmt::symbol_to_string(t.key), pmt::write_string(t.value), t.offset, lo, hi);
+            return false;
+        }
+        v = float(x);
+        return true;
+    }
 
     void end_burst()
     {
@@ -125,11 +141,38 @@ public:
     {
         const auto* in = static_cast<const gr_complex*>(input_items[0]);
         auto* out = static_cast<float*>(output_items[0]);
-        const float inv_n0 = 1.0f / noise_var();
         const int symbols = noutput_items / d_bits;
         const uint64_t first = nitems_read(0);
+        std::vector<gr::tag_t> tags;
+        get_tags_in_range(tags, 0, first, first + uint64_t(symbols));
+        std::sort(tags.begin(), tags.end(), gr::tag_t::offset_compare);
+        size_t next_tag = 0;
+        float n0 = noise_var(), gain = d_gain;
+        // The LLR scale 1 / (n0 / gain^2), kept inside the detectors' range
+        // so that every LLR stays finite.
+        auto scale_of = [](float n0v, float g) {
+            const double eff = std::clamp(double(n0v) / (double(g) * g), double(core::mimo::min_noise_variance),
+                                          double(core::mimo::max_noise_variance));
+            return float(1.0 / eff);
+        };
+        float inv_eff = scale_of(n0, gain), inv_gain = 1.0f / gain;
         constexpr float inf = std::numeric_limits<float>::infinity();
         for (int s = 0; s < symbols; s++, out += d_bits) {
+            // Per-burst gain and N0 from the receiver front end (burst_sync):
+            // from the tagged symbol on, y = gain s + n with E|n|^2 = n0,
+            // demapped as y/gain against n0/gain^2.
+            for (; next_tag < tags.size() && tags[next_tag].offset == first + uint64_t(s); next_tag++) {
+                const gr::tag_t& t = tags[next_tag];
+                if (pmt::eqv(t.key, d_n0_key) &&
+                    tag_value(t, core::mimo::min_noise_variance, core::mimo::max_noise_variance, n0)) {
+                    set_noise_var(n0);
+                    inv_eff = scale_of(n0, gain);
+                } else if (pmt::eqv(t.key, d_gain_key) && tag_value(t, 1e-10f, 1e10f, gain)) {
+                    d_gain = gain;
+                    inv_gain = 1.0f / gain;
+                    inv_eff = scale_of(n0, gain);
+                }
+            }
             if (!std::isfinite(in[s].real()) || !std::isfinite(in[s].imag())) {
                 // No information: LLRs 0. Reported once per burst of such
                 // symbols: a tag on its first LLR, a log line at its start
@@ -151,8 +194,8 @@ public:
             // Far beyond the constellation every distance would overflow to
             // Inf and the LLR be Inf - Inf; clamping leaves the sign and
             // ranks of the distances, so the hard decision, unchanged.
-            const float v[2] = { std::clamp(in[s].real(), -max_abs, max_abs),
-                                 std::clamp(in[s].imag(), -max_abs, max_abs) };
+            const float v[2] = { std::clamp(in[s].real() * inv_gain, -max_abs, max_abs),
+                                 std::clamp(in[s].imag() * inv_gain, -max_abs, max_abs) };
             for (int a = 0; a < 2; a++) {
                 const axis& ax = d_axis[a];
                 const int axis_bits = d_bits / 2;
@@ -165,7 +208,7 @@ public:
                     }
                 }
                 for (int j = 0; j < axis_bits; j++)
-                    out[2 * j + a] = (m0[j] - m1[j]) * inv_n0;
+                    out[2 * j + a] = (m0[j] - m1[j]) * inv_eff;
             }
         }
         return noutput_items;

@@ -34,7 +34,8 @@ void bind_qam(py::module& m)
             m, "qam_demapper",
             "Max-log QAM demapper (the constellation of qam_mapper): complex symbols in,\n"
             "bits_per_symbol float LLRs out per symbol, b(0) first, L = ln P(b=1)/P(b=0), positive\n"
-            "for bit 1: L = (min_{b=0} |y-s|^2 - min_{b=1} |y-s|^2) / noise_var.")
+            "for bit 1: L = (min_{b=0} |y-s|^2 - min_{b=1} |y-s|^2) / noise_var.\n"
+            "Tags 'n0' and 'gain' on a symbol set noise_var and the gain (y = gain s + n) from it on.")
             .def(py::init(&cls::make), py::arg("modulation") = "16qam", py::arg("noise_var") = 1.0f)
             .def("bits_per_symbol", &cls::bits_per_symbol)
             .def("noise_var", &cls::noise_var)

@@ -1,0 +1,86 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "link/burst_format.h"
+#include "mimo/qam.h"
+#include <gnuradio/gpurx/burst_framer.h>
+#include <gnuradio/io_signature.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gpurx {
+
+namespace {
+namespace lk = core::link;
+namespace mm = core::mimo;
+
+class burst_framer_impl final : public burst_framer
+{
+    const mm::modulation d_mod;
+    const int d_qm;
+    const lk::burst_format d_fmt;
+    const int d_gap;
+    std::vector<lk::cfloat> d_data;
+
+public:
+    burst_framer_impl(const std::string& modulation, int data_symbols, int gap_symbols, const std::string& len_tag_key)
+        : gr::tagged_stream_block("burst_framer",
+                                  gr::io_signature::make(1, 1, sizeof(uint8_t)),
+                                  gr::io_signature::make(1, 1, sizeof(gr_complex)),
+                                  len_tag_key),
+          d_mod(mm::parse_modulation(modulation)),
+          d_qm(mm::bits_per_symbol(d_mod)),
+          d_fmt(data_symbols),
+          d_gap(gap_symbols),
+          d_data(static_cast<size_t>(data_symbols))
+    {
+        if (gap_symbols < 0 || gap_symbols > (1 << 20))
+            throw std::invalid_argument("gap_symbols must be in 0..1048576, got " + std::to_string(gap_symbols));
+        // The input packet's tags (the TB's parameters) mean nothing to the
+        // burst's symbols.
+        set_tag_propagation_policy(TPP_DONT);
+    }
+
+    int burst_symbols() const override { return d_fmt.burst_len() + d_gap; }
+
+    int calculate_output_stream_length(const gr_vector_int&) override { return burst_symbols(); }
+
+    int work(int noutput_items,
+             gr_vector_int& ninput_items,
+             gr_vector_const_void_star& input_items,
+             gr_vector_void_star& output_items) override
+    {
+        const auto* bits = static_cast<const uint8_t*>(input_items[0]);
+        const int g = ninput_items[0];
+        if (g != d_fmt.data_symbols * d_qm) {
+            d_logger->warn("packet at input item {}: {} bits, expected data_symbols x bits per symbol = {}; "
+                           "dropped",
+                           nitems_read(0), g, d_fmt.data_symbols * d_qm);
+            return 0;
+        }
+        for (int d = 0; d < d_fmt.data_symbols; d++) {
+            const std::complex<double> s = mm::map_bits(d_mod, bits + size_t(d) * d_qm);
+            d_data[d] = lk::cfloat(float(s.real()), float(s.imag()));
+        }
+        const auto burst = lk::build_burst(d_fmt, d_data.data());
+        auto* out = static_cast<gr_complex*>(output_items[0]);
+        std::copy(burst.begin(), burst.end(), out);
+        std::fill(out + burst.size(), out + burst_symbols(), gr_complex(0.0f, 0.0f));
+        (void)noutput_items;
+        return burst_symbols();
+    }
+};
+} // namespace
+
+burst_framer::sptr burst_framer::make(const std::string& modulation, int data_symbols, int gap_symbols, const std::string& len_tag_key)
+{
+    return gnuradio::make_block_sptr<burst_framer_impl>(modulation, data_symbols, gap_symbols, len_tag_key);
+}
+
+} // namespace gpurx
+} // namespace gr
