@@ -39,7 +39,8 @@ struct burst_format {
     static constexpr int preamble_len = zc_len * repetitions;
     static constexpr int pilot_len = 4;
     static constexpr int pilot_spacing = 60; //!< data symbols between pilot blocks
-    static constexpr int guard = 8;          //!< zero symbols at each end
+    static constexpr int guard = 12;         //!< zero symbols at each end: the tails of
+                                             //!< an 11-symbol pulse-shaping filter
 
     int data_symbols = 0; //!< the codeword's symbols, G / qm
 

@@ -41,9 +41,10 @@ class burst_sync_impl final : public burst_sync
     const pmt::pmt_t d_len_key;
     const pmt::pmt_t d_errors = pmt::mp("errors");
 
-    int flush(gr_complex* out, int space)
+    //! Writes waiting bursts to out[already..space); returns the new count.
+    int flush(gr_complex* out, int already, int space)
     {
-        int produced = 0;
+        int produced = already;
         while (!d_queue.empty() && produced < space) {
             const lk::burst_result& r = d_queue.front();
             if (d_pos == 0) {
@@ -97,7 +98,7 @@ public:
                      gr_vector_void_star& output_items) override
     {
         auto* out = static_cast<gr_complex*>(output_items[0]);
-        int produced = flush(out, noutput_items);
+        int produced = flush(out, 0, noutput_items);
         const int nin = ninput_items[0];
         int take = 0;
         if (d_queue.empty() && nin > 0) {
@@ -110,7 +111,7 @@ public:
                 d_queue.push_back(std::move(r));
                 d_bursts++;
             }
-            produced += flush(out + produced, noutput_items - produced);
+            produced = flush(out, produced, noutput_items);
         } else if (nin == 0 && !d_at_end && input_finished(*this, nin)) {
             d_at_end = true;
             if (d_rx.pending()) {
