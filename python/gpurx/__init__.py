@@ -44,5 +44,6 @@ except ImportError:
 
 from .packet_link import (packet_link_genie, packet_link_rx, packet_link_tx, link_parameters,
                           rrc_taps)
+from .link_channel import impaired_channel
 
 __version__ = version()
