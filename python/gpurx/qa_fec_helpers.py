@@ -39,15 +39,16 @@ def random_bits(rng, n):
 
 class bpsk_link(gr.top_block):
     """bits -> fec.extended_encoder(enc) -> +-1 (+ noise) ->
-    fec.extended_decoder(dec) -> bits, as fec_test builds it."""
+    fec.extended_decoder(dec) -> bits, as fec_test builds it; puncpat is
+    both extended blocks' (the encoder punctures, the decoder depunctures)."""
 
-    def __init__(self, bits, enc, dec, esn0_db=None, threading=None, seed=1):
+    def __init__(self, bits, enc, dec, esn0_db=None, threading=None, seed=1, puncpat="11"):
         gr.top_block.__init__(self, "gr-fec link")
         src = blocks.vector_source_b(np.asarray(bits, dtype=np.uint8).tolist(), False)
-        encoder = fec.extended_encoder(enc, threading=threading, puncpat="11")
+        encoder = fec.extended_encoder(enc, threading=threading, puncpat=puncpat)
         to_pm1 = blocks.char_to_float(1, 0.5)   # 0/1 -> 0/2
         shift = blocks.add_const_ff(-1.0)       # -> -1/+1: bit 1 is +1
-        decoder = fec.extended_decoder(dec, threading=threading, ann=None, puncpat="11",
+        decoder = fec.extended_decoder(dec, threading=threading, ann=None, puncpat=puncpat,
                                        integration_period=10000)
         self.sink = blocks.vector_sink_b()
         self.connect(src, encoder, to_pm1, shift)

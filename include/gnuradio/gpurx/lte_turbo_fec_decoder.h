@@ -67,6 +67,22 @@ namespace gpurx {
  * and is the throughput path. A frame holding NaN or Inf is not decoded:
  * its output is zeros and a warning is logged (checked before llr_scale:
  * finite values scaled beyond float's range are clamped).
+ *
+ * Puncturing: fec.extended_decoder and fec.extended_tagged_decoder
+ * depuncture (a puncpat other than "11") with depuncture_bb, on bytes, and
+ * convert their float input to bytes only for an object whose
+ * get_input_conversion() is "uchar". With input_conversion "uchar" this
+ * object reports that, as gr-fec's cc_decoder does (get_shift() 128,
+ * get_input_item_size() 1): the deployment sends each value y as
+ * round(48 y + 128) clamped to 0..255, and the object decodes
+ * (byte - 128) / 48 as y; depuncture_bb's fill byte 127 reads as -1/48,
+ * nearly an erasure. The values then clip at |y| = 128/48 (about 2.67), so
+ * scale true LLRs down to that range first; no NaN or Inf can arrive.
+ * gr-fec's async decoder converts too, but casts 48 y + 128 to a byte
+ * without clamping, so a value beyond that range wraps around to the other
+ * sign: keep "none" there. With "none" (the default) the object takes float
+ * values (item size 4) and a puncpat other than "11" fails the flowgraph
+ * ("itemsize mismatch: depuncture_bb0:0 using 1, fec_decoder0:0 using 4").
  */
 class GPURX_API lte_turbo_fec_decoder : virtual public gr::fec::generic_decoder
 {
@@ -81,6 +97,8 @@ public:
      * \param early_termination "none", "crc24a", "crc24b" or "hard-decision"
      * \param llr_scale each input value y is decoded as the LLR llr_scale * y, > 0
      * \param backend "auto", "cuda" or "cpu" (see pipeline_options)
+     * \param input_conversion "none": float values; "uchar": gr-fec's 8-bit
+     *        soft values, for a puncpat other than "11" (see above)
      *
      * Bad parameters throw std::invalid_argument naming the parameter.
      */
@@ -91,7 +109,8 @@ public:
                      float scaling = 0.75f,
                      const std::string& early_termination = "none",
                      float llr_scale = 2.0f,
-                     const std::string& backend = "auto");
+                     const std::string& backend = "auto",
+                     const std::string& input_conversion = "none");
 
     //! The current block size K.
     virtual int block_size() const = 0;

@@ -29,7 +29,8 @@ namespace gpurx {
  * frame_bits information bits, the n of each trellis step together in
  * polynomial order, as float soft values; out: frame_bits unpacked bits.
  * Puncturing is left to gr-fec (the puncpat of its extended encoder and
- * decoder), so rate() is exactly 1/n.
+ * decoder, with input_conversion "uchar": see below), so rate() is exactly
+ * 1/n.
  *
  * Polynomials: in octal as the standards print them ([0o133, 0o171] for
  * K = 7: the most significant bit taps the current input bit), or, with
@@ -70,6 +71,22 @@ namespace gpurx {
  * holding NaN or Inf is not decoded: its output is zeros and a warning is
  * logged (checked before llr_scale: finite values scaled beyond float's
  * range are clamped).
+ *
+ * Puncturing: fec.extended_decoder and fec.extended_tagged_decoder
+ * depuncture (a puncpat other than "11") with depuncture_bb, on bytes, and
+ * convert their float input to bytes only for an object whose
+ * get_input_conversion() is "uchar". With input_conversion "uchar" this
+ * object reports that, as gr-fec's cc_decoder does (get_shift() 128,
+ * get_input_item_size() 1): the deployment sends each value y as
+ * round(48 y + 128) clamped to 0..255, and the object decodes
+ * (byte - 128) / 48 as y; depuncture_bb's fill byte 127 reads as -1/48,
+ * nearly an erasure. The values then clip at |y| = 128/48 (about 2.67), so
+ * scale true LLRs down to that range first; no NaN or Inf can arrive.
+ * gr-fec's async decoder converts too, but casts 48 y + 128 to a byte
+ * without clamping, so a value beyond that range wraps around to the other
+ * sign: keep "none" there. With "none" (the default) the object takes float
+ * values (item size 4) and a puncpat other than "11" fails the flowgraph
+ * ("itemsize mismatch: depuncture_bb0:0 using 1, fec_decoder0:0 using 4").
  */
 class GPURX_API viterbi_fec_decoder : virtual public gr::fec::generic_decoder
 {
@@ -84,6 +101,8 @@ public:
      * \param chunk tile length of the tiled decoder, 1..65536
      * \param llr_scale each input value y is decoded as the LLR llr_scale * y, > 0
      * \param backend "auto", "cuda" or "cpu" (see pipeline_options)
+     * \param input_conversion "none": float values; "uchar": gr-fec's 8-bit
+     *        soft values, for a puncpat other than "11" (see above)
      *
      * Bad parameters throw std::invalid_argument naming the parameter.
      */
@@ -94,7 +113,8 @@ public:
                      bool gr_fec_order = false,
                      int chunk = 64,
                      float llr_scale = 1.0f,
-                     const std::string& backend = "auto");
+                     const std::string& backend = "auto",
+                     const std::string& input_conversion = "none");
 
     //! The current frame size in information bits.
     virtual int frame_bits() const = 0;

@@ -13,6 +13,8 @@
 #define INCLUDED_GPURX_BLOCKS_FEC_DECODER_OBJECT_H
 
 #include "blocks/drivers/fec_frame_runner.h"
+#include "blocks/drivers/fec_soft_input.h"
+#include "blocks/drivers/size_log_once.h"
 
 #include <string>
 
@@ -54,9 +56,11 @@ protected:
     fec_decoder_object(Code code,
                        typename Code::adapter_type adapter,
                        float llr_scale,
-                       const std::string& backend)
+                       const std::string& backend,
+                       fec_soft_input input)
         : d_code(std::move(code)),
           d_scale(llr_scale),
+          d_input(input),
           d_adapter(std::move(adapter)),
           d_runner(d_adapter, backend, this->d_logger)
     {
@@ -64,6 +68,19 @@ protected:
 
 public:
     double rate() override { return d_code.rate(); }
+
+    // What gr-fec's deployments convert the float stream to before the
+    // object (fec_soft_input.h): their puncturing needs bytes.
+    const char* get_input_conversion() override
+    {
+        return d_input == fec_soft_input::uchar ? "uchar" : "none";
+    }
+    float get_shift() override { return d_input == fec_soft_input::uchar ? fec_uchar_shift : 0.0f; }
+    int get_input_item_size() override
+    {
+        return d_input == fec_soft_input::uchar ? int(sizeof(uint8_t)) : int(sizeof(float));
+    }
+
     int get_input_size() override
     {
         d_request.input_size_read();
@@ -97,10 +114,16 @@ public:
         case fec_size::rejected:
             break;
         }
-        // Info level, as gr-fec's cc_decoder logs its refusals: the tagged
-        // deployments ask for their MTU (e.g. 12000 bits) once at start. A
-        // frame decoded at that size is warned about (generic_work()).
-        this->d_logger->info("{}: {}; a frame of this size comes out as zeros", Code::name, why);
+        // Info level, as gr-fec's cc_decoder logs its refusals (the tagged
+        // deployments ask for their MTU, e.g. 12000 bits, once at start), and
+        // once per size: the tagged and async deployments ask for every
+        // packet's size. Each frame decoded at that size is warned about
+        // (generic_work()): that one loses data.
+        d_refusals.log(this->d_logger,
+                       f,
+                       "{}: {}; a frame of this size comes out as zeros (said once per size)",
+                       Code::name,
+                       why);
         d_request.reject(f, d_code.max_reported_bits(), std::move(why));
         return true;
     }
@@ -114,8 +137,12 @@ public:
                                   size_t(d_request.rejected_bits()));
             return;
         }
-        d_runner.run(static_cast<const float*>(in),
-                     d_code.input_values(d_adapter),
+        const size_t n = d_code.input_values(d_adapter);
+        const float* values = d_input == fec_soft_input::uchar
+                                  ? fec_uchar_to_float(static_cast<const uint8_t*>(in), n, d_from_uchar)
+                                  : static_cast<const float*>(in);
+        d_runner.run(values,
+                     n,
                      d_scale,
                      static_cast<uint8_t*>(out),
                      size_t(d_code.output_bits()),
@@ -128,9 +155,12 @@ public:
 protected:
     Code d_code;
     const float d_scale;
+    const fec_soft_input d_input;
+    std::vector<float> d_from_uchar; // a uchar frame's float values
     const typename Code::adapter_type d_adapter; // before d_runner, which holds a reference to it
     fec_frame_runner d_runner;
     fec_frame_request d_request;
+    size_log_once d_refusals;
 };
 
 } // namespace gpurx

@@ -83,12 +83,17 @@ private:
 class lte_turbo_fec_decoder_impl final : public fec_decoder_object<lte_turbo_fec_decoder, turbo_fec_code>
 {
 public:
-    lte_turbo_fec_decoder_impl(int K, const core::turbo_config& cfg, float llr_scale, const std::string& backend)
+    lte_turbo_fec_decoder_impl(int K,
+                               const core::turbo_config& cfg,
+                               float llr_scale,
+                               const std::string& backend,
+                               fec_soft_input input)
         : generic_decoder("lte_turbo_fec_decoder"),
           fec_decoder_object(turbo_fec_code(K, cfg.iterations),
                              turbo_adapter(cfg, core::turbo::INPUT_FLOAT32),
                              llr_scale,
-                             backend)
+                             backend,
+                             input)
     {
     }
 
@@ -105,12 +110,14 @@ lte_turbo_fec_decoder::sptr lte_turbo_fec_decoder::make(int K,
                                                         float scaling,
                                                         const std::string& early_termination,
                                                         float llr_scale,
-                                                        const std::string& backend)
+                                                        const std::string& backend,
+                                                        const std::string& input_conversion)
 {
     core::lte_qpp(K); // throws, naming K, for sizes outside Table 5.1.3-3
     check_llr_scale(llr_scale);
+    const fec_soft_input input = parse_input_conversion(input_conversion);
     return std::make_shared<lte_turbo_fec_decoder_impl>(
-        K, make_turbo_config(iterations, algorithm, subblocks, scaling, early_termination), llr_scale, backend);
+        K, make_turbo_config(iterations, algorithm, subblocks, scaling, early_termination), llr_scale, backend, input);
 }
 
 } // namespace gpurx

@@ -7,6 +7,7 @@
 // on the same adapter (implementations, checks) as viterbi_decoder, one
 // frame per call.
 #include "blocks/drivers/fec_decoder_object.h"
+#include "blocks/drivers/size_log_once.h"
 #include "blocks/viterbi/viterbi_adapter.h"
 #include <gnuradio/gpurx/viterbi_fec_decoder.h>
 
@@ -53,9 +54,14 @@ public:
             // bounds the pipeline's staging); larger requests are clamped.
             // (GNU Radio 3.10.5's tagged decoder asks for a terminated
             // frame's size with its K-1 tail steps.)
-            logger->info("viterbi_fec_decoder: frame size {} is larger than frame_bits={} given "
-                         "at construction; using {}",
-                         f, d_max_frame_bits, d_max_frame_bits);
+            // Once per size: the tagged deployment asks for every packet's.
+            d_clamps.log(logger,
+                         f,
+                         "viterbi_fec_decoder: frame size {} is larger than frame_bits={} given "
+                         "at construction; using {} (said once per size)",
+                         f,
+                         d_max_frame_bits,
+                         d_max_frame_bits);
             d_frame_bits = d_max_frame_bits;
             return fec_size::refused;
         }
@@ -78,6 +84,7 @@ private:
     int d_frame_bits;
     const int d_n;
     const int d_tail; // the K-1 tail steps of a terminated code, else 0
+    size_log_once d_clamps;
 };
 
 class viterbi_fec_decoder_impl final : public fec_decoder_object<viterbi_fec_decoder, viterbi_fec_code>
@@ -86,12 +93,14 @@ public:
     viterbi_fec_decoder_impl(int frame_bits,
                              const core::viterbi_config& cfg,
                              float llr_scale,
-                             const std::string& backend)
+                             const std::string& backend,
+                             fec_soft_input input)
         : generic_decoder("viterbi_fec_decoder"),
           fec_decoder_object(viterbi_fec_code(frame_bits, cfg),
                              viterbi_adapter(cfg, core::viterbi::INPUT_SOFT, frame_bits),
                              llr_scale,
-                             backend)
+                             backend,
+                             input)
     {
     }
 
@@ -107,13 +116,15 @@ viterbi_fec_decoder::sptr viterbi_fec_decoder::make(int frame_bits,
                                                     bool gr_fec_order,
                                                     int chunk,
                                                     float llr_scale,
-                                                    const std::string& backend)
+                                                    const std::string& backend,
+                                                    const std::string& input_conversion)
 {
     // No puncture parameter: gr-fec punctures around the decoder (puncpat).
     const auto cfg = make_viterbi_config(K, polys, termination, chunk, {}, gr_fec_order);
     cfg.code().check_frame_bits(frame_bits); // throws, naming frame_bits
     check_llr_scale(llr_scale);
-    return std::make_shared<viterbi_fec_decoder_impl>(frame_bits, cfg, llr_scale, backend);
+    const fec_soft_input input = parse_input_conversion(input_conversion);
+    return std::make_shared<viterbi_fec_decoder_impl>(frame_bits, cfg, llr_scale, backend, input);
 }
 
 } // namespace gpurx

@@ -33,7 +33,11 @@ const char* soft_doc =
     "exact LLR is 2 y / sigma^2 = 4 y Es/N0.\n"
     "One frame per generic_work() call, as a batch of one on gr-gpurx's pipeline (backend\n"
     "'auto', 'cuda' or 'cpu'): for gr-fec interoperability; the gpurx blocks batch frames\n"
-    "and are the throughput path. A frame holding NaN or Inf decodes to zeros (logged).";
+    "and are the throughput path. A frame holding NaN or Inf decodes to zeros (logged).\n"
+    "input_conversion='uchar' for a puncpat other than '11' in fec.extended_decoder and\n"
+    "fec.extended_tagged_decoder, which depuncture bytes: the object then takes gr-fec's\n"
+    "8-bit soft values (48 y + 128, as cc_decoder), clipping at |y| = 2.67; not for\n"
+    "fec.async_decoder, which wraps values beyond that range. Default 'none': floats.";
 } // namespace
 
 void bind_fec_coders(py::module& m)
@@ -67,10 +71,12 @@ void bind_fec_coders(py::module& m)
                         py::arg("early_termination") = "none",
                         py::arg("llr_scale") = 2.0f,
                         py::arg("backend") = "auto",
+                        py::arg("input_conversion") = "none",
                         "K: TS 36.212 block size; iterations 1..16; algorithm 'log-map', 'max-log-map'\n"
                         "or 'scaled-max-log-map'; subblocks P (0: auto); scaling (0, 1];\n"
                         "early_termination 'none', 'crc24a', 'crc24b' or 'hard-decision'; llr_scale > 0;\n"
-                        "backend 'auto', 'cuda' or 'cpu'. Raises ValueError naming a bad parameter.")
+                        "backend 'auto', 'cuda' or 'cpu'; input_conversion 'none' (floats) or 'uchar'\n"
+                        "(for puncpat). Raises ValueError naming a bad parameter.")
             .def("block_size", &cls::block_size, "The current block size K.")
             .def("llr_scale", &cls::llr_scale)
             .def("backend", &cls::backend, "'cuda' or 'cpu': where this object decodes.");
@@ -83,13 +89,18 @@ void bind_fec_coders(py::module& m)
             "LTE turbo encoder (TS 36.212 5.1.3.2) as a gr-fec encoder object\n"
             "(fec.extended_encoder, tagged and async encoders, fec_bercurve_generator): K\n"
             "unpacked bits in, 3K+12 unpacked bits out in the layout c[3k+i] = d(i)_k that\n"
-            "every gpurx turbo decoder takes; rate() = 3; set_frame_size() takes any LTE K.",
+            "every gpurx turbo decoder takes; rate() = 3; set_frame_size() takes any LTE K.\n"
+            "fec.async_encoder(packed=True) packs get_output_size() // 8 bytes, which drops the\n"
+            "last 4 of the 3K+12 bits: pad_to_bytes=True appends 4 zero bits (3K+16 bits out,\n"
+            "in every deployment), so that packed PDUs hold every coded bit; strip them before\n"
+            "a decoder. The async encoder's mtu must then be at least K/8 + 1 bytes.",
             py::multiple_inheritance())
             .def_static("make",
                         &cls::make,
                         py::arg("K"),
+                        py::arg("pad_to_bytes") = false,
                         "K: TS 36.212 block size (gpurx.lte_turbo_block_sizes()); raises ValueError "
-                        "naming K otherwise.")
+                        "naming K otherwise. pad_to_bytes: 4 zero bits after each codeword.")
             .def("block_size", &cls::block_size, "The current block size K.");
     }
     {
@@ -101,7 +112,8 @@ void bind_fec_coders(py::module& m)
                  "Viterbi decoder as a gr-fec decoder object, beside gr-fec's cc_encoder: the code\n"
                  "of gpurx.viterbi_decoder (K 3..9, rate 1/len(polys), termination 'terminated',\n"
                  "'truncated' or 'tail-biting'); the coded bits of a frame as float soft values\n"
-                 "in, frame_bits unpacked bits out; rate() = 1/n (puncturing: gr-fec's puncpat).\n"
+                 "in, frame_bits unpacked bits out; rate() = 1/n (puncturing: gr-fec's puncpat,\n"
+                 "with input_conversion='uchar').\n"
                  "polys in the standards' octal ([0o133, 0o171]), or with gr_fec_order=True\n"
                  "bit-reversed as cc_encoder takes them ([109, 79]): against\n"
                  "fec.cc_encoder_make(frame_bits, K, n, polys, 0, fec.CC_TERMINATED) use the same\n"
@@ -122,9 +134,11 @@ void bind_fec_coders(py::module& m)
                         py::arg("chunk") = 64,
                         py::arg("llr_scale") = 1.0f,
                         py::arg("backend") = "auto",
+                        py::arg("input_conversion") = "none",
                         "frame_bits: information bits per frame (the largest); K 3..9; polys; termination;\n"
                         "gr_fec_order; chunk 1..65536 (tile length); llr_scale > 0; backend 'auto',\n"
-                        "'cuda' or 'cpu'. Raises ValueError naming a bad parameter.")
+                        "'cuda' or 'cpu'; input_conversion 'none' (floats) or 'uchar' (for puncpat).\n"
+                        "Raises ValueError naming a bad parameter.")
             .def("frame_bits", &cls::frame_bits, "The current frame size in information bits.")
             .def("llr_scale", &cls::llr_scale)
             .def("backend", &cls::backend, "'cuda' or 'cpu': where this object decodes.");
