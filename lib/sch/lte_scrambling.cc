@@ -32,10 +32,17 @@ void matrix_of(bool x1, long steps, uint32_t* columns)
 
 } // namespace
 
+void gold_start(uint32_t c_init, uint32_t& x1, uint32_t& x2)
+{
+    static const uint32_t x1_start = advance(1u, true, GOLD_NC);
+    x1 = x1_start;
+    x2 = advance(c_init & 0x7FFFFFFFu, false, GOLD_NC);
+}
+
 void gold_words(uint32_t c_init, uint32_t* words, size_t n)
 {
-    uint32_t x1 = advance(1u, true, GOLD_NC);
-    uint32_t x2 = advance(c_init & 0x7FFFFFFFu, false, GOLD_NC);
+    uint32_t x1, x2;
+    gold_start(c_init, x1, x2);
     for (size_t w = 0; w < n; w++) {
         words[w] = gold_word(x1, x2);
         x1 = gold_x1_advance32(x1);

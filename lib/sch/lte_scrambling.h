@@ -25,6 +25,9 @@ namespace sch {
  * c(32 w + b).
  */
 void gold_words(uint32_t c_init, uint32_t* words, size_t n);
+//! The registers' states at n = Nc (word 0): then gold_word(x1, x2) and
+//! gold_x1/x2_advance32 (sch_arith.h) give the words in turn.
+void gold_start(uint32_t c_init, uint32_t& x1, uint32_t& x2);
 //! c(0..n-1), one bit per byte.
 std::vector<uint8_t> gold_bits(uint32_t c_init, size_t n);
 

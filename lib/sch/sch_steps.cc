@@ -7,12 +7,22 @@
 #include "common/llr_int8.h"
 #include "sch/lte_scrambling.h"
 #include "sch/sch_arith.h"
+#include "sch/sch_steps_fast.h"
 #include "turbo/lte_crc.h"
 #include "turbo/turbo_frame.h"
 
 #include <array>
+#include <cstdlib>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 #include <vector>
+
+#if defined(__x86_64__) || defined(__i386__)
+#define GPURX_SCH_X86 1
+#else
+#define GPURX_SCH_X86 0
+#endif
 
 namespace gr {
 namespace gpurx {
@@ -46,7 +56,44 @@ const uint64_t* sign_bytes()
     return table.data();
 }
 
+bool avx2_steps()
+{
+#if GPURX_SCH_X86
+    static const bool chosen = [] {
+        bool use = __builtin_cpu_supports("avx2");
+        if (const char* cap = std::getenv("GPURX_SCH_SIMD")) {
+            const std::string c(cap);
+            if (c != "generic" && c != "avx2")
+                throw std::invalid_argument("GPURX_SCH_SIMD must be \"generic\" or \"avx2\", got \"" + c + "\"");
+            use = use && c == "avx2";
+        }
+        return use;
+    }();
+    return chosen;
+#else
+    return false;
+#endif
+}
+
+#if !GPURX_SCH_X86
+// Never called: avx2_steps() is false off x86.
+namespace avx2 {
+void descramble_float(const float*, size_t, uint32_t, int8_t*) {}
+void descramble_int8(const int8_t*, size_t, uint32_t, int8_t*) {}
+} // namespace avx2
+#endif
+
 void descramble(const frame_params& p, const uint8_t* in, int8_t* out)
+{
+    if (!avx2_steps())
+        return descramble_reference(p, in, out);
+    if (p.input == turbo::INPUT_INT8)
+        avx2::descramble_int8(reinterpret_cast<const int8_t*>(in), size_t(p.G), p.c_init, out);
+    else
+        avx2::descramble_float(reinterpret_cast<const float*>(in), size_t(p.G), p.c_init, out);
+}
+
+void descramble_reference(const frame_params& p, const uint8_t* in, int8_t* out)
 {
     const size_t G = size_t(p.G);
     thread_local std::vector<uint32_t> c;
@@ -91,8 +138,28 @@ void dematch(const frame_params& p, int r, const int8_t* descrambled, const int3
         // to the buffer once is the same as adding the sum (one saturation).
         if (!soft_in) {
             std::memset(dec, 0, size_t(L));
-            for (int e = 0; e < E; e++)
-                dec[order[e]] = rx(e); // |v| <= 127: saturate8 is the identity
+            if (p.channel != ULSCH) {
+                // The downlink's plain scatter, with restrict-qualified
+                // locals: int8 stores may alias anything (p's fields, the
+                // table), and without them every step reloads them.
+                const int8_t* __restrict src = descrambled + at;
+                const int32_t* __restrict idx = order;
+                int8_t* __restrict dst = dec;
+                int e = 0;
+                for (; e + 4 <= E; e += 4) {
+                    const int32_t i0 = idx[e], i1 = idx[e + 1], i2 = idx[e + 2], i3 = idx[e + 3];
+                    const int8_t v0 = src[e], v1 = src[e + 1], v2 = src[e + 2], v3 = src[e + 3];
+                    dst[i0] = v0;
+                    dst[i1] = v1;
+                    dst[i2] = v2;
+                    dst[i3] = v3;
+                }
+                for (; e < E; e++)
+                    dst[idx[e]] = src[e];
+            } else {
+                for (int e = 0; e < E; e++)
+                    dec[order[e]] = rx(e); // |v| <= 127: saturate8 is the identity
+            }
         } else {
             if (p.combine)
                 std::copy(soft_in, soft_in + L, soft_out);

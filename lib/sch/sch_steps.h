@@ -30,6 +30,9 @@ namespace sch {
 
 //! Step 1: \p in holds G float32 or int8 LLRs (p.input); \p out G int8.
 void descramble(const frame_params& p, const uint8_t* in, int8_t* out);
+//! descramble()'s plain loops, which its SIMD build (sch_steps_fast.h) must
+//! equal value for value.
+void descramble_reference(const frame_params& p, const uint8_t* in, int8_t* out);
 
 /*!
  * Step 2 for code block \p r. \p order: its circular_order() table (\p n

@@ -139,6 +139,52 @@ void quantise_split(const float* in, int K, float scale, int16_t* sys, int16_t* 
         tail[i] = int16_t(turbo_fx::quantize_vectorisable(in[3 * K + i], scale));
 }
 
+// 16 steps of int8 d0 d1 d2 (48 bytes) into their three streams: each
+// stream's bytes picked from the three 16-byte loads (0x80: none), merged,
+// saturated (-128 to -LLR_MAX) and widened.
+void split_int8(const int8_t* in, int K, int16_t* sys, int16_t* p0, int16_t* p1, int16_t* tail)
+{
+    alignas(16) static const int8_t pick[3][3][16] = {
+        { { 0, 3, 6, 9, 12, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1 },
+          { -1, -1, -1, -1, -1, -1, 2, 5, 8, 11, 14, -1, -1, -1, -1, -1 },
+          { -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 4, 7, 10, 13 } },
+        { { 1, 4, 7, 10, 13, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1 },
+          { -1, -1, -1, -1, -1, 0, 3, 6, 9, 12, 15, -1, -1, -1, -1, -1 },
+          { -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 2, 5, 8, 11, 14 } },
+        { { 2, 5, 8, 11, 14, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1 },
+          { -1, -1, -1, -1, -1, 1, 4, 7, 10, 13, -1, -1, -1, -1, -1, -1 },
+          { -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 3, 6, 9, 12, 15 } },
+    };
+    const __m128i lo = _mm_set1_epi8(int8_t(-turbo_fx::LLR_MAX));
+    int16_t* out[3] = { sys, p0, p1 };
+    int k = 0;
+    for (; k + 16 <= K; k += 16) {
+        __m128i x[3];
+        for (int b = 0; b < 3; b++)
+            x[b] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 3 * k + 16 * b));
+        for (int i = 0; i < 3; i++) {
+            __m128i v = _mm_setzero_si128();
+            for (int b = 0; b < 3; b++)
+                v = _mm_or_si128(v, _mm_shuffle_epi8(x[b], _mm_load_si128(reinterpret_cast<const __m128i*>(pick[i][b]))));
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out[i] + k), _mm256_cvtepi8_epi16(_mm_max_epi8(v, lo)));
+        }
+    }
+    for (; k < K; k++)
+        for (int i = 0; i < 3; i++)
+            out[i][k] = int16_t(turbo_fx::quantize(in[3 * k + i]));
+    for (int i = 0; i < 12; i++)
+        tail[i] = int16_t(turbo_fx::quantize(in[3 * K + i]));
+}
+
+void permute_rows(const int16_t* src, int W, const uint16_t* to_row, const uint8_t* idx, const uint8_t* ctl,
+                  int16_t* dst)
+{
+    for (int r = 0; r < W; r++)
+        avx2_ops::store(dst + size_t(to_row[r]) * LANES,
+                        avx2_ops::permute(avx2_ops::load(src + size_t(r) * LANES), idx + size_t(r) * LANES,
+                                          ctl + size_t(64) * r));
+}
+
 void to_lanes(const int16_t* const* src, int W, int16_t* dst)
 {
     int r = 0;
@@ -189,7 +235,7 @@ void scale(const int16_t* le, size_t n, int sq, int16_t* out)
 
 const build_fns& avx2_build()
 {
-    static const build_fns f{ run, quantise_split, to_lanes, hard_from_lanes, scale };
+    static const build_fns f{ run, quantise_split, split_int8, permute_rows, to_lanes, hard_from_lanes, scale };
     return f;
 }
 

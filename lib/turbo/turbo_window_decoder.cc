@@ -117,18 +117,11 @@ void split(const T* in, int K, int16_t* sys, int16_t* p0, int16_t* p1, int16_t* 
 void turbo_window_decoder::decode_int8(const int8_t* const* llr, int n, int K, float int8_scale,
                                        uint8_t* const* hard, float* const* soft, turbo_decode_result* res)
 {
-    // Through the float path at scale 1: every int8 value is exact in float
-    // and quantize_vectorisable(v, 1) = max(v, -LLR_MAX) = quantize(int8 v);
-    // the conversion vectorises, the split of int8 one by one would not.
-    const auto quantise_split = build_of(d_isa).quantise_split;
-    const size_t len = 3 * size_t(K) + 12;
-    d_float.resize(len);
+    // quantize(int8 v) = max(v, -LLR_MAX), split into the streams by the
+    // build (byte shuffles in the AVX2 one).
+    const auto split_int8 = build_of(d_isa).split_int8;
     run([&](int c, int16_t* sys, int16_t* p0, int16_t* p1, int16_t* tail) {
-            const int8_t* in = llr[c];
-            float* f = d_float.data();
-            for (size_t i = 0; i < len; i++)
-                f[i] = float(in[i]);
-            quantise_split(f, K, 1.0f, sys, p0, p1, tail);
+            split_int8(llr[c], K, sys, p0, p1, tail);
         },
         n, K, int8_scale, hard, soft, res);
 }
@@ -200,12 +193,7 @@ void turbo_window_decoder::run(const Split& split_codeword, int n, int K, float 
     fns.to_lanes(src[1], W, jb.lp[0]);
     fns.to_lanes(src[2], W, jb.lp[1]);
     // Decoder 1's systematic LLRs: natural rows into interleaved ones.
-    for (int r = 0; r < W; r++) {
-        int16_t* dst = jb.ls[1] + p.int_row[r] * row;
-        const uint8_t* idx = &p.to_int[r * row];
-        for (size_t t = 0; t < row; t++)
-            dst[t] = jb.ls[0][r * row + idx[t]];
-    }
+    fns.permute_rows(jb.ls[0], W, p.int_row.data(), p.to_int.data(), p.to_int_ctl.data(), jb.ls[1]);
     std::copy(jb.ls[0], jb.ls[0] + rows, jb.lu[0]); // no a-priori information yet
     for (int d = 0; d < 2; d++)
         for (int s = 0; s < 8; s++)

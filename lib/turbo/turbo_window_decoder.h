@@ -80,6 +80,14 @@ struct build_fns {
     //! and the 12 termination values.
     void (*quantise_split)(const float* in, int K, float scale, int16_t* sys, int16_t* p0, int16_t* p1,
                            int16_t* tail);
+    //! The same of int8 LLRs in steps (quantize(int8_t) of turbo_fixed.h:
+    //! -128 saturates to -LLR_MAX).
+    void (*split_int8)(const int8_t* in, int K, int16_t* sys, int16_t* p0, int16_t* p1, int16_t* tail);
+    //! Rows between the decoders' layouts: dst[to_row[r] * LANES + t] =
+    //! src[r * LANES + idx[r * LANES + t]] for r < W (ctl: idx as the
+    //! vpshufb controls of plan::to_int_ctl).
+    void (*permute_rows)(const int16_t* src, int W, const uint16_t* to_row, const uint8_t* idx,
+                         const uint8_t* ctl, int16_t* dst);
     //! Into the lane layout: dst[r * LANES + t] = src[t][r], r < W.
     void (*to_lanes)(const int16_t* const* src, int W, int16_t* dst);
     //! Out of it, as decisions: dst[t][r] = app[r * LANES + t] > 0, r < W.
@@ -129,7 +137,6 @@ private:
     turbo_decoder_cpu::avector<int16_t> d_stage; // codewords quantised, streams split
     std::vector<std::vector<uint8_t>> d_prev;  // hard-decision stop: last decisions
     std::vector<uint8_t> d_scratch;            // decisions of lanes not reported
-    std::vector<float> d_float;                // int8 input as float
 };
 
 } // namespace core

@@ -93,6 +93,28 @@ void quantise_split(const float* in, int K, float scale, int16_t* sys, int16_t* 
     quantise(in + 3 * size_t(K), 12, scale, tail);
 }
 
+void split_int8(const int8_t* in, int K, int16_t* sys, int16_t* p0, int16_t* p1, int16_t* tail)
+{
+    for (int k = 0; k < K; k++) {
+        sys[k] = int16_t(turbo_fx::quantize(in[3 * k]));
+        p0[k] = int16_t(turbo_fx::quantize(in[3 * k + 1]));
+        p1[k] = int16_t(turbo_fx::quantize(in[3 * k + 2]));
+    }
+    for (int i = 0; i < 12; i++)
+        tail[i] = int16_t(turbo_fx::quantize(in[3 * K + i]));
+}
+
+void permute_rows(const int16_t* src, int W, const uint16_t* to_row, const uint8_t* idx, const uint8_t*,
+                  int16_t* dst)
+{
+    for (int r = 0; r < W; r++) {
+        int16_t* d = dst + size_t(to_row[r]) * LANES;
+        const uint8_t* x = idx + size_t(r) * LANES;
+        for (int t = 0; t < LANES; t++)
+            d[t] = src[size_t(r) * LANES + x[t]];
+    }
+}
+
 void to_lanes(const int16_t* const* src, int W, int16_t* dst)
 {
     for (int r = 0; r < W; r++)
@@ -117,7 +139,7 @@ void scale(const int16_t* le, size_t n, int sq, int16_t* out)
 
 const build_fns& generic_build()
 {
-    static const build_fns f{ run, quantise_split, to_lanes, hard_from_lanes, scale };
+    static const build_fns f{ run, quantise_split, split_int8, permute_rows, to_lanes, hard_from_lanes, scale };
     return f;
 }
 

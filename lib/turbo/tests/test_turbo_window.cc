@@ -181,6 +181,44 @@ TEST(TurboWindow, ScalingMatchesSharedForEveryInput)
     EXPECT_EQ(mismatches, 0);
 }
 
+// Each build's int8 split (every int8 value, -128 saturating) and its row
+// permutation between the decoders' layouts are the shared definitions'.
+TEST(TurboWindow, BuildsSplitInt8AndPermuteRowsAsShared)
+{
+    std::mt19937 rng(71);
+    for (int K : { 40, 1024, 6144, 1008, 5824 }) {
+        std::vector<int8_t> in(3 * K + 12);
+        for (size_t i = 0; i < in.size(); i++)
+            in[i] = int8_t(i % 5 == 0 ? int(i % 256) - 128 : int(rng() % 256) - 128);
+        for (auto isa : builds()) {
+            std::vector<int16_t> s(3 * K + 12);
+            tw::build_of(isa).split_int8(in.data(), K, s.data(), s.data() + K, s.data() + 2 * K, s.data() + 3 * K);
+            for (int k = 0; k < K; k++)
+                for (int i = 0; i < 3; i++)
+                    ASSERT_EQ(s[i * K + k], core::turbo_fx::quantize(in[3 * k + i])) << "k=" << k;
+            for (int i = 0; i < 12; i++)
+                ASSERT_EQ(s[3 * K + i], core::turbo_fx::quantize(in[3 * K + i]));
+        }
+    }
+    std::uniform_int_distribution<int> v(-32768, 32767);
+    for (int K : { 6144, 5824, 1024, 504, 40 }) {
+        const tw::plan& p = tw::plan_for(K);
+        const size_t n = size_t(p.W) * tw::LANES;
+        core::turbo_decoder_cpu::avector<int16_t> src(n), want(n), got(n);
+        for (auto& x : src)
+            x = int16_t(v(rng));
+        for (int r = 0; r < p.W; r++)
+            for (int t = 0; t < tw::LANES; t++)
+                want[size_t(p.int_row[r]) * tw::LANES + t] = src[size_t(r) * tw::LANES + p.to_int[size_t(r) * tw::LANES + t]];
+        for (auto isa : builds()) {
+            std::fill(got.begin(), got.end(), int16_t(0));
+            tw::build_of(isa).permute_rows(src.data(), p.W, p.int_row.data(), p.to_int.data(), p.to_int_ctl.data(),
+                                           got.data());
+            ASSERT_TRUE(std::equal(got.begin(), got.end(), want.begin())) << "K=" << K;
+        }
+    }
+}
+
 // Each build's input and output moves: float LLRs quantised as the shared
 // quantiser does (ties, saturation, +-Inf, NaN) and split into streams;
 // into and out of the lane layout, for window lengths with and without a
