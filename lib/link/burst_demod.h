@@ -10,9 +10,10 @@
 //   2. the symbols at t0 + k sps, by cubic interpolation;
 //   3. the channel (symbol-spaced taps) and the noise from the preamble, an
 //      MMSE equaliser;
-//   4. phase and gain from the pilot blocks: a residual frequency fitted
-//      over the burst, each block's estimate smoothed with its neighbours',
-//      interpolated between blocks (pilots, not decision feedback: at the
+//   4. phase from the pilot blocks: a residual frequency fitted over the
+//      burst, each block's estimate smoothed with its neighbours' (+-3
+//      blocks), interpolated between blocks; the gain is the equaliser's
+//      unbiased scale, 1 (pilots, not decision feedback: at the
 //      turbo code's operating SNR one symbol decision in ten is wrong, which
 //      makes decision-directed loops slip; pilots cost 6 % of the symbols);
 //   5. N0 from the equaliser's model and the pilots' residual.

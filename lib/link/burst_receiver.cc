@@ -54,12 +54,17 @@ void burst_receiver::push(const cfloat* x, size_t n)
 {
     const size_t old = d_y.size();
     d_y.insert(d_y.end(), x, x + n);
+    d_e.resize(d_y.size() + 1);
     for (size_t i = old; i < d_y.size(); i++)
-        d_e.push_back(d_e.back() + double(std::norm(d_y[i])));
+        d_e[i + 1] = d_e[i] + double(std::norm(d_y[i]));
     // q_j needs y_(j+D): extend d_q as far as the samples allow.
-    while (d_q.size() + d_lag <= d_y.size()) {
-        const size_t j = d_q.size() - 1;
-        d_q.push_back(d_q.back() + std::complex<double>(std::conj(d_y[j]) * d_y[j + d_lag]));
+    const size_t q_old = d_q.size();
+    if (d_y.size() >= size_t(d_lag) && d_y.size() - d_lag + 1 > q_old) {
+        d_q.resize(d_y.size() - d_lag + 1);
+        for (size_t i = q_old; i < d_q.size(); i++) {
+            const size_t j = i - 1;
+            d_q[i] = d_q[j] + std::complex<double>(std::conj(d_y[j]) * d_y[j + d_lag]);
+        }
     }
     run();
 }

@@ -25,10 +25,12 @@ namespace gpurx {
  * root-raised-cosine matched filter. Each burst is found by its preamble's
  * repetition (frequency offsets up to +-1/(2 zc_len sps) cycles/sample,
  * +-3.9e-3 at sps 4), timed by the preamble's correlation, its channel
- * estimated from the preamble (7 symbol-spaced taps) and equalised (MMSE),
- * its phase and gain tracked with the pilot blocks, its N0 estimated.
+ * estimated from the preamble (7 symbol-spaced taps) and equalised (MMSE,
+ * scaled to unit gain), its phase tracked with the pilot blocks, its N0
+ * estimated from the equaliser's model and the pilots' residual.
  *
- * Out: per burst, a packet of \p data_symbols symbols y = gain s + n,
+ * Out: per burst, a packet of \p data_symbols symbols y = gain s + n (gain
+ * 1: the equaliser's scale),
  * E|n|^2 = n0, tagged on its first symbol with \p len_tag_key, "gain",
  * "n0", "snr_db" (10 log10 gain^2/n0), "cfo" (cycles/sample), "corr" (the
  * preamble's normalised correlation) and "burst_time" (the preamble's first
