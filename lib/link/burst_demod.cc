@@ -62,7 +62,8 @@ bool demodulate_burst(const demod_config& c,
                       int64_t x_offset,
                       int start,
                       double cfo,
-                      burst_result& r)
+                      burst_result& r,
+                      demod_scratch& scratch)
 {
     const int sps = c.sps, W = search_window(c), pad = pad_symbols(c);
     const int before = demod_before(c, f), len = before + demod_after(c, f);
@@ -71,29 +72,34 @@ bool demodulate_burst(const demod_config& c,
     // Remove the detector's frequency offset: a phasor advanced sample by
     // sample (a sine per sample would cost more than all the rest), set
     // exactly every 256 samples so that its rounding cannot accumulate.
-    std::vector<cfloat> y(static_cast<size_t>(len));
-    for (int i = 0; i < len; i++) {
-        const double ph = -2.0 * pi * cfo * i;
-        y[i] = xs[i] * cfloat(float(std::cos(ph)), float(std::sin(ph)));
+    std::vector<cfloat>& y = scratch.y;
+    y.resize(size_t(len));
+    const cdouble step = std::polar(1.0, -2.0 * pi * cfo);
+    for (int i0 = 0; i0 < len; i0 += 256) {
+        cdouble rot = std::polar(1.0, -2.0 * pi * cfo * i0);
+        for (int i = i0; i < std::min(len, i0 + 256); i++, rot *= step)
+            y[i] = xs[i] * cfloat(float(rot.real()), float(rot.imag()));
     }
 
     // 1. Fine timing.
     const auto& pre = preamble_symbols();
     const int np = burst_format::preamble_len;
-    std::vector<double> c2(static_cast<size_t>(2 * W + 1));
+    std::vector<double>& c2 = scratch.c2;
+    c2.resize(size_t(2 * W + 1));
     double best = -1.0, best_energy = 0.0;
     int tau0 = 0;
     for (int tau = -W; tau <= W; tau++) {
         // Float sums of 128 terms: rounding far below the noise.
-        cdouble acc = 0.0;
-        double e = 0.0;
+        // Float sums of 128 terms: rounding far below the noise.
+        cfloat acc = 0.0f;
+        float e = 0.0f;
         const cfloat* v = y.data() + before + tau;
         for (int k = 0; k < np; k++) {
             const cfloat x = v[k * sps];
-            acc += cdouble(std::conj(pre[k]) * x);
-            e += std::norm(x);
+            acc += std::conj(pre[k]) * x;
+            e += x.real() * x.real() + x.imag() * x.imag();
         }
-        c2[tau + W] = std::norm(acc);
+        c2[tau + W] = std::norm(cdouble(acc));
         if (c2[tau + W] > best) {
             best = c2[tau + W];
             best_energy = e;
@@ -114,7 +120,8 @@ bool demodulate_burst(const demod_config& c,
 
     // 2. Symbols, core and pad.
     const int core = f.core_len();
-    std::vector<cfloat> z(static_cast<size_t>(core + 2 * pad));
+    std::vector<cfloat>& z = scratch.z;
+    z.resize(size_t(core + 2 * pad));
     for (int k = -pad; k < core + pad; k++)
         z[k + pad] = interpolate(y, t0 + double(k) * sps);
 
@@ -126,7 +133,8 @@ bool demodulate_burst(const demod_config& c,
     if (!(eq.gain > 1e-6))
         return false;
     const int L = eq.half;
-    std::vector<cdouble> u(static_cast<size_t>(core));
+    std::vector<cdouble>& u = scratch.u;
+    u.resize(size_t(core));
     for (int k = 0; k < core; k++) {
         cdouble acc = 0.0;
         for (int i = -L; i <= L; i++)

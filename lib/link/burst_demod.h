@@ -49,6 +49,15 @@ struct demod_config {
     int equalizer_half = 5;  //!< L: equaliser taps -L..L
 };
 
+//! The demodulator's buffers, kept from burst to burst by its caller: a
+//! burst's allocations, returned and taken again, cost a page fault per
+//! page each time once the allocator hands memory back to the system.
+struct demod_scratch {
+    std::vector<cfloat> y, z;
+    std::vector<double> c2;
+    std::vector<std::complex<double>> u;
+};
+
 //! Samples the demodulator needs around a burst whose preamble starts near
 //! sample s: [s - before, s + after).
 int demod_before(const demod_config& c, const burst_format& f);
@@ -66,7 +75,8 @@ bool demodulate_burst(const demod_config& c,
                       int64_t x_offset,
                       int start,
                       double cfo,
-                      burst_result& r);
+                      burst_result& r,
+                      demod_scratch& scratch);
 
 } // namespace link
 } // namespace core

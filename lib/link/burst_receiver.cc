@@ -53,18 +53,26 @@ burst_receiver::burst_receiver(const receiver_config& cfg, int data_symbols)
 void burst_receiver::push(const cfloat* x, size_t n)
 {
     const size_t old = d_y.size();
+    if (d_y.capacity() < old + n) {
+        // Room for what trim() keeps plus this call's samples, doubled: the
+        // buffers then stop moving once the stream's chunk size is seen.
+        const size_t cap = 2 * (old + n + size_t(trim_above));
+        d_y.reserve(cap);
+        d_e.reserve(cap + 1);
+        d_q.reserve(cap + 1);
+    }
     d_y.insert(d_y.end(), x, x + n);
-    d_e.resize(d_y.size() + 1);
-    for (size_t i = old; i < d_y.size(); i++)
-        d_e[i + 1] = d_e[i] + double(std::norm(d_y[i]));
+    // Within the reserved capacity: no reallocation, no zero fill.
+    double e = d_e.back();
+    for (size_t i = old; i < d_y.size(); i++) {
+        e += double(std::norm(d_y[i]));
+        d_e.push_back(e);
+    }
     // q_j needs y_(j+D): extend d_q as far as the samples allow.
-    const size_t q_old = d_q.size();
-    if (d_y.size() >= size_t(d_lag) && d_y.size() - d_lag + 1 > q_old) {
-        d_q.resize(d_y.size() - d_lag + 1);
-        for (size_t i = q_old; i < d_q.size(); i++) {
-            const size_t j = i - 1;
-            d_q[i] = d_q[j] + std::complex<double>(std::conj(d_y[j]) * d_y[j + d_lag]);
-        }
+    std::complex<double> q = d_q.back();
+    for (size_t j = d_q.size() - 1; j + d_lag < d_y.size(); j++) {
+        q += std::complex<double>(std::conj(d_y[j]) * d_y[j + d_lag]);
+        d_q.push_back(q);
     }
     run();
 }
@@ -89,6 +97,16 @@ double burst_receiver::metric(int64_t n, std::complex<double>* p) const
     return e > 0.0 ? std::abs(P) / (0.75 * e) : 0.0;
 }
 
+bool burst_receiver::crosses(int64_t n, double t2) const
+{
+    // m(n) > threshold without a square root: |P|^2 > (3/4 threshold E)^2.
+    const int64_t i = n - d_base, D = d_lag;
+    const std::complex<double> P = d_q[size_t(i + D)] - d_q[size_t(i)] - d_q[size_t(i + 2 * D)] +
+                                   d_q[size_t(i + D)] - d_q[size_t(i + 3 * D)] + d_q[size_t(i + 2 * D)];
+    const double e = d_e[size_t(i + 4 * D)] - d_e[size_t(i)];
+    return std::norm(P) > t2 * e * e;
+}
+
 void burst_receiver::run()
 {
     const int64_t D = d_lag;
@@ -96,14 +114,17 @@ void burst_receiver::run()
     for (;;) {
         const int64_t end = samples();
         if (!d_triggered) {
-            // The metric at n needs samples up to n + 4D - 1.
+            // The metric at n needs samples up to n + 4D - 1. Tested at
+            // every other sample: the metric rises over 2D samples, and the
+            // peak search that follows looks at every one.
+            const double t2 = 0.75 * 0.75 * d_cfg.threshold * d_cfg.threshold;
             while (d_scan + 4 * D <= end) {
-                if (d_scan - d_base >= 0 && metric(d_scan, nullptr) > d_cfg.threshold) {
+                if (crosses(d_scan, t2)) {
                     d_trigger = d_scan;
                     d_triggered = true;
                     break;
                 }
-                d_scan++;
+                d_scan += 2;
             }
             if (!d_triggered)
                 break;
@@ -133,7 +154,7 @@ void burst_receiver::run()
         burst_result r;
         const int64_t local = peak - d_base;
         bool ok = local - before >= 0 &&
-                  demodulate_burst(d_cfg.demod, d_fmt, d_y.data(), d_base, int(local), cfo, r);
+                  demodulate_burst(d_cfg.demod, d_fmt, d_y.data(), d_base, int(local), cfo, r, d_scratch);
         if (ok) {
             // Resume after the burst's last pilot.
             d_scan = int64_t(std::floor(r.timing)) + int64_t(d_fmt.core_len()) * d_cfg.demod.sps;

@@ -74,8 +74,10 @@ private:
     int64_t d_trigger = 0;        // its sample (absolute)
     uint64_t d_false_alarms = 0;
     std::deque<burst_result> d_out;
+    demod_scratch d_scratch;
 
     double metric(int64_t n, std::complex<double>* p) const;
+    bool crosses(int64_t n, double threshold_squared) const;
     void run();
     void trim();
 };
