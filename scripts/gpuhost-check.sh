@@ -7,7 +7,7 @@
 #   command: bash scripts/gpuhost-check.sh [tests] [sanitize] [bench-turbo]
 #            [bench-pipeline] [bench-flowgraph] [example] [ber] [bench-old-new]
 #            [bench-devices] [bench-viterbi-peers] [viterbi-ber] [mimo-ber]
-#            [latency] [bench-cpu-turbo] [hybrid]
+#            [latency] [bench-cpu-turbo] [bench-cpu-sch] [bench-link] [hybrid]
 # bench-viterbi-peers also needs the peers' binaries carried in .peers/
 # (copied from ../shared/peers: libfec_viterbi_bench, grfec_cc_bench.py).
 # Writes logs to $OUT (or ./.devout). Nothing is compiled there: binaries
@@ -201,6 +201,28 @@ for step in "$@"; do
             echo "== K=$K threads=$T round $r: gr-gpurx"
             $pin build/bench/bench_turbo_cpu --threads $T --seconds 4 --K $K 2>&1 | tail -n 2 | tee -a "$out/bench_cpu_turbo.txt"
           done
+        done
+      done
+      ;;
+    bench-cpu-sch)
+      # docs/benchmarks.md, the CPU DL-SCH decoder against srsRAN 4G's
+      # (carried in .peers/, never shipped) on one pinned core, srsRAN at 12
+      # and 6 half iterations (6 and 3 full), two rounds.
+      [ -x .peers/srsran_dlsch_bench ] || { echo ".peers/srsran_dlsch_bench not carried"; status=1; }
+      for r in 1 2; do
+        echo "== round $r: taskset -c 3 bench_lte_sch --cpu --peer=.peers/srsran_dlsch_bench --peer-half-iterations=12,6 --seconds=4" | tee -a "$out/bench_cpu_sch.txt"
+        taskset -c 3 build/bench/bench_lte_sch --cpu --peer=.peers/srsran_dlsch_bench --peer-half-iterations=12,6 --seconds=4 2>&1 | tee -a "$out/bench_cpu_sch.txt"
+      done
+      ;;
+    bench-link)
+      # docs/radio-link.md: the packet link's receiver without a throttle,
+      # decoder on CUDA and on the CPU, QPSK and 16-QAM.
+      for m in qpsk 16qam; do
+        for b in cuda cpu; do
+          echo "== $m, decoder backend $b" | tee -a "$out/bench_link.txt"
+          PYTHONPATH="bench:$PYTHONPATH" python3 bench/bench_packet_link_rx.py --modulation $m --backend $b \
+              --bursts 500 --repeats 8 2>&1 | grep -v ":debug\|:info" | tee -a "$out/bench_link.txt"
+          [ "${PIPESTATUS[0]}" = 0 ] || status=1
         done
       done
       ;;
