@@ -86,12 +86,17 @@ class qa_packet_link(gr_unittest.TestCase):
                   "--address", "tcp://127.0.0.1:%d" % port]
         rx = subprocess.Popen([sys.executable, "-B", os.path.join(EXAMPLES, "packet_link_zmq_rx.py"),
                                "--backend", BACKEND, "--idle", "20"] + common,
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True)
-        tx = subprocess.run([sys.executable, "-B", os.path.join(EXAMPLES, "packet_link_zmq_tx.py")] + common,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True, timeout=120)
-        self.assertEqual(tx.returncode, 0)
-        out, _ = rx.communicate(timeout=120)
-        self.assertEqual(rx.returncode, 0)
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+        try:
+            tx = subprocess.run([sys.executable, "-B", os.path.join(EXAMPLES, "packet_link_zmq_tx.py")] + common,
+                                capture_output=True, env=env, text=True, timeout=120)
+            self.assertEqual(tx.returncode, 0, "transmitter:\n" + tx.stderr[-3000:])
+            out, err = rx.communicate(timeout=120)
+        finally:
+            if rx.poll() is None:
+                rx.kill()
+                rx.communicate()
+        self.assertEqual(rx.returncode, 0, "receiver:\n" + err[-3000:])
         line = [l for l in out.splitlines() if l.startswith("packets:")][-1]
         print("two processes:", line)
         decoded = int(line.split("decoded")[1].split(",")[0])
