@@ -109,7 +109,7 @@ def usrp_tx(p):
     g.block("variable", "samp_rate", (200, 8), value="1e6")
     g.block("variable", "freq", (300, 8), value="915e6")
     g.block("variable", "modulation", (400, 8), value='"qpsk"')
-    g.block("variable_qtgui_range", "tx_gain", (500, 8), label="TX gain (dB)", value="40", start="0",
+    g.block("variable_qtgui_range", "tx_gain", (560, 8), label="TX gain (dB)", value="40", start="0",
             stop="89", step="1")
     src = g.block("gpurx_payload_source", "source", (8, 200), payload_bytes="128", packets="0")
     tx = g.block("gpurx_packet_link_tx", "tx", (220, 200), modulation="modulation", payload_bytes="128",
@@ -130,7 +130,7 @@ def usrp_rx(p):
     g.block("variable", "samp_rate", (200, 8), value="1e6")
     g.block("variable", "freq", (300, 8), value="915e6")
     g.block("variable", "modulation", (400, 8), value='"qpsk"')
-    g.block("variable_qtgui_range", "rx_gain", (500, 8), label="RX gain (dB)", value="30", start="0",
+    g.block("variable_qtgui_range", "rx_gain", (560, 8), label="RX gain (dB)", value="30", start="0",
             stop="76", step="1")
     probes = []
     for i, (name, fn, label, fmt) in enumerate((("per", "per", "PER", "lambda x: '%.2e' % x"),
@@ -138,16 +138,16 @@ def usrp_rx(p):
                                                  ("snr", "snr_db", "SNR (dB)", "lambda x: '%.1f' % x"),
                                                  ("decoded", "decoded", "Decoded", "None"),
                                                  ("crc_fail", "crc_fail", "CRC failures", "None"))):
-        g.block("variable_function_probe", name + "_probe", (200 + 170 * i, 100), block_id="rx",
+        g.block("variable_function_probe", name + "_probe", (8 + 200 * i, 150), block_id="rx",
                 function_name=fn, function_args="", poll_rate="2", value="0")
-        g.block("variable_qtgui_label", name + "_label", (200 + 170 * i, 180), label=label,
+        g.block("variable_qtgui_label", name + "_label", (8 + 200 * i, 270), label=label,
                 type="raw", value=name + "_probe", formatter=fmt,
                 gui_hint="1,%d,1,1" % i)
-    src = g.block("uhd_usrp_source", "usrp", (8, 300), samp_rate="samp_rate", center_freq0="freq",
+    src = g.block("uhd_usrp_source", "usrp", (8, 390), samp_rate="samp_rate", center_freq0="freq",
                   gain0="rx_gain", ant0='"RX2"', clock_source0='"internal"', time_source0='"internal"')
-    rx = g.block("gpurx_packet_link_rx", "rx", (300, 300), modulation="modulation", payload_bytes="128",
+    rx = g.block("gpurx_packet_link_rx", "rx", (330, 390), modulation="modulation", payload_bytes="128",
                  symbol_output="True")
-    const = g.block("qtgui_const_sink_x", "constellation", (600, 300), name='"Equalised symbols"',
+    const = g.block("qtgui_const_sink_x", "constellation", (640, 390), name='"Equalised symbols"',
                     size="1024", gui_hint="0,0,1,5")
     g.connect(src, rx)
     g.connect(rx, const)
