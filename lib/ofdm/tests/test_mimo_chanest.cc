@@ -1,0 +1,147 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// MIMO channel estimation against the truth: training symbols made here
+// from the definition (Y_t = H X_t + W), exact recovery without noise, the
+// mean squared error against the least-squares bound N0 / T, and the noise
+// estimate, by statistics.
+#include "ofdm/mimo_chanest.h"
+
+#include <gtest/gtest.h>
+#include <cmath>
+#include <random>
+
+using namespace gr::gpurx::core::ofdm;
+
+namespace {
+
+struct trial {
+    std::vector<cfloat> h; // per subcarrier, row-major nr x nt
+    std::vector<cfloat> y; // (t * nr + r) * used + k
+};
+
+// Hadamard entry written out independently of mimo_training::cover.
+float hadamard(int nt, int j, int c)
+{
+    static const int h2[2][2] = { { 1, 1 }, { 1, -1 } };
+    int s = 1;
+    for (int b = 1; b < nt; b <<= 1) {
+        const int jb = (j & b) ? 1 : 0, cb = (c & b) ? 1 : 0;
+        s *= h2[jb][cb];
+    }
+    return float(s);
+}
+
+trial make_trial(const mimo_training& tr, int nr, double n0, std::mt19937_64& rng, bool flat = false)
+{
+    std::normal_distribution<double> g(0.0, std::sqrt(0.5));
+    const int nt = tr.nt, K = tr.used, T = tr.symbols();
+    trial x;
+    x.h.resize(size_t(K) * nr * nt);
+    for (size_t i = 0; i < x.h.size(); i++)
+        x.h[i] = (flat && i >= size_t(nr) * nt) ? x.h[i % (size_t(nr) * nt)] : cfloat(float(g(rng)), float(g(rng)));
+    x.y.resize(size_t(T) * nr * K);
+    std::normal_distribution<double> w(0.0, std::sqrt(n0 / 2.0));
+    for (int t = 0; t < T; t++)
+        for (int r = 0; r < nr; r++)
+            for (int k = 0; k < K; k++) {
+                std::complex<double> v = 0.0;
+                for (int j = 0; j < nt; j++)
+                    v += std::complex<double>(x.h[(size_t(k) * nr + r) * nt + j]) * double(hadamard(nt, j, t % nt)) *
+                         std::complex<double>(tr.sequence()[k]);
+                if (n0 > 0.0)
+                    v += std::complex<double>(w(rng), w(rng));
+                x.y[(size_t(t) * nr + r) * K + k] = cfloat(v);
+            }
+    return x;
+}
+
+} // namespace
+
+TEST(MimoTraining, CoverIsHadamardAndSequenceHasUnitModulus)
+{
+    for (int nt : { 1, 2, 4, 8 }) {
+        const mimo_training tr(nt, 600, 2);
+        for (int j = 0; j < nt; j++)
+            for (int c = 0; c < nt; c++)
+                EXPECT_EQ(tr.cover(j, c), hadamard(nt, j, c));
+        for (int a = 0; a < nt; a++)
+            for (int b = 0; b < nt; b++) {
+                float dot = 0.0f;
+                for (int c = 0; c < nt; c++)
+                    dot += tr.cover(a, c) * tr.cover(b, c);
+                EXPECT_EQ(dot, a == b ? float(nt) : 0.0f);
+            }
+        for (auto v : tr.sequence())
+            EXPECT_NEAR(std::abs(v), 1.0, 1e-6);
+    }
+}
+
+TEST(MimoChanest, NoiselessRecoveryIsExact)
+{
+    std::mt19937_64 rng(1);
+    for (int nt : { 1, 2, 4 })
+        for (int nr : { nt, 4 }) {
+            const mimo_training tr(nt, 300, 2);
+            const trial x = make_trial(tr, nr, 0.0, rng);
+            const chanest_result e = estimate_mimo_channel(tr, nr, x.y.data());
+            ASSERT_EQ(e.h.size(), x.h.size());
+            for (size_t i = 0; i < x.h.size(); i++)
+                ASSERT_NEAR(std::abs(e.h[i] - x.h[i]), 0.0, 1e-5) << nt << "x" << nr << " entry " << i;
+            EXPECT_LT(e.n0, 1e-10);
+        }
+}
+
+TEST(MimoChanest, ErrorMeetsTheLeastSquaresBoundAndN0IsUnbiased)
+{
+    std::mt19937_64 rng(2);
+    for (int nt : { 2, 4 })
+        for (double n0 : { 1.0, 0.1, 0.01 }) {
+            const int nr = nt, K = 1200, repeats = 2;
+            const mimo_training tr(nt, K, repeats);
+            const trial x = make_trial(tr, nr, n0, rng);
+            const chanest_result e = estimate_mimo_channel(tr, nr, x.y.data());
+            double mse = 0.0;
+            for (size_t i = 0; i < x.h.size(); i++)
+                mse += std::norm(e.h[i] - x.h[i]);
+            mse /= double(x.h.size());
+            const double bound = n0 / tr.symbols();
+            // Relative standard error of the mean over K nr nt entries: < 1 %.
+            EXPECT_NEAR(mse / bound, 1.0, 0.05) << nt << "x" << nr << " N0 " << n0;
+            EXPECT_NEAR(e.n0 / n0, 1.0, 0.05) << nt << "x" << nr << " N0 " << n0;
+            std::printf("%dx%d N0 %.3g: MSE %.4g, LS bound N0/T %.4g (ratio %.3f); N0 estimate %.4g\n", nt, nr, n0,
+                        mse, bound, mse / bound, e.n0);
+        }
+}
+
+TEST(MimoChanest, GroupsAverageAFlatChannel)
+{
+    std::mt19937_64 rng(3);
+    const mimo_training tr(2, 1200, 2);
+    const trial x = make_trial(tr, 2, 0.1, rng, true);
+    const chanest_result e = estimate_mimo_channel(tr, 2, x.y.data(), 12);
+    ASSERT_EQ(e.h.size(), size_t(100) * 4);
+    double mse = 0.0;
+    for (size_t g = 0; g < 100; g++)
+        for (int i = 0; i < 4; i++)
+            mse += std::norm(e.h[g * 4 + i] - x.h[i]);
+    mse /= 400.0;
+    EXPECT_NEAR(mse / (0.1 / 4 / 12), 1.0, 0.2); // the bound divided by the group
+}
+
+TEST(MimoChanest, BadParametersAreNamed)
+{
+    EXPECT_THROW(mimo_training(3, 100, 2), std::invalid_argument);
+    EXPECT_THROW(mimo_training(2, 0, 2), std::invalid_argument);
+    EXPECT_THROW(mimo_training(2, 100, 0), std::invalid_argument);
+    const mimo_training tr(2, 100, 2);
+    std::vector<cfloat> y(size_t(4) * 2 * 100);
+    try {
+        estimate_mimo_channel(tr, 2, y.data(), 7);
+        FAIL();
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("group"), std::string::npos);
+    }
+}
