@@ -145,3 +145,29 @@ TEST(MimoChanest, BadParametersAreNamed)
         EXPECT_NE(std::string(e.what()).find("group"), std::string::npos);
     }
 }
+
+#include "ofdm/mimo_chanest_cuda.h"
+
+TEST(MimoChanestCuda, AgreesWithTheCpu)
+{
+    std::mt19937_64 rng(4);
+    for (int nt : { 1, 2, 4, 8 })
+        for (int group : { 1, 4 }) {
+            const int nr = nt, K = 600;
+            const mimo_training tr(nt, K, 2);
+            const trial x = make_trial(tr, nr, 0.05, rng);
+            const chanest_result cpu = estimate_mimo_channel(tr, nr, x.y.data(), group);
+            mimo_chanest_cuda gpu(tr, nr, group);
+            // Twice: the buffers are reused from frame to frame.
+            for (int rep = 0; rep < 2; rep++) {
+                const chanest_result g = gpu.estimate(x.y.data());
+                ASSERT_EQ(g.h.size(), cpu.h.size());
+                double worst = 0.0;
+                for (size_t i = 0; i < cpu.h.size(); i++)
+                    worst = std::max(worst, double(std::abs(g.h[i] - cpu.h[i])));
+                // Float against double over T terms of magnitude ~1.
+                EXPECT_LT(worst, 1e-5) << nt << "x" << nr << " group " << group;
+                EXPECT_NEAR(g.n0 / cpu.n0, 1.0, 1e-4) << nt << "x" << nr << " group " << group;
+            }
+        }
+}

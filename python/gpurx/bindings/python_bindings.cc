@@ -26,6 +26,7 @@ void bind_viterbi_stream_decoder(py::module& m);
 void bind_fec_coders(py::module& m);
 void bind_lte_sch(py::module& m);
 void bind_link(py::module& m);
+void bind_mimo_ofdm(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() returns NULL on newer Pythons, hence the wrapper.
@@ -61,5 +62,6 @@ PYBIND11_MODULE(gpurx_python, m)
     bind_fec_coders(m);
     bind_lte_sch(m);
     bind_link(m);
+    bind_mimo_ofdm(m);
     // ) END BINDING_FUNCTION_CALLS
 }

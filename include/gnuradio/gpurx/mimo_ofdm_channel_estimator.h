@@ -1,0 +1,73 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#ifndef INCLUDED_GPURX_MIMO_OFDM_CHANNEL_ESTIMATOR_H
+#define INCLUDED_GPURX_MIMO_OFDM_CHANNEL_ESTIMATOR_H
+
+#include <gnuradio/block.h>
+#include <gnuradio/gpurx/api.h>
+#include <string>
+
+namespace gr {
+namespace gpurx {
+
+/*!
+ * \brief MIMO-OFDM channel estimation for mimo_detector (docs/mimo-ofdm.md):
+ * nr streams of OFDM symbols after the FFT in; y vectors, H per subcarrier
+ * group and N0 out, in mimo_detector's layout.
+ * \ingroup gpurx
+ *
+ * A frame is repeats * nt training symbols then \p data_symbols data
+ * symbols, on every receive stream alike, frames back to back from the
+ * first item (the synchronisation upstream aligns them). Training symbol t
+ * carries, from transmit antenna j on used subcarrier k, P[j][t mod nt]
+ * L[k] (P: Hadamard, L: a Zadoff-Chu sequence; core::ofdm::mimo_training).
+ * Used subcarriers: \p used of them, centred on DC and leaving it out, in
+ * the order -used/2 .. -1, 1 .. used/2 (FFT bins fft_len - used/2 ..
+ * fft_len - 1, then 1 .. used/2).
+ *
+ * Per frame, out: port 0, the data symbols' y vectors (nr complex), group
+ * by group of \p group adjacent used subcarriers, within a group
+ * subcarrier by subcarrier, within a subcarrier symbol by symbol; port 1,
+ * one H (nr x nt, row-major) per group: the least-squares estimate averaged
+ * over the group; port 2, N0 (one float per group: the frame's estimate
+ * from the training residual). Feed mimo_detector with
+ * vectors_per_channel = group * data_symbols and noise_input = true.
+ */
+class GPURX_API mimo_ofdm_channel_estimator : virtual public gr::block
+{
+public:
+    typedef std::shared_ptr<mimo_ofdm_channel_estimator> sptr;
+    /*!
+     * \param nt transmit antennas: 1, 2, 4 or 8
+     * \param nr receive antennas, nt..8
+     * \param fft_len FFT size, 8..65536
+     * \param used used subcarriers, even, 2..fft_len - 2
+     * \param repeats the training pattern's repetitions, 2..16 (N0 needs 2)
+     * \param data_symbols data OFDM symbols per frame, 1..4096
+     * \param group subcarriers per H, dividing used
+     * \param implementation "auto" (CUDA device 0 when usable, else the
+     *        CPU, with one log line), "cpu" or "cuda"
+     */
+    static sptr make(int nt,
+                     int nr,
+                     int fft_len,
+                     int used,
+                     int repeats,
+                     int data_symbols,
+                     int group = 1,
+                     const std::string& implementation = "auto");
+    //! "cuda" or "cpu": where the estimates are computed.
+    virtual std::string implementation() const = 0;
+    //! y vectors per H: group * data_symbols (mimo_detector's vectors_per_channel).
+    virtual int vectors_per_channel() const = 0;
+    //! Frames processed.
+    virtual uint64_t frames() const = 0;
+};
+
+} // namespace gpurx
+} // namespace gr
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// Written by hand in the layout gr_modtool bind generates; hash 0 disables
+// the out-of-sync check, which only applies to generated bindings.
+// BINDTOOL_GEN_AUTOMATIC(0)
+// BINDTOOL_USE_PYGCCXML(0)
+// BINDTOOL_HEADER_FILE(mimo_ofdm_channel_estimator.h)
+// BINDTOOL_HEADER_FILE_HASH(0)
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+
+#include <gnuradio/gpurx/mimo_ofdm_channel_estimator.h>
+
+void bind_mimo_ofdm(py::module& m)
+{
+    using cls = ::gr::gpurx::mimo_ofdm_channel_estimator;
+    py::class_<cls, gr::block, gr::basic_block, std::shared_ptr<cls>>(
+        m, "mimo_ofdm_channel_estimator",
+        "MIMO-OFDM channel estimation (docs/mimo-ofdm.md): nr streams of OFDM symbols (vectors of\n"
+        "fft_len) in, frames of repeats*nt training and data_symbols data symbols; out: y vectors\n"
+        "(nr), one H (nr x nt row-major) per group of subcarriers, N0 per group, for mimo_detector\n"
+        "with vectors_per_channel = group * data_symbols and noise_input = True.")
+        .def(py::init(&cls::make), py::arg("nt"), py::arg("nr"), py::arg("fft_len"), py::arg("used"),
+             py::arg("repeats") = 2, py::arg("data_symbols") = 12, py::arg("group") = 1,
+             py::arg("implementation") = "auto")
+        .def("implementation", &cls::implementation)
+        .def("vectors_per_channel", &cls::vectors_per_channel)
+        .def("frames", &cls::frames);
+}
