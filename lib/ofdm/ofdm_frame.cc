@@ -1,0 +1,124 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "ofdm/ofdm_frame.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+namespace ofdm {
+
+namespace {
+void check(bool ok, const std::string& what)
+{
+    if (!ok)
+        throw std::invalid_argument(what);
+}
+} // namespace
+
+ofdm_frame_format::ofdm_frame_format(int nt_, int fft_, int cp_, int used_, int repeats_, int data_)
+    : nt(nt_), fft_len(fft_), cp_len(cp_), used(used_), repeats(repeats_), data_symbols(data_)
+{
+    check(nt == 1 || nt == 2 || nt == 4 || nt == 8, "nt must be 1, 2, 4 or 8, got " + std::to_string(nt));
+    check(fft_len >= 16 && fft_len <= 65536 && (fft_len & (fft_len - 1)) == 0,
+          "fft_len must be a power of two in 16..65536, got " + std::to_string(fft_len));
+    check(cp_len >= 0 && cp_len < fft_len, "cp_len must be in 0..fft_len-1, got " + std::to_string(cp_len));
+    check(used >= 4 && used % 4 == 0 && used <= fft_len - 2,
+          "used must be a multiple of 4 in 4..fft_len-2, got " + std::to_string(used));
+    check(repeats >= 2 && repeats <= 16, "repeats must be in 2..16, got " + std::to_string(repeats));
+    check(data_symbols >= 1 && data_symbols <= 4096,
+          "data_symbols must be in 1..4096, got " + std::to_string(data_symbols));
+}
+
+void fft_inplace(std::vector<cfloat>& x, bool inverse)
+{
+    const size_t n = x.size();
+    for (size_t i = 1, j = 0; i < n; i++) {
+        size_t bit = n >> 1;
+        for (; j & bit; bit >>= 1)
+            j ^= bit;
+        j ^= bit;
+        if (i < j)
+            std::swap(x[i], x[j]);
+    }
+    const double pi = std::acos(-1.0);
+    for (size_t len = 2; len <= n; len <<= 1) {
+        const double ang = (inverse ? 2.0 : -2.0) * pi / double(len);
+        for (size_t i = 0; i < n; i += len)
+            for (size_t k = 0; k < len / 2; k++) {
+                const std::complex<double> w = std::polar(1.0, ang * double(k));
+                const std::complex<double> u(x[i + k]), v = std::complex<double>(x[i + k + len / 2]) * w;
+                x[i + k] = cfloat(u + v);
+                x[i + k + len / 2] = cfloat(u - v);
+            }
+    }
+}
+
+std::vector<cfloat> sync_spectrum(const ofdm_frame_format& f)
+{
+    // PN9 QPSK on the even bins (bins, not used indices: the halves repeat
+    // when only even bins carry energy), scaled by sqrt(2) to keep the
+    // symbol's energy that of a full one.
+    std::vector<cfloat> s(size_t(f.fft_len), cfloat(0.0f, 0.0f));
+    unsigned reg = 0x1ff;
+    auto bit = [&reg]() {
+        const unsigned b = ((reg >> 8) ^ (reg >> 4)) & 1u;
+        reg = ((reg << 1) | b) & 0x1ffu;
+        return b;
+    };
+    for (int k = 0; k < f.used; k++) {
+        const int b = f.bin(k);
+        const unsigned b0 = bit(), b1 = bit();
+        if (b % 2 == 0)
+            s[b] = cfloat(b0 ? -1.0f : 1.0f, b1 ? -1.0f : 1.0f);
+    }
+    return s;
+}
+
+namespace {
+// One OFDM symbol of fft_len bins to cp + fft_len samples at out.
+void modulate(const ofdm_frame_format& f, std::vector<cfloat>& bins, cfloat* out)
+{
+    fft_inplace(bins, true);
+    const float scale = float(1.0 / std::sqrt(double(f.fft_len)));
+    for (int i = 0; i < f.cp_len; i++)
+        out[i] = bins[size_t(f.fft_len - f.cp_len + i)] * scale;
+    for (int i = 0; i < f.fft_len; i++)
+        out[f.cp_len + i] = bins[size_t(i)] * scale;
+}
+} // namespace
+
+std::vector<std::vector<cfloat>> build_ofdm_frame(const ofdm_frame_format& f, const cfloat* symbols)
+{
+    std::vector<std::vector<cfloat>> out(size_t(f.nt), std::vector<cfloat>(size_t(f.frame_len()), cfloat(0, 0)));
+    std::vector<cfloat> bins(size_t(f.fft_len));
+    bins = sync_spectrum(f);
+    modulate(f, bins, out[0].data());
+    const mimo_training tr(f.nt, f.used, f.repeats);
+    for (int t = 0; t < f.training_symbols(); t++)
+        for (int j = 0; j < f.nt; j++) {
+            std::fill(bins.begin(), bins.end(), cfloat(0, 0));
+            for (int k = 0; k < f.used; k++)
+                bins[size_t(f.bin(k))] = tr.cover(j, t % f.nt) * tr.sequence()[k];
+            modulate(f, bins, out[j].data() + size_t(1 + t) * f.symbol_len());
+        }
+    for (int s = 0; s < f.data_symbols; s++)
+        for (int j = 0; j < f.nt; j++) {
+            std::fill(bins.begin(), bins.end(), cfloat(0, 0));
+            for (int k = 0; k < f.used; k++)
+                bins[size_t(f.bin(k))] = symbols[(size_t(k) * f.data_symbols + s) * f.nt + j];
+            modulate(f, bins, out[j].data() + size_t(1 + f.training_symbols() + s) * f.symbol_len());
+        }
+    return out;
+}
+
+} // namespace ofdm
+} // namespace core
+} // namespace gpurx
+} // namespace gr

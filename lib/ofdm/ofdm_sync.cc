@@ -1,0 +1,248 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "ofdm/ofdm_sync.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+namespace ofdm {
+
+namespace {
+constexpr double pi = 3.14159265358979323846;
+constexpr int64_t trim_above = 1 << 16;
+} // namespace
+
+ofdm_frame_receiver::ofdm_frame_receiver(const ofdm_frame_format& f, int nr, double threshold)
+    : d_f(f), d_nr(nr), d_threshold(threshold), d_half(f.fft_len / 2)
+{
+    if (nr < 1 || nr > 8)
+        throw std::invalid_argument("nr must be in 1..8, got " + std::to_string(nr));
+    if (!(threshold > 0.0 && threshold < 1.0))
+        throw std::invalid_argument("threshold must be in (0, 1), got " + std::to_string(threshold));
+    std::vector<cfloat> s = sync_spectrum(f);
+    fft_inplace(s, true);
+    const float scale = float(1.0 / std::sqrt(double(f.fft_len)));
+    for (auto& v : s)
+        v *= scale;
+    d_sync_time = s;
+    d_y.assign(size_t(nr), {});
+    d_q.push_back(0.0);
+    d_e.push_back(0.0);
+    // Zeros before the first sample, so that a frame at the very start has
+    // its look-back; absolute indices stay those of the input.
+    const int lead = f.fft_len;
+    d_base = -lead;
+    d_scan = -lead;
+    std::vector<cfloat> zeros(size_t(lead), cfloat(0, 0));
+    std::vector<const cfloat*> p(size_t(nr), zeros.data());
+    push(p.data(), zeros.size());
+}
+
+void ofdm_frame_receiver::push(const cfloat* const* x, size_t n)
+{
+    const size_t old = d_y[0].size();
+    for (int r = 0; r < d_nr; r++)
+        d_y[size_t(r)].insert(d_y[size_t(r)].end(), x[r], x[r] + n);
+    const size_t len = d_y[0].size();
+    for (size_t i = old; i < len; i++) {
+        double e = 0.0;
+        for (int r = 0; r < d_nr; r++)
+            e += std::norm(d_y[size_t(r)][i]);
+        d_e.push_back(d_e.back() + e);
+    }
+    for (size_t j = d_q.size() - 1; j + d_half < len; j++) {
+        std::complex<double> q = 0.0;
+        for (int r = 0; r < d_nr; r++)
+            q += std::complex<double>(std::conj(d_y[size_t(r)][j]) * d_y[size_t(r)][j + d_half]);
+        d_q.push_back(d_q.back() + q);
+    }
+    run();
+}
+
+bool ofdm_frame_receiver::pop(ofdm_sync_result& r)
+{
+    if (d_out.empty())
+        return false;
+    r = std::move(d_out.front());
+    d_out.pop_front();
+    return true;
+}
+
+double ofdm_frame_receiver::metric(int64_t d, std::complex<double>* p) const
+{
+    const int64_t i = d - d_base, H = d_half;
+    const std::complex<double> P = d_q[size_t(i + H)] - d_q[size_t(i)];
+    const double R = d_e[size_t(i + 2 * H)] - d_e[size_t(i + H)];
+    if (p)
+        *p = P;
+    return R > 0.0 ? std::abs(P) / R : 0.0;
+}
+
+bool ofdm_frame_receiver::demodulate(int64_t coarse, double cfo, double m, ofdm_sync_result& r) const
+{
+    const int N = d_f.fft_len, H = d_half;
+    // Fine timing: the known sync waveform against each antenna.
+    double best = -1.0;
+    int64_t t0 = coarse;
+    for (int64_t tau = coarse - H; tau <= coarse + H; tau++) {
+        double s = 0.0;
+        for (int rr = 0; rr < d_nr; rr++) {
+            std::complex<double> acc = 0.0;
+            const cfloat* y = d_y[size_t(rr)].data() + (tau - d_base);
+            for (int n = 0; n < N; n++) {
+                const double ph = -2.0 * pi * cfo * double(tau + n);
+                acc += std::conj(std::complex<double>(d_sync_time[size_t(n)])) * std::complex<double>(y[n]) *
+                       std::polar(1.0, ph);
+            }
+            s += std::norm(acc);
+        }
+        if (s > best) {
+            best = s;
+            t0 = tau;
+        }
+    }
+    // The sync symbol must be there, not a metric peak on noise alone: its
+    // normalised correlation (1 for the symbol alone on one path; the
+    // strongest path's share of the energy on several; about 1/N on noise)
+    // at least 0.1.
+    double e = 0.0, es = 0.0;
+    for (int rr = 0; rr < d_nr; rr++)
+        for (int n = 0; n < N; n++)
+            e += std::norm(d_y[size_t(rr)][size_t(t0 + n - d_base)]);
+    for (const auto& v : d_sync_time)
+        es += std::norm(v);
+    (void)m;
+    if (!(e > 0.0) || best / (es * e) < 0.1)
+        return false;
+    r.timing = double(t0);
+    r.metric = m;
+    const int S = d_f.training_symbols() + d_f.data_symbols;
+    const int backoff = d_f.cp_len / 4;
+    r.symbols.assign(size_t(S) * d_nr * N, cfloat(0, 0));
+    std::vector<cfloat> buf(static_cast<size_t>(N));
+    // Twice: the training symbols first, whose pattern repeats every nt
+    // symbols, so that the phase between repeats refines the frequency
+    // (the sync symbol's N/2 samples leave an error that turns a long
+    // frame's last symbols by tenths of a radian); then every symbol.
+    for (int pass = 0; pass < 2; pass++) {
+        const int upto = pass == 0 ? d_f.training_symbols() : S;
+        extract(t0, cfo, backoff, upto, r.symbols, buf);
+        if (pass == 1)
+            break;
+        std::complex<double> acc = 0.0;
+        for (int t = 0; t + d_f.nt < d_f.training_symbols(); t++)
+            for (int rr = 0; rr < d_nr; rr++)
+                for (int k = 0; k < d_f.used; k++) {
+                    const int b = d_f.bin(k);
+                    acc += std::complex<double>(r.symbols[(size_t(t + d_f.nt) * d_nr + rr) * N + b]) *
+                           std::conj(std::complex<double>(r.symbols[(size_t(t) * d_nr + rr) * N + b]));
+                }
+        cfo += std::arg(acc) / (2.0 * pi * double(d_f.nt) * d_f.symbol_len());
+    }
+    r.cfo = cfo;
+    return true;
+}
+
+void ofdm_frame_receiver::extract(int64_t t0, double cfo, int backoff, int upto, std::vector<cfloat>& out,
+                                  std::vector<cfloat>& buf) const
+{
+    const int N = d_f.fft_len, L = d_f.symbol_len();
+    for (int s = 0; s < upto; s++) {
+        const int64_t start = t0 + N + int64_t(s) * L + d_f.cp_len - backoff;
+        for (int rr = 0; rr < d_nr; rr++) {
+            const cfloat* y = d_y[size_t(rr)].data() + (start - d_base);
+            const std::complex<double> rot0 = std::polar(1.0, -2.0 * pi * cfo * double(start));
+            const std::complex<double> step = std::polar(1.0, -2.0 * pi * cfo);
+            std::complex<double> rot = rot0;
+            for (int n = 0; n < N; n++, rot *= step)
+                buf[size_t(n)] = y[n] * cfloat(rot);
+            fft_inplace(buf, false);
+            const float scale = float(1.0 / std::sqrt(double(N)));
+            for (int n = 0; n < N; n++)
+                out[(size_t(s) * d_nr + rr) * N + n] = buf[size_t(n)] * scale;
+        }
+    }
+}
+
+void ofdm_frame_receiver::run()
+{
+    const int N = d_f.fft_len, H = d_half;
+    for (;;) {
+        const int64_t end = samples();
+        if (!d_triggered) {
+            while (d_scan + N <= end) {
+                if (d_scan - d_base >= 0 && metric(d_scan, nullptr) > d_threshold) {
+                    d_triggered = true;
+                    d_trigger = d_scan;
+                    break;
+                }
+                d_scan++;
+            }
+            if (!d_triggered)
+                break;
+        }
+        // The peak within N of the crossing; then the fine timing (+-N/2)
+        // and the whole frame after it.
+        if (d_trigger + 2 * N > end)
+            break;
+        int64_t peak = d_trigger;
+        double best = -1.0;
+        std::complex<double> P_best = 0.0;
+        for (int64_t d = d_trigger; d <= d_trigger + N; d++) {
+            std::complex<double> P;
+            const double m = metric(d, &P);
+            if (m > best) {
+                best = m;
+                peak = d;
+                P_best = P;
+            }
+        }
+        // The S&C peak lies up to a CP before the symbol's FFT window.
+        const int64_t coarse = peak + d_f.cp_len / 2;
+        const int64_t need = coarse + H + d_f.frame_len() + N;
+        if (need > end)
+            break;
+        const double cfo = std::arg(P_best) / (pi * N);
+        ofdm_sync_result r;
+        const bool ok = coarse - H - d_base >= 0 && demodulate(coarse, cfo, best, r);
+        if (ok) {
+            d_scan = int64_t(r.timing) + d_f.frame_len() - d_f.symbol_len();
+            d_out.push_back(std::move(r));
+        } else {
+            d_scan = peak + 1;
+        }
+        d_triggered = false;
+    }
+    trim();
+}
+
+void ofdm_frame_receiver::trim()
+{
+    const int64_t keep_from = d_scan - 2 * d_f.fft_len;
+    const int64_t drop = keep_from - d_base;
+    if (d_triggered || drop < trim_above)
+        return;
+    for (auto& y : d_y)
+        y.erase(y.begin(), y.begin() + drop);
+    const double e0 = d_e[size_t(drop)];
+    d_e.erase(d_e.begin(), d_e.begin() + drop);
+    for (auto& v : d_e)
+        v -= e0;
+    const std::complex<double> q0 = d_q[size_t(drop)];
+    d_q.erase(d_q.begin(), d_q.begin() + drop);
+    for (auto& v : d_q)
+        v -= q0;
+    d_base += drop;
+}
+
+} // namespace ofdm
+} // namespace core
+} // namespace gpurx
+} // namespace gr

@@ -1,0 +1,91 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// Synchronisation of nr receive channels to ofdm_frame's frames
+// (docs/mimo-ofdm.md): one timing and one frequency offset for all of them
+// (one oscillator, one sample clock), found on their sum.
+//
+//   detection: Schmidl & Cox on the sync symbol's repeated halves, summed
+//              over the antennas: P(d) = sum_r sum_(m<N/2) conj(y_r(d+m))
+//              y_r(d+m+N/2), R(d) = sum_r sum_(m<N/2) |y_r(d+m+N/2)|^2,
+//              M = |P| / R, S/(S+N) on the symbol; a crossing of the
+//              threshold, then the largest M over the next N samples;
+//   frequency: arg P / (pi N), capture range +-1/N cycles/sample; then
+//              refined by the phase between the training pattern's
+//              repetitions (nt symbols apart);
+//   timing:    the sync symbol's known waveform correlated with every
+//              antenna (frequency corrected), |.|^2 summed over antennas,
+//              the largest over +-N/2 samples;
+//   symbols:   each training and data symbol's FFT window starts cp/4
+//              samples inside its cyclic prefix (room for a channel's
+//              spread and a timing error; the phase ramp this gives is the
+//              same in training and data, so the channel estimate takes it
+//              in), frequency corrected, transformed.
+#ifndef INCLUDED_GPURX_OFDM_OFDM_SYNC_H
+#define INCLUDED_GPURX_OFDM_OFDM_SYNC_H
+
+#include "ofdm/ofdm_frame.h"
+
+#include <complex>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+namespace ofdm {
+
+struct ofdm_sync_result {
+    double timing = 0.0; //!< the sync symbol's FFT window, in input samples
+    double cfo = 0.0;    //!< cycles per sample
+    double metric = 0.0; //!< M at the detection
+    //! The training and data symbols after the FFT: ((s * nr) + r) * fft_len + bin.
+    std::vector<cfloat> symbols;
+};
+
+class ofdm_frame_receiver
+{
+public:
+    //! Throws std::invalid_argument naming nr (1..8) or threshold (0..1).
+    ofdm_frame_receiver(const ofdm_frame_format& f, int nr, double threshold = 0.3);
+
+    //! n samples of each of the nr streams.
+    void push(const cfloat* const* x, size_t n);
+    bool pop(ofdm_sync_result& r);
+    int64_t samples() const { return d_base + int64_t(d_y[0].size()); }
+    //! A detection waits for samples the stream has not brought (at the
+    //! end of a stream: a frame cut short), at pending_sample().
+    bool pending() const { return d_triggered; }
+    int64_t pending_sample() const { return d_trigger; }
+
+private:
+    ofdm_frame_format d_f;
+    int d_nr;
+    double d_threshold;
+    int d_half;
+    std::vector<cfloat> d_sync_time; // the sync symbol's N samples (no CP)
+    int64_t d_base = 0;
+    std::vector<std::vector<cfloat>> d_y;
+    std::vector<std::complex<double>> d_q; // prefix sums of sum_r conj(y_r(n)) y_r(n + N/2)
+    std::vector<double> d_e;               // prefix sums of sum_r |y_r(n)|^2
+    int64_t d_scan = 0, d_trigger = 0;
+    bool d_triggered = false;
+    std::deque<ofdm_sync_result> d_out;
+
+    double metric(int64_t d, std::complex<double>* p) const;
+    bool demodulate(int64_t coarse, double cfo, double m, ofdm_sync_result& r) const;
+    void extract(int64_t t0, double cfo, int backoff, int upto, std::vector<cfloat>& out,
+                 std::vector<cfloat>& buf) const;
+    void run();
+    void trim();
+};
+
+} // namespace ofdm
+} // namespace core
+} // namespace gpurx
+} // namespace gr
+
+#endif
