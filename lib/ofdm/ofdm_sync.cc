@@ -79,7 +79,10 @@ double ofdm_frame_receiver::metric(int64_t d, std::complex<double>* p) const
 {
     const int64_t i = d - d_base, H = d_half;
     const std::complex<double> P = d_q[size_t(i + H)] - d_q[size_t(i)];
-    const double R = d_e[size_t(i + 2 * H)] - d_e[size_t(i + H)];
+    // Both halves' energies: |P| <= sqrt(R1 R2) <= (R1 + R2) / 2, so M <= 1
+    // even where the energy steps (a frame's end into silence, where the
+    // second half alone would make M soar).
+    const double R = 0.5 * (d_e[size_t(i + 2 * H)] - d_e[size_t(i)]);
     if (p)
         *p = P;
     return R > 0.0 ? std::abs(P) / R : 0.0;
@@ -108,10 +111,10 @@ bool ofdm_frame_receiver::demodulate(int64_t coarse, double cfo, double m, ofdm_
             t0 = tau;
         }
     }
-    // The sync symbol must be there, not a metric peak on noise alone: its
-    // normalised correlation (1 for the symbol alone on one path; the
-    // strongest path's share of the energy on several; about 1/N on noise)
-    // at least 0.1.
+    // The sync symbol must be there, not a metric peak on noise or data:
+    // its normalised correlation (1 for the symbol alone on one path; the
+    // strongest path's share of the energy on several, 0.69 on the twin's
+    // exponential profile; about 0.1 on data) at least 0.25.
     double e = 0.0, es = 0.0;
     for (int rr = 0; rr < d_nr; rr++)
         for (int n = 0; n < N; n++)
@@ -119,7 +122,7 @@ bool ofdm_frame_receiver::demodulate(int64_t coarse, double cfo, double m, ofdm_
     for (const auto& v : d_sync_time)
         es += std::norm(v);
     (void)m;
-    if (!(e > 0.0) || best / (es * e) < 0.1)
+    if (!(e > 0.0) || best / (es * e) < 0.25)
         return false;
     r.timing = double(t0);
     r.metric = m;

@@ -15,9 +15,34 @@
 namespace py = pybind11;
 
 #include <gnuradio/gpurx/mimo_ofdm_channel_estimator.h>
+#include <gnuradio/gpurx/mimo_ofdm_framer.h>
+#include <gnuradio/gpurx/mimo_ofdm_sync.h>
 
 void bind_mimo_ofdm(py::module& m)
 {
+    {
+        using cls = ::gr::gpurx::mimo_ofdm_framer;
+        py::class_<cls, gr::tagged_stream_block, gr::block, gr::basic_block, std::shared_ptr<cls>>(
+            m, "mimo_ofdm_framer",
+            "MIMO-OFDM transmitter framing (docs/mimo-ofdm.md): a codeword's QAM symbols (a tagged\n"
+            "stream of used*nt*data_symbols) to nt streams of samples: sync symbol, training, data.")
+            .def(py::init(&cls::make), py::arg("nt"), py::arg("fft_len"), py::arg("cp_len"), py::arg("used"),
+                 py::arg("repeats") = 2, py::arg("data_symbols") = 12, py::arg("gap") = 0,
+                 py::arg("len_tag_key") = "packet_len")
+            .def("frame_samples", &cls::frame_samples);
+    }
+    {
+        using cls = ::gr::gpurx::mimo_ofdm_sync;
+        py::class_<cls, gr::block, gr::basic_block, std::shared_ptr<cls>>(
+            m, "mimo_ofdm_sync",
+            "Synchronisation of nr receive channels to mimo_ofdm_framer's frames: nr sample streams\n"
+            "in, nr streams of fft_len-vectors (training and data symbols after the FFT) out.")
+            .def(py::init(&cls::make), py::arg("nt"), py::arg("nr"), py::arg("fft_len"), py::arg("cp_len"),
+                 py::arg("used"), py::arg("repeats") = 2, py::arg("data_symbols") = 12, py::arg("threshold") = 0.3)
+            .def("frames", &cls::frames)
+            .def("cfo", &cls::cfo);
+    }
+    {
     using cls = ::gr::gpurx::mimo_ofdm_channel_estimator;
     py::class_<cls, gr::block, gr::basic_block, std::shared_ptr<cls>>(
         m, "mimo_ofdm_channel_estimator",
@@ -31,4 +56,5 @@ void bind_mimo_ofdm(py::module& m)
         .def("implementation", &cls::implementation)
         .def("vectors_per_channel", &cls::vectors_per_channel)
         .def("frames", &cls::frames);
+    }
 }

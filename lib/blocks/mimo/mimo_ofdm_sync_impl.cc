@@ -1,0 +1,128 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// gpurx.mimo_ofdm_sync: the GNU Radio face of core::ofdm::ofdm_frame_receiver.
+// Input is taken only while no frame waits for output space.
+#include "blocks/drivers/stream_end.h"
+#include "ofdm/ofdm_sync.h"
+#include <gnuradio/gpurx/mimo_ofdm_sync.h>
+#include <gnuradio/io_signature.h>
+
+#include <algorithm>
+#include <deque>
+#include <vector>
+
+namespace gr {
+namespace gpurx {
+
+namespace {
+namespace of = core::ofdm;
+
+class mimo_ofdm_sync_impl final : public mimo_ofdm_sync
+{
+    const of::ofdm_frame_format d_f;
+    const int d_nr;
+    of::ofdm_frame_receiver d_rx;
+    std::deque<of::ofdm_sync_result> d_queue;
+    size_t d_pos = 0; // symbols of the front frame written
+    uint64_t d_frames = 0;
+    double d_cfo = 0.0;
+    bool d_at_end = false;
+
+    int symbols_per_frame() const { return d_f.training_symbols() + d_f.data_symbols; }
+
+    int flush(gr_vector_void_star& out, int already, int space)
+    {
+        int produced = already;
+        const int N = d_f.fft_len;
+        while (!d_queue.empty() && produced < space) {
+            const of::ofdm_sync_result& r = d_queue.front();
+            const size_t n = std::min(size_t(symbols_per_frame()) - d_pos, size_t(space - produced));
+            for (size_t s = 0; s < n; s++)
+                for (int rr = 0; rr < d_nr; rr++) {
+                    const gr_complex* src = r.symbols.data() + ((d_pos + s) * d_nr + size_t(rr)) * N;
+                    std::copy(src, src + N, static_cast<gr_complex*>(out[rr]) + size_t(produced + int(s)) * N);
+                }
+            produced += int(n);
+            d_pos += n;
+            if (d_pos == size_t(symbols_per_frame())) {
+                d_queue.pop_front();
+                d_pos = 0;
+            }
+        }
+        return produced;
+    }
+
+public:
+    mimo_ofdm_sync_impl(int nt, int nr, int fft_len, int cp_len, int used, int repeats, int data_symbols,
+                        double threshold)
+        : gr::block("mimo_ofdm_sync",
+                    gr::io_signature::make(std::max(nr, 1), std::max(nr, 1), sizeof(gr_complex)),
+                    gr::io_signature::make(std::max(nr, 1), std::max(nr, 1),
+                                           sizeof(gr_complex) * std::max(fft_len, 1))),
+          d_f(nt, fft_len, cp_len, used, repeats, data_symbols),
+          d_nr(nr),
+          d_rx(d_f, nr, threshold)
+    {
+        set_tag_propagation_policy(TPP_DONT);
+        message_port_register_out(pmt::mp("errors"));
+    }
+
+    uint64_t frames() const override { return d_frames; }
+    double cfo() const override { return d_cfo; }
+
+    void forecast(int, gr_vector_int& required) override
+    {
+        const bool tail = !d_at_end && upstream_finished(*this);
+        for (auto& r : required)
+            r = (!d_queue.empty() || tail) ? 0 : 1;
+    }
+
+    int general_work(int noutput_items,
+                     gr_vector_int& ninput_items,
+                     gr_vector_const_void_star& input_items,
+                     gr_vector_void_star& output_items) override
+    {
+        int produced = flush(output_items, 0, noutput_items);
+        int nin = ninput_items[0];
+        for (int r = 1; r < d_nr; r++)
+            nin = std::min(nin, ninput_items[r]);
+        int take = 0;
+        if (d_queue.empty() && nin > 0) {
+            std::vector<const gr_complex*> p(static_cast<size_t>(d_nr));
+            for (int r = 0; r < d_nr; r++)
+                p[r] = static_cast<const gr_complex*>(input_items[r]);
+            d_rx.push(p.data(), size_t(nin));
+            take = nin;
+            of::ofdm_sync_result r;
+            while (d_rx.pop(r)) {
+                d_cfo = r.cfo;
+                d_frames++;
+                d_queue.push_back(std::move(r));
+            }
+            produced = flush(output_items, produced, noutput_items);
+        } else if (nin == 0 && !d_at_end && input_finished(*this, nin)) {
+            d_at_end = true;
+            if (d_rx.pending()) {
+                const int64_t at = std::max<int64_t>(0, d_rx.pending_sample());
+                report_cut_at_end(*this, d_logger, uint64_t(at), "a frame detected here was cut by the end of the stream",
+                                  pmt::from_uint64(uint64_t(d_rx.samples() - at)));
+            }
+        }
+        consume_each(take);
+        return produced;
+    }
+};
+} // namespace
+
+mimo_ofdm_sync::sptr mimo_ofdm_sync::make(int nt, int nr, int fft_len, int cp_len, int used, int repeats,
+                                          int data_symbols, double threshold)
+{
+    return gnuradio::make_block_sptr<mimo_ofdm_sync_impl>(nt, nr, fft_len, cp_len, used, repeats, data_symbols,
+                                                          threshold);
+}
+
+} // namespace gpurx
+} // namespace gr

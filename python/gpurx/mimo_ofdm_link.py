@@ -1,0 +1,227 @@
+# Copyright 2026 gr-gpurx authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The MIMO-OFDM link (docs/mimo-ofdm.md): transmitter, receiver, a
+simulated multi-antenna channel and a genie receiver, as hierarchical
+blocks.
+
+Transmitter: payload bytes -> LTE transport block (lte_sch_encoder_tagged)
+-> QAM -> mimo_ofdm_framer (sync symbol, Hadamard-covered training, data
+spread over nt antennas) -> nt sample streams, each scaled by 1/sqrt(nt)
+(the total transmit power of one antenna).
+
+Receiver: nr sample streams -> mimo_ofdm_sync (one timing and frequency for
+all) -> mimo_ofdm_channel_estimator (H per subcarrier, N0) -> mimo_detector
+-> lte_sch_decoder_tagged -> packet_counter.
+"""
+import math
+
+import numpy as np
+import pmt
+from gnuradio import analog, blocks, filter, gr
+
+from .gpurx_python import (lte_sch_decoder_tagged, lte_sch_encoder_tagged, mimo_detector,
+                           mimo_ofdm_channel_estimator, mimo_ofdm_framer, mimo_ofdm_sync, packet_counter,
+                           packet_tagger, pipeline_options, qam_mapper)
+from .packet_link import BITS_PER_SYMBOL, tb_tags
+
+
+class ofdm_numerology:
+    """The frame's fixed numbers: FFT, CP, used subcarriers, training."""
+
+    def __init__(self, fft_len=64, cp_len=16, used=48, repeats=2):
+        self.fft_len, self.cp_len, self.used, self.repeats = fft_len, cp_len, used, repeats
+
+
+def mimo_link_parameters(nt, modulation, payload_bytes, code_rate, num):
+    """The transport block of one frame: dict with qm, tbs, g, data_symbols
+    (OFDM data symbols), res (codeword symbols), for a code rate of about
+    code_rate."""
+    if modulation not in BITS_PER_SYMBOL:
+        raise ValueError("modulation must be one of %s, got %r" % (sorted(BITS_PER_SYMBOL), modulation))
+    if not 0.05 <= code_rate <= 0.93:
+        raise ValueError("code_rate must be in 0.05..0.93, got %r" % (code_rate,))
+    qm = BITS_PER_SYMBOL[modulation]
+    tbs = 8 * payload_bytes
+    per_symbol = num.used * nt * qm
+    data_symbols = int(math.ceil((tbs + 24) / (code_rate * per_symbol)))
+    return {"qm": qm, "tbs": tbs, "g": data_symbols * per_symbol, "data_symbols": data_symbols,
+            "res": data_symbols * num.used * nt}
+
+
+class mimo_ofdm_tx(gr.hier_block2):
+    """Payload bytes (a tagged stream) in; nt streams of samples out."""
+
+    def __init__(self, nt=2, modulation="qpsk", payload_bytes=128, code_rate=0.5, num=None, gap=200,
+                 rnti=4660, cell_id=1, len_tag_key="packet_len"):
+        num = num or ofdm_numerology()
+        gr.hier_block2.__init__(self, "mimo_ofdm_tx", gr.io_signature(1, 1, gr.sizeof_char),
+                                gr.io_signature(nt, nt, gr.sizeof_gr_complex))
+        self.params = p = mimo_link_parameters(nt, modulation, payload_bytes, code_rate, num)
+        self.unpack = blocks.packed_to_unpacked_bb(1, gr.GR_MSB_FIRST)
+        self.bits_len = blocks.tagged_stream_multiply_length(gr.sizeof_char, len_tag_key, 8)
+        self.tagger = packet_tagger(gr.sizeof_char, tb_tags(p, rnti, cell_id), len_tag_key)
+        self.encoder = lte_sch_encoder_tagged("dlsch", len_tag_key, max(p["tbs"], 16), max(p["g"], 8))
+        self.mapper = qam_mapper(modulation)
+        self.symbols_len = blocks.tagged_stream_multiply_length(gr.sizeof_gr_complex, len_tag_key, 1.0 / p["qm"])
+        self.framer = mimo_ofdm_framer(nt, num.fft_len, num.cp_len, num.used, num.repeats, p["data_symbols"],
+                                       gap, len_tag_key)
+        self.connect(self, self.unpack, self.bits_len, self.tagger, self.encoder, self.mapper, self.symbols_len,
+                     self.framer)
+        self.scale = []
+        for j in range(nt):
+            s = blocks.multiply_const_cc(1.0 / math.sqrt(nt))
+            self.scale.append(s)
+            self.connect((self.framer, j), s, (self, j))
+
+
+class mimo_ofdm_rx(gr.hier_block2):
+    """nr streams of samples in; counters (packet_counter's methods) and
+    message ports "pdus", "stats"."""
+
+    def __init__(self, nt=2, nr=2, modulation="qpsk", payload_bytes=128, code_rate=0.5, num=None,
+                 algorithm="mtt", backend="auto", iterations=6, rnti=4660, cell_id=1, len_tag_key="packet_len"):
+        num = num or ofdm_numerology()
+        gr.hier_block2.__init__(self, "mimo_ofdm_rx", gr.io_signature(nr, nr, gr.sizeof_gr_complex),
+                                gr.io_signature(0, 0, 0))
+        if backend not in ("auto", "cpu", "cuda"):
+            raise ValueError("backend must be 'auto', 'cpu' or 'cuda', got %r" % (backend,))
+        self.params = p = mimo_link_parameters(nt, modulation, payload_bytes, code_rate, num)
+        self.sync = mimo_ofdm_sync(nt, nr, num.fft_len, num.cp_len, num.used, num.repeats, p["data_symbols"])
+        self.estimator = mimo_ofdm_channel_estimator(nt, nr, num.fft_len, num.used, num.repeats,
+                                                     p["data_symbols"], 1, "cpu" if backend == "cpu" else "auto")
+        opts = pipeline_options(64, 3, 1000, backend)
+        self.detector = mimo_detector(nt, nr, modulation, algorithm, noise_input=True,
+                                      vectors_per_channel=self.estimator.vectors_per_channel(), options=opts)
+        self.v2s = blocks.vector_to_stream(gr.sizeof_float, nt * p["qm"])
+        self.packets = blocks.stream_to_tagged_stream(gr.sizeof_float, 1, p["g"], len_tag_key)
+        self.tagger = packet_tagger(gr.sizeof_float, tb_tags(p, rnti, cell_id), len_tag_key)
+        self.decoder = lte_sch_decoder_tagged("dlsch", iterations, "scaled-max-log-map", "float", 0, True,
+                                              max(p["tbs"], 16), max(p["g"], 8), "auto", len_tag_key, opts)
+        self.counter = packet_counter(len_tag_key)
+        for r in range(nr):
+            self.connect((self, r), (self.sync, r))
+            self.connect((self.sync, r), (self.estimator, r))
+        for port in range(3):
+            self.connect((self.estimator, port), (self.detector, port))
+        self.connect(self.detector, self.v2s, self.packets, self.tagger, self.decoder, self.counter)
+        self.message_port_register_hier_out("pdus")
+        self.message_port_register_hier_out("stats")
+        self.msg_connect(self.counter, "pdus", self, "pdus")
+        self.msg_connect(self.counter, "stats", self, "stats")
+
+    def decoded(self):
+        return self.counter.decoded()
+
+    def crc_fail(self):
+        return self.counter.crc_fail()
+
+    def frames(self):
+        return self.sync.frames()
+
+    def cfo(self):
+        return self.sync.cfo()
+
+    def backend(self):
+        return self.decoder.backend()
+
+
+def profile_taps(profile, seed_rng, nr, nt):
+    """Sample-spaced power-delay profiles for the simulated channel:
+    "flat" (1 tap), "exponential" (6 taps, 2 dB per tap), "epa" (EPA's
+    delays at 15.36 MS/s rounded to samples: 0, 0, 1, 1, 2, 3, 6; powers 0,
+    -1, -2, -3, -8, -17.2, -20.8 dB). Independent Rayleigh taps per antenna
+    pair, unit total power per pair."""
+    if profile == "flat":
+        delays, powers_db = [0], [0.0]
+    elif profile == "exponential":
+        delays, powers_db = list(range(6)), [-2.0 * i for i in range(6)]
+    elif profile == "epa":
+        delays, powers_db = [0, 0, 1, 1, 2, 3, 6], [0, -1, -2, -3, -8, -17.2, -20.8]
+    else:
+        raise ValueError("profile must be 'flat', 'exponential' or 'epa', got %r" % (profile,))
+    p = 10.0 ** (np.array(powers_db) / 10.0)
+    p = p / p.sum()
+    taps = np.zeros((nr, nt, max(delays) + 1), complex)
+    for r in range(nr):
+        for j in range(nt):
+            g = (seed_rng.normal(size=len(delays)) + 1j * seed_rng.normal(size=len(delays))) * np.sqrt(p / 2)
+            for d, v in zip(delays, g):
+                taps[r, j, d] += v
+    return taps
+
+
+class mimo_ofdm_channel(gr.hier_block2):
+    """nt streams in, nr out: y_r = sum_j h_rj * x_j (fixed taps from the
+    profile and seed), then a common delay (integer samples), frequency
+    offset (cycles/sample) and white noise of variance n0 per antenna."""
+
+    def __init__(self, nt, nr, profile="exponential", n0=0.1, cfo=0.0, delay=0, seed=1):
+        gr.hier_block2.__init__(self, "mimo_ofdm_channel", gr.io_signature(nt, nt, gr.sizeof_gr_complex),
+                                gr.io_signature(nr, nr, gr.sizeof_gr_complex))
+        self.taps = profile_taps(profile, np.random.default_rng(seed), nr, nt)
+        self.keep = []
+        for r in range(nr):
+            add = blocks.add_cc()
+            for j in range(nt):
+                f = filter.fir_filter_ccc(1, self.taps[r, j].tolist())
+                self.keep.append(f)
+                self.connect((self, j), f, (add, j))
+            noise = analog.noise_source_c(analog.GR_GAUSSIAN, math.sqrt(n0), seed * 16 + r)
+            rot = blocks.rotator_cc(2.0 * math.pi * cfo)
+            dly = blocks.delay(gr.sizeof_gr_complex, int(delay))
+            sum_noise = blocks.add_cc()
+            self.keep += [add, noise, rot, dly, sum_noise]
+            self.connect(add, dly, rot, (sum_noise, 0))
+            self.connect(noise, (sum_noise, 1))
+            self.connect(sum_noise, (self, r))
+
+
+def run_genie(nt, nr, modulation, payload_bytes, code_rate, num, profile, snr_db, packets, seed,
+              algorithm="mtt", backend="auto", rnti=4660, cell_id=1):
+    """The genie receiver: the transmitter's codeword symbols through the
+    channel of mimo_ofdm_channel(profile, seed) in the frequency domain,
+    y = H x / sqrt(nt) + n with N0 = 10^(-snr_db/10), detected with the
+    true H / sqrt(nt) and N0, decoded. No synchronisation, no estimation.
+    Returns (decoded, crc_fail)."""
+    from .gpurx_python import payload_source
+    p = mimo_link_parameters(nt, modulation, payload_bytes, code_rate, num)
+    # 1. The codeword symbols.
+    tb = gr.top_block()
+    src = payload_source(payload_bytes, packets, seed)
+    tx = mimo_ofdm_tx(nt, modulation, payload_bytes, code_rate, num, rnti=rnti, cell_id=cell_id)
+    sink = blocks.vector_sink_c()
+    tb.connect(src, tx.unpack)  # the transmitter's chain up to its QAM symbols
+    tb.connect(tx.unpack, tx.bits_len, tx.tagger, tx.encoder, tx.mapper, sink)
+    tb.run()
+    x = np.array(sink.data(), np.complex64).reshape(packets, num.used, p["data_symbols"], nt)
+    # 2. The channel per subcarrier, the noise.
+    n0 = 10.0 ** (-snr_db / 10.0)
+    taps = profile_taps(profile, np.random.default_rng(seed), nr, nt)
+    k = np.arange(num.used)
+    bins = np.where(k < num.used // 2, num.fft_len - num.used // 2 + k, k - num.used // 2 + 1)
+    H = np.fft.fft(taps, num.fft_len, axis=2)[:, :, bins] / math.sqrt(nt)  # nr x nt x used
+    rng = np.random.default_rng(seed + 99)
+    y = np.einsum("rjk,pksj->pksr", H, x)
+    y = y + math.sqrt(n0 / 2) * (rng.normal(size=y.shape) + 1j * rng.normal(size=y.shape))
+    h_frame = np.transpose(H, (2, 0, 1)).reshape(num.used, nr * nt)
+    # 3. Detection with the true H and N0, decoding.
+    tb = gr.top_block()
+    ys = blocks.vector_source_c(y.astype(np.complex64).reshape(-1).tolist(), False, nr)
+    hs = blocks.vector_source_c(np.tile(h_frame, (packets, 1)).astype(np.complex64).reshape(-1).tolist(),
+                                False, nr * nt)
+    ns = blocks.vector_source_f([n0] * (packets * num.used), False)
+    opts = pipeline_options(64, 3, 1000, backend)
+    det = mimo_detector(nt, nr, modulation, algorithm, noise_input=True, vectors_per_channel=p["data_symbols"],
+                        options=opts)
+    v2s = blocks.vector_to_stream(gr.sizeof_float, nt * p["qm"])
+    pk = blocks.stream_to_tagged_stream(gr.sizeof_float, 1, p["g"], "packet_len")
+    tg = packet_tagger(gr.sizeof_float, tb_tags(p, rnti, cell_id), "packet_len")
+    dec = lte_sch_decoder_tagged("dlsch", 6, "scaled-max-log-map", "float", 0, True, max(p["tbs"], 16),
+                                 max(p["g"], 8), "auto", "packet_len", opts)
+    cnt = packet_counter("packet_len")
+    tb.connect(ys, (det, 0))
+    tb.connect(hs, (det, 1))
+    tb.connect(ns, (det, 2))
+    tb.connect(det, v2s, pk, tg, dec, cnt)
+    tb.run()
+    return cnt.decoded(), cnt.crc_fail()
