@@ -4,6 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "ofdm/mimo_chanest.h"
+#include "link/equalizer.h"
+
+#include <cmath>
 
 #include <complex>
 #include <stdexcept>
@@ -51,6 +54,43 @@ chanest_result estimate_mimo_channel(const mimo_training& tr, int nr, const cflo
     if (T > nt)
         res.n0 = residual / (double(nr) * K * (T - nt));
     return res;
+}
+
+void smooth_lmmse(chanest_result& est, int nr, int nt, const std::vector<int>& bins, int fft_len, int spread,
+                  int training_symbols)
+{
+    const int K = int(bins.size());
+    if (spread < 1 || spread > fft_len)
+        throw std::invalid_argument("spread must be in 1..fft_len, got " + std::to_string(spread));
+    if (est.h.size() != size_t(K) * nr * nt)
+        throw std::invalid_argument("smooth_lmmse: one estimate per used subcarrier (group 1) expected");
+    using cd = std::complex<double>;
+    const double pi = std::acos(-1.0);
+    std::vector<cd> R(size_t(K) * K);
+    for (int a = 0; a < K; a++)
+        for (int b = 0; b < K; b++) {
+            cd s = 0.0;
+            for (int l = 0; l < spread; l++)
+                s += std::polar(1.0, -2.0 * pi * double(bins[a] - bins[b]) * l / fft_len);
+            R[size_t(a) * K + b] = s / double(spread);
+        }
+    const double sigma2 = std::max(est.n0, 1e-12) / training_symbols;
+    std::vector<cd> x(static_cast<size_t>(K));
+    for (int i = 0; i < nr * nt; i++) {
+        std::vector<cd> a = R;
+        for (int k = 0; k < K; k++) {
+            a[size_t(k) * K + k] += sigma2;
+            x[k] = cd(est.h[size_t(k) * nr * nt + i]);
+        }
+        if (!link::cholesky_solve(a, x, K))
+            return; // not positive definite: keep the LS estimate
+        for (int k = 0; k < K; k++) {
+            cd s = 0.0;
+            for (int b = 0; b < K; b++)
+                s += R[size_t(k) * K + b] * x[b];
+            est.h[size_t(k) * nr * nt + i] = cfloat(s);
+        }
+    }
 }
 
 } // namespace ofdm

@@ -44,6 +44,20 @@ struct chanest_result {
  */
 chanest_result estimate_mimo_channel(const mimo_training& tr, int nr, const cfloat* y, int group = 1);
 
+/*!
+ * LMMSE smoothing across subcarriers of per-subcarrier estimates (group 1)
+ * in place, for channels whose impulse response lies within \p spread
+ * samples from the FFT window's start (uniform power-delay profile over
+ * them: the robust choice when only the window is known):
+ *     H~ = R (R + (N0 / T) I)^-1 H^,  R[k][k'] = (1/spread) sum_(l<spread)
+ *          exp(-j 2 pi (b_k - b_k') l / fft_len),
+ * b_k the FFT bin of used subcarrier k. On every antenna pair alike. With
+ * spread much below the used subcarriers, it divides the estimation noise
+ * by about used / spread.
+ */
+void smooth_lmmse(chanest_result& est, int nr, int nt, const std::vector<int>& bins, int fft_len, int spread,
+                  int training_symbols);
+
 } // namespace ofdm
 } // namespace core
 } // namespace gpurx

@@ -98,7 +98,12 @@ std::vector<std::vector<cfloat>> build_ofdm_frame(const ofdm_frame_format& f, co
 {
     std::vector<std::vector<cfloat>> out(size_t(f.nt), std::vector<cfloat>(size_t(f.frame_len()), cfloat(0, 0)));
     std::vector<cfloat> bins(size_t(f.fft_len));
+    // The sync symbol from antenna 0 alone, at the power all nt antennas
+    // give every other symbol: each symbol of the frame has the same total
+    // power, and detection sees the sync symbol at the data's SNR.
     bins = sync_spectrum(f);
+    for (auto& b : bins)
+        b *= float(std::sqrt(double(f.nt)));
     modulate(f, bins, out[0].data());
     const mimo_training tr(f.nt, f.used, f.repeats);
     for (int t = 0; t < f.training_symbols(); t++)

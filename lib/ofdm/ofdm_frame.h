@@ -8,10 +8,11 @@
 //
 //   sync | training x repeats*nt | data x data_symbols
 //
-// sync:     one OFDM symbol, from antenna 0 only, with a PN QPSK sequence
-//           on the even used subcarriers and zeros on the odd ones: its
-//           two halves repeat (Schmidl & Cox), for detection and the
-//           frequency offset on any channel;
+// sync:     one OFDM symbol, from antenna 0 only (sqrt(nt) times louder:
+//           every symbol has the same total power), with a PN QPSK
+//           sequence on the even used subcarriers and zeros on the odd
+//           ones: its two halves repeat (Schmidl & Cox), for detection and
+//           the frequency offset on any channel;
 // training: mimo_training's symbols (Hadamard cover across antennas);
 // data:     codeword symbol m on antenna m mod nt, as y vector i = m / nt,
 //           on used subcarrier i / data_symbols of data symbol

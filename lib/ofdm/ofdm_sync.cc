@@ -113,8 +113,8 @@ bool ofdm_frame_receiver::demodulate(int64_t coarse, double cfo, double m, ofdm_
     }
     // The sync symbol must be there, not a metric peak on noise or data:
     // its normalised correlation (1 for the symbol alone on one path; the
-    // strongest path's share of the energy on several, 0.69 on the twin's
-    // exponential profile; about 0.1 on data) at least 0.25.
+    // strongest path's share of the energy on several, 0.3 to 0.7 on the
+    // twin's exponential profile; about 0.05 on data) at least 0.15.
     double e = 0.0, es = 0.0;
     for (int rr = 0; rr < d_nr; rr++)
         for (int n = 0; n < N; n++)
@@ -122,7 +122,7 @@ bool ofdm_frame_receiver::demodulate(int64_t coarse, double cfo, double m, ofdm_
     for (const auto& v : d_sync_time)
         es += std::norm(v);
     (void)m;
-    if (!(e > 0.0) || best / (es * e) < 0.25)
+    if (!(e > 0.0) || best / (es * e) < 0.15)
         return false;
     r.timing = double(t0);
     r.metric = m;

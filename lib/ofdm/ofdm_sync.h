@@ -18,7 +18,7 @@
 //   timing:    the sync symbol's known waveform correlated with every
 //              antenna (frequency corrected), |.|^2 summed over antennas,
 //              the largest over +-N/2 samples; a normalised correlation
-//              below 0.25 rejects the detection;
+//              below 0.15 rejects the detection;
 //   symbols:   each training and data symbol's FFT window starts cp/4
 //              samples inside its cyclic prefix (room for a channel's
 //              spread and a timing error; the phase ramp this gives is the

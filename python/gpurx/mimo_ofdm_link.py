@@ -87,8 +87,10 @@ class mimo_ofdm_rx(gr.hier_block2):
             raise ValueError("backend must be 'auto', 'cpu' or 'cuda', got %r" % (backend,))
         self.params = p = mimo_link_parameters(nt, modulation, payload_bytes, code_rate, num)
         self.sync = mimo_ofdm_sync(nt, nr, num.fft_len, num.cp_len, num.used, num.repeats, p["data_symbols"])
+        # The channel within the cyclic prefix: LMMSE smoothing over it.
         self.estimator = mimo_ofdm_channel_estimator(nt, nr, num.fft_len, num.used, num.repeats,
-                                                     p["data_symbols"], 1, "cpu" if backend == "cpu" else "auto")
+                                                     p["data_symbols"], 1, "cpu" if backend == "cpu" else "auto",
+                                                     num.cp_len)
         opts = pipeline_options(64, 3, 1000, backend)
         self.detector = mimo_detector(nt, nr, modulation, algorithm, noise_input=True,
                                       vectors_per_channel=self.estimator.vectors_per_channel(), options=opts)

@@ -50,6 +50,11 @@ public:
      * \param group subcarriers per H, dividing used
      * \param implementation "auto" (CUDA device 0 when usable, else the
      *        CPU, with one log line), "cpu" or "cuda"
+     * \param delay_spread 0: plain least squares per subcarrier; else the
+     *        samples from the FFT window's start within which the channel's
+     *        impulse response lies (at most the cyclic prefix): LMMSE
+     *        smoothing across subcarriers (core::ofdm::smooth_lmmse), on the
+     *        CPU; needs group 1
      */
     static sptr make(int nt,
                      int nr,
@@ -58,7 +63,8 @@ public:
                      int repeats,
                      int data_symbols,
                      int group = 1,
-                     const std::string& implementation = "auto");
+                     const std::string& implementation = "auto",
+                     int delay_spread = 0);
     //! "cuda" or "cpu": where the estimates are computed.
     virtual std::string implementation() const = 0;
     //! y vectors per H: group * data_symbols (mimo_detector's vectors_per_channel).

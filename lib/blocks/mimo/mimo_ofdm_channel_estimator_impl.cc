@@ -30,7 +30,7 @@ void check(bool ok, const std::string& what)
 
 class mimo_ofdm_channel_estimator_impl final : public mimo_ofdm_channel_estimator
 {
-    const int d_nt, d_nr, d_fft, d_used, d_data, d_group;
+    const int d_nt, d_nr, d_fft, d_used, d_data, d_group, d_spread;
     const of::mimo_training d_tr;
     std::vector<int> d_bins;          // FFT bin of each used subcarrier
     std::vector<of::cfloat> d_train;  // (t * nr + r) * used + k
@@ -43,7 +43,8 @@ class mimo_ofdm_channel_estimator_impl final : public mimo_ofdm_channel_estimato
 
 public:
     mimo_ofdm_channel_estimator_impl(
-        int nt, int nr, int fft_len, int used, int repeats, int data_symbols, int group, const std::string& impl)
+        int nt, int nr, int fft_len, int used, int repeats, int data_symbols, int group, const std::string& impl,
+        int delay_spread)
         : gr::block("mimo_ofdm_channel_estimator",
                     gr::io_signature::make(std::max(nr, 1), std::max(nr, 1), sizeof(gr_complex) * std::max(fft_len, 1)),
                     gr::io_signature::make3(3, 3, sizeof(gr_complex) * std::max(nr, 1),
@@ -54,6 +55,7 @@ public:
           d_used(used),
           d_data(data_symbols),
           d_group(group),
+          d_spread(delay_spread),
           d_tr(nt, std::max(used, 1), repeats)
     {
         check(nr >= nt && nr <= 8, "nr must be in nt..8, got " + std::to_string(nr));
@@ -66,6 +68,10 @@ public:
               "data_symbols must be in 1..4096, got " + std::to_string(data_symbols));
         check(group >= 1 && used % group == 0,
               "group must divide used (" + std::to_string(used) + "), got " + std::to_string(group));
+        check(delay_spread >= 0 && delay_spread <= fft_len,
+              "delay_spread must be in 0..fft_len, got " + std::to_string(delay_spread));
+        check(delay_spread == 0 || group == 1,
+              "delay_spread (LMMSE smoothing) needs group 1, got group " + std::to_string(group));
         for (int i = 0; i < used / 2; i++)
             d_bins.push_back(fft_len - used / 2 + i);
         for (int i = 1; i <= used / 2; i++)
@@ -117,8 +123,10 @@ public:
                     for (int k = 0; k < d_used; k++)
                         d_train[(size_t(t) * d_nr + r) * d_used + k] = sym[d_bins[k]];
                 }
-            const of::chanest_result est = d_gpu ? d_gpu->estimate(d_train.data())
-                                                 : of::estimate_mimo_channel(d_tr, d_nr, d_train.data(), d_group);
+            of::chanest_result est = d_gpu ? d_gpu->estimate(d_train.data())
+                                           : of::estimate_mimo_channel(d_tr, d_nr, d_train.data(), d_group);
+            if (d_spread > 0)
+                of::smooth_lmmse(est, d_nr, d_nt, d_bins, d_fft, d_spread, d_tr.symbols());
             std::copy(est.h.begin(), est.h.end(), h_out + size_t(f) * groups() * d_nr * d_nt);
             // An N0 the detector accepts (1e-20..1e20) even for a noiseless frame.
             const float n0 = float(std::min(std::max(est.n0, 1e-20), 1e20));
@@ -144,10 +152,12 @@ public:
 
 mimo_ofdm_channel_estimator::sptr
 mimo_ofdm_channel_estimator::make(
-    int nt, int nr, int fft_len, int used, int repeats, int data_symbols, int group, const std::string& implementation)
+    int nt, int nr, int fft_len, int used, int repeats, int data_symbols, int group, const std::string& implementation,
+    int delay_spread)
 {
     return gnuradio::make_block_sptr<mimo_ofdm_channel_estimator_impl>(nt, nr, fft_len, used, repeats,
-                                                                         data_symbols, group, implementation);
+                                                                         data_symbols, group, implementation,
+                                                                         delay_spread);
 }
 
 } // namespace gpurx

@@ -47,7 +47,8 @@ TEST(OfdmFrame, DataAndTrainingSitWhereTheDefinitionSays)
     const mimo_training tr(2, 48, 2);
     const double scale = std::sqrt(64.0);
     for (int j = 0; j < 2; j++) {
-        // The sync symbol's halves repeat (antenna 0), antenna 1 is silent.
+        // The sync symbol's halves repeat (antenna 0, sqrt(nt) louder),
+        // antenna 1 is silent.
         for (int n = 0; n < 32; n++) {
             const cfloat a = fr[j][size_t(16 + n)], b = fr[j][size_t(16 + 32 + n)];
             EXPECT_NEAR(std::abs(a - b), 0.0, 1e-5);

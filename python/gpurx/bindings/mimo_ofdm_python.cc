@@ -52,7 +52,7 @@ void bind_mimo_ofdm(py::module& m)
         "with vectors_per_channel = group * data_symbols and noise_input = True.")
         .def(py::init(&cls::make), py::arg("nt"), py::arg("nr"), py::arg("fft_len"), py::arg("used"),
              py::arg("repeats") = 2, py::arg("data_symbols") = 12, py::arg("group") = 1,
-             py::arg("implementation") = "auto")
+             py::arg("implementation") = "auto", py::arg("delay_spread") = 0)
         .def("implementation", &cls::implementation)
         .def("vectors_per_channel", &cls::vectors_per_channel)
         .def("frames", &cls::frames);
