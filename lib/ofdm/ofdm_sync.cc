@@ -5,6 +5,7 @@
  */
 #include "ofdm/ofdm_sync.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -94,7 +95,13 @@ bool ofdm_frame_receiver::demodulate(int64_t coarse, double cfo, double m, ofdm_
     // Fine timing: the known sync waveform against each antenna.
     double best = -1.0;
     int64_t t0 = coarse;
-    for (int64_t tau = coarse - H; tau <= coarse + H; tau++) {
+    // From N/2 before the coarse estimate to 3N after it (a crossing on
+    // noise before the frame leaves the coarse estimate early). A best
+    // timing in the range's last N may be a partial match of a sync symbol
+    // beyond the range (its cyclic prefix, or its repeated half, against
+    // the waveform): rejected, and a later crossing finds the frame.
+    const int64_t last = coarse + 3 * N;
+    for (int64_t tau = coarse - H; tau <= last; tau++) {
         double s = 0.0;
         for (int rr = 0; rr < d_nr; rr++) {
             std::complex<double> acc = 0.0;
@@ -122,7 +129,12 @@ bool ofdm_frame_receiver::demodulate(int64_t coarse, double cfo, double m, ofdm_
     for (const auto& v : d_sync_time)
         es += std::norm(v);
     (void)m;
-    if (!(e > 0.0) || best / (es * e) < 0.15)
+    if (t0 > last - N || !(e > 0.0) || best / (es * e) < 0.15)
+        return false;
+    // And its repeated halves must be where the timing says (a partial
+    // match, the cyclic prefix alone against the waveform's end, passes
+    // the correlation but not this).
+    if (metric(t0 - d_f.cp_len / 2, nullptr) < d_threshold)
         return false;
     r.timing = double(t0);
     r.metric = m;
@@ -191,14 +203,16 @@ void ofdm_frame_receiver::run()
             if (!d_triggered)
                 break;
         }
-        // The peak within N of the crossing; then the fine timing (+-N/2)
-        // and the whole frame after it.
-        if (d_trigger + 2 * N > end)
+        // The peak within 3N of the crossing (a crossing on noise up to
+        // 2N before the frame still finds the sync symbol's plateau, where
+        // the frequency estimate is right); then the fine timing and the
+        // whole frame after it.
+        if (d_trigger + 4 * N > end)
             break;
         int64_t peak = d_trigger;
         double best = -1.0;
         std::complex<double> P_best = 0.0;
-        for (int64_t d = d_trigger; d <= d_trigger + N; d++) {
+        for (int64_t d = d_trigger; d <= d_trigger + 3 * N; d++) {
             std::complex<double> P;
             const double m = metric(d, &P);
             if (m > best) {
@@ -209,7 +223,9 @@ void ofdm_frame_receiver::run()
         }
         // The S&C peak lies up to a CP before the symbol's FFT window.
         const int64_t coarse = peak + d_f.cp_len / 2;
-        const int64_t need = coarse + H + d_f.frame_len() + N;
+        // The fine search reads to coarse + 4N; an accepted frame (timing
+        // at most coarse + 2N) reads to its timing + frame_len.
+        const int64_t need = std::max<int64_t>(coarse + 4 * N, coarse + 2 * N + d_f.frame_len());
         if (need > end)
             break;
         const double cfo = std::arg(P_best) / (pi * N);

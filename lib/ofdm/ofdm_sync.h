@@ -11,14 +11,17 @@
 //              over the antennas: P(d) = sum_r sum_(m<N/2) conj(y_r(d+m))
 //              y_r(d+m+N/2), R(d) = 1/2 sum_r sum_(m<N) |y_r(d+m)|^2,
 //              M = |P| / R <= 1, S/(S+N) on the symbol; a crossing of the
-//              threshold, then the largest M over the next N samples;
+//              threshold, then the largest M over the next 3N samples;
 //   frequency: arg P / (pi N), capture range +-1/N cycles/sample; then
 //              refined by the phase between the training pattern's
 //              repetitions (nt symbols apart);
 //   timing:    the sync symbol's known waveform correlated with every
 //              antenna (frequency corrected), |.|^2 summed over antennas,
-//              the largest over +-N/2 samples; a normalised correlation
-//              below 0.15 rejects the detection;
+//              the largest from N/2 before the coarse estimate to 3N after
+//              it; a best in the range's last N (maybe a partial match of
+//              a symbol beyond it), a normalised correlation below 0.15,
+//              or no repetition (M below the threshold) at that timing
+//              rejects the detection, and scanning goes on;
 //   symbols:   each training and data symbol's FFT window starts cp/4
 //              samples inside its cyclic prefix (room for a channel's
 //              spread and a timing error; the phase ramp this gives is the

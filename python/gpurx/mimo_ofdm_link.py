@@ -28,7 +28,7 @@ from .packet_link import BITS_PER_SYMBOL, tb_tags
 class ofdm_numerology:
     """The frame's fixed numbers: FFT, CP, used subcarriers, training."""
 
-    def __init__(self, fft_len=64, cp_len=16, used=48, repeats=2):
+    def __init__(self, fft_len=64, cp_len=16, used=48, repeats=4):
         self.fft_len, self.cp_len, self.used, self.repeats = fft_len, cp_len, used, repeats
 
 
