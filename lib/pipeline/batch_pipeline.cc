@@ -282,6 +282,23 @@ void batch_pipeline::abort_frame()
     s.nkernel--;
     s.entries.pop_back();
     d_frame_open = false;
+    // The withdrawn frame was the slot's only one: the slot is free again,
+    // as if begin_frame() had not been called. Left "filling" with no frame
+    // (and the withdrawn frame's first_submit), it fell due, and launch_due()
+    // or flush() launched it: "done" with no entry, which front() never got
+    // past (d_pending == 0; or, with later frames pending, it read entries[0]
+    // of the empty vector: the withdrawn frame's stale output came out) and
+    // pop() never freed. Once d_fill came round to it, can_accept() stayed
+    // false for good. The interleaving that hung the PDU blocks (the
+    // encoder: max_batch 1, flush_us 0, so every withdrawn PDU had a slot of
+    // its own): handle() withdraws a PDU that fails staging; the poller runs
+    // before the next PDU is handled, and launch_due() launches the empty
+    // slot; the next PDU fills the other slot, and the one after it loops in
+    // take() on "!can_accept(): publish_ready(true)" forever, holding
+    // d_mutex, with the poller waiting for d_mutex. The stream drivers
+    // withdraw frames too (tagged_driver's close_truncated(), stream_driver).
+    if (s.entries.empty())
+        s.state = slot_state::free;
 }
 
 void* batch_pipeline::open_frame_params()

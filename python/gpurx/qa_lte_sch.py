@@ -22,6 +22,8 @@ The noise comes from numpy with fixed seeds. The HARQ case (TBS 6120, G
 7200, QPSK, sigma 0.9) is the one lib/sch/tests/test_sch.cc runs on the
 core decoder.
 """
+import time
+
 import numpy as np
 import pmt
 from gnuradio import blocks, gr, gr_unittest, gpurx
@@ -29,7 +31,7 @@ from gnuradio import blocks, gr, gr_unittest, gpurx
 from qa_helpers import (BACKEND, options, pmt_int, require_backend_or_skip, run_with_timeout, tags_named,
                         wait_for)
 from qa_sch_helpers import (awgn_llrs, bits_to_llrs, captured_log, encode, llr_pdu, meta_get,
-                            noiseless_llrs, reason, run_pdus, tb_meta)
+                            noiseless_llrs, reason, run_pdus, stop_or_exit, tb_meta)
 
 require_backend_or_skip()
 
@@ -424,6 +426,45 @@ class qa_lte_sch(gr_unittest.TestCase):
         for w, e in zip(words, errs):
             for x in w:
                 self.assertIn(x, reason(e))
+
+    def test_022a_encoder_bad_pdu_alone_then_good_ones(self):
+        # The encoder runs max_batch=1, flush_us=0: a TB that fails staging
+        # (a byte 2) is withdrawn from a slot of its own. When the poller ran
+        # before the next TB came (here always: the next is posted 50 ms
+        # after the error), it launched that empty slot, which then never
+        # freed: the next TB came out with the withdrawn one's stale output,
+        # and the one after it waited for a slot forever, in the message
+        # handler, holding the lock the poller waited for (stop_or_exit()
+        # ends such a hang). Every good TB comes out, in order, as encode()
+        # encodes it.
+        f = fields(1000, 3000, 4)
+        bits = [self.rng.integers(0, 2, 1000).astype(np.uint8) for _ in range(4)]
+        bits[0][7] = 2
+        pdus = [pmt.cons(tb_meta(**f), pmt.init_u8vector(1000, b.tolist())) for b in bits]
+        enc = gpurx.lte_sch_encoder_pdu()
+        tb = gr.top_block()
+        out, err = blocks.message_debug(), blocks.message_debug()
+        tb.msg_connect(enc, "pdus", out, "store")
+        tb.msg_connect(enc, "errors", err, "store")
+        port = pmt.intern("pdus")
+        tb.start()
+        try:
+            enc.to_basic_block()._post(port, pdus[0])
+            self.assertTrue(wait_for(lambda: err.num_messages() == 1, 20), "no error for the bad TB")
+            time.sleep(0.05)  # the poller runs meanwhile (every 0.1 ms)
+            for i, p in enumerate(pdus[1:]):
+                enc.to_basic_block()._post(port, p)
+                self.assertTrue(wait_for(lambda: out.num_messages() > i, 20),
+                                "TB %d of 3 after the bad one did not come out" % (i + 1))
+            wait_for(lambda: False, 0.1)
+        finally:
+            stop_or_exit(tb)
+        self.assertEqual(err.num_messages(), 1)
+        self.assertIn("value 2", reason(err.get_message(0)))
+        want = encode("dlsch", [(b, f) for b in bits[1:]])
+        self.assertEqual(out.num_messages(), 3)
+        for i, w in enumerate(want):
+            np.testing.assert_array_equal(out_bits(out.get_message(i)), w, err_msg="TB %d" % i)
 
     def test_022b_tagged_encoder_bad_packets_reported(self):
         # good, no "g" tag, a byte 3, good: two errors at their offsets, the

@@ -23,6 +23,7 @@ import ctypes
 import os
 import sys
 import tempfile
+import threading
 
 import numpy as np
 import pmt
@@ -68,10 +69,30 @@ def run_pdus(blk, pdus, n_out, n_err=0, timeout=60.0, one_at_a_time=False):
         # Anything more (a wrong extra output or error) would follow at once.
         wait_for(lambda: False, 0.2)
     finally:
-        tb.stop()
-        tb.wait()
+        stop_or_exit(tb)
     return ([out.get_message(i) for i in range(out.num_messages())],
             [err.get_message(i) for i in range(err.num_messages())])
+
+
+def stop_or_exit(tb, timeout_s=10.0):
+    """tb.stop() and tb.wait(), bounded: a block stuck in its message handler
+    (which GNU Radio cannot interrupt) would hang the process at tb.wait();
+    then it says so and exits 1, as run_with_timeout() does."""
+    done = threading.Event()
+
+    def body():
+        tb.stop()
+        tb.wait()
+        done.set()
+
+    threading.Thread(target=body, daemon=True).start()
+    if not done.wait(timeout_s):
+        sys.stderr.write("\nFAIL: the flowgraph did not stop within %g s of being asked (a block "
+                         "stuck in a message handler?): exiting, the remaining tests cannot run in "
+                         "this process\n" % timeout_s)
+        sys.stderr.flush()
+        sys.stdout.flush()
+        os._exit(1)
 
 
 def encode(channel, tbs, max_tbs=97896, max_g=262144):

@@ -203,6 +203,57 @@ void abort_leaves_no_trace(const core::backend_choice& where)
 }
 TEST(Pipeline, CpuAbortFrameLeavesNoTrace) { abort_leaves_no_trace(test::cpu_backend()); }
 
+// The withdrawn frame was the only one of its slot: the slot is free again,
+// not a partial batch of no frame. What the PDU driver's poller did between
+// a malformed PDU and the next one (launch_due() once flush_us had passed)
+// launched that empty slot; it came back "done" with no frame, so front()
+// never reached it (or read past its entries) and pop() never freed it, and
+// once the ring came round to it can_accept() stayed false for good: the
+// PDU block's take() spun in its "wait for a slot" loop holding the driver's
+// lock, the poller waiting for that lock (qa_lte_sch, qa_drivers hangs).
+void abort_of_only_frame_frees_the_slot(const core::backend_choice& where, bool flush)
+{
+    const size_t vlen = 8, slots = 2, batch = 2;
+    const size_t bytes = vlen * sizeof(float);
+    auto pipe = core::make_pipeline(copy_kernels(vlen, 1.0f), where, make_cfg({ slots, batch, 1000 }, vlen));
+    std::vector<float> x(vlen);
+    uint64_t seq = 0;
+    for (int round = 0; round < 3; round++) {
+        // A frame withdrawn while it is the only one of the filling slot,
+        // then the slot's deadline passes (or a flush/drain) before the next
+        // frame comes.
+        pipe->begin_frame(bytes, bytes, nullptr, 999);
+        pipe->abort_frame();
+        EXPECT_FALSE(pipe->has_unlaunched()) << "round " << round;
+        EXPECT_EQ(pipe->next_deadline(), core::batch_pipeline::clock::time_point::max());
+        if (flush)
+            pipe->drain();
+        else
+            pipe->launch_due(core::batch_pipeline::clock::now() + std::chrono::hours(1));
+        EXPECT_EQ(pipe->front(false), nullptr);
+        EXPECT_EQ(pipe->pending(), 0u);
+        // Every slot of the ring is used again, several times over.
+        for (size_t i = 0; i < 2 * slots * batch + 1; i++, seq++) {
+            ASSERT_TRUE(pipe->can_accept()) << "round " << round << ", frame " << i;
+            std::fill(x.begin(), x.end(), float(seq));
+            pipe->submit(x.data(), bytes, bytes, nullptr, seq);
+            pipe->flush();
+            const auto* f = pipe->front(true);
+            ASSERT_NE(f, nullptr) << "round " << round << ", frame " << i;
+            EXPECT_EQ(f->seq, seq);
+            EXPECT_EQ(f->user, seq);
+            EXPECT_EQ(reinterpret_cast<const float*>(f->data)[vlen - 1], float(seq));
+            pipe->pop();
+        }
+        EXPECT_EQ(pipe->pending(), 0u);
+    }
+}
+TEST(Pipeline, CpuAbortOfOnlyFrameFreesTheSlot)
+{
+    abort_of_only_frame_frees_the_slot(test::cpu_backend(), false);
+    abort_of_only_frame_frees_the_slot(test::cpu_backend(), true);
+}
+
 // open_frame_params(): a record amended between begin_frame() and
 // commit_frame() is the one the kernel reads (the shared channel decides a
 // frame's HARQ buffer only once its input has proved well-formed).
@@ -405,6 +456,11 @@ TEST(Pipeline, CpuInPlaceReadsAtLaunch) { in_place_reads_at_launch(test::cpu_bac
 TEST(PipelineCuda, InPlaceReadsAtLaunch) { in_place_reads_at_launch(test::cuda_backend()); }
 
 TEST(PipelineCuda, AbortFrameLeavesNoTrace) { abort_leaves_no_trace(test::cuda_backend()); }
+TEST(PipelineCuda, AbortOfOnlyFrameFreesTheSlot)
+{
+    abort_of_only_frame_frees_the_slot(test::cuda_backend(), false);
+    abort_of_only_frame_frees_the_slot(test::cuda_backend(), true);
+}
 
 TEST(Pipeline, ConfigErrorsNameTheParameter)
 {
