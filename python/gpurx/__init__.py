@@ -13,7 +13,7 @@ Blocks (each takes options=pipeline_options(...): batching, backend, GPUs):
   mimo_detector, mimo_detector_tagged, mimo_detector_pdu
   lte_sch_decoder_pdu, lte_sch_decoder_tagged (LTE DL-SCH / UL-SCH transport
     blocks with HARQ), lte_sch_encoder_pdu, lte_sch_encoder_tagged (CPU)
-  qam_mapper, qam_demapper, mimo_channel
+  qam_mapper, qam_demapper, mimo_channel, mimo_fading_channel (CPU simulators)
   packet link (docs/radio-link.md): packet_link_tx, packet_link_rx
     (hierarchical), burst_framer, burst_sync, packet_tagger, packet_counter,
     payload_source
