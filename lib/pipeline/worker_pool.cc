@@ -117,7 +117,12 @@ void worker_pool::parallel_for(size_t n, const task_fn& fn)
     std::unique_lock<std::mutex> lock(d_mutex);
     // Every item is handed out; wait for the workers still running one.
     d_idle.wait(lock, [&] { return d_busy == 0; });
+    // A worker that wakes only now (after a cancel left items unhanded)
+    // must find nothing to take: with d_next < d_n left over it would call
+    // d_fn, null by then, once the next launch has cleared the cancel.
     d_fn = nullptr;
+    d_n = 0;
+    d_next = 0;
     if (d_error) {
         auto e = d_error;
         d_error = nullptr;
