@@ -50,10 +50,13 @@ void fft_inplace(std::vector<cfloat>& x, bool inverse)
     const double pi = std::acos(-1.0);
     for (size_t len = 2; len <= n; len <<= 1) {
         const double ang = (inverse ? 2.0 : -2.0) * pi / double(len);
+        // The stage's twiddles once (not a sine per butterfly).
+        std::vector<std::complex<double>> w(len / 2);
+        for (size_t k = 0; k < len / 2; k++)
+            w[k] = std::polar(1.0, ang * double(k));
         for (size_t i = 0; i < n; i += len)
             for (size_t k = 0; k < len / 2; k++) {
-                const std::complex<double> w = std::polar(1.0, ang * double(k));
-                const std::complex<double> u(x[i + k]), v = std::complex<double>(x[i + k + len / 2]) * w;
+                const std::complex<double> u(x[i + k]), v = std::complex<double>(x[i + k + len / 2]) * w[k];
                 x[i + k] = cfloat(u + v);
                 x[i + k + len / 2] = cfloat(u - v);
             }

@@ -92,29 +92,38 @@ double ofdm_frame_receiver::metric(int64_t d, std::complex<double>* p) const
 bool ofdm_frame_receiver::demodulate(int64_t coarse, double cfo, double m, ofdm_sync_result& r) const
 {
     const int N = d_f.fft_len, H = d_half;
-    // Fine timing: the known sync waveform against each antenna.
-    double best = -1.0;
-    int64_t t0 = coarse;
-    // From N/2 before the coarse estimate to 3N after it (a crossing on
+    // Fine timing: the known sync waveform against each antenna, from N/2
+    // before the coarse estimate to 3N after it (a crossing on
     // noise before the frame leaves the coarse estimate early). A best
     // timing in the range's last N may be a partial match of a sync symbol
     // beyond the range (its cyclic prefix, or its repeated half, against
     // the waveform): rejected, and a later crossing finds the frame.
     const int64_t last = coarse + 3 * N;
-    for (int64_t tau = coarse - H; tau <= last; tau++) {
-        double s = 0.0;
+    // Each antenna's samples over the search, frequency corrected once (a
+    // phasor advanced sample by sample), then the correlations.
+    const int64_t first = coarse - H;
+    const size_t span = size_t(last + N - first);
+    std::vector<std::vector<cfloat>> z(static_cast<size_t>(d_nr), std::vector<cfloat>(span));
+    for (int rr = 0; rr < d_nr; rr++) {
+        const cfloat* y = d_y[size_t(rr)].data() + (first - d_base);
+        std::complex<double> rot = std::polar(1.0, -2.0 * pi * cfo * double(first));
+        const std::complex<double> step = std::polar(1.0, -2.0 * pi * cfo);
+        for (size_t n = 0; n < span; n++, rot *= step)
+            z[size_t(rr)][n] = y[n] * cfloat(rot);
+    }
+    double best = -1.0;
+    int64_t t0 = coarse;
+    for (int64_t tau = first; tau <= last; tau++) {
+        double sum = 0.0;
         for (int rr = 0; rr < d_nr; rr++) {
-            std::complex<double> acc = 0.0;
-            const cfloat* y = d_y[size_t(rr)].data() + (tau - d_base);
-            for (int n = 0; n < N; n++) {
-                const double ph = -2.0 * pi * cfo * double(tau + n);
-                acc += std::conj(std::complex<double>(d_sync_time[size_t(n)])) * std::complex<double>(y[n]) *
-                       std::polar(1.0, ph);
-            }
-            s += std::norm(acc);
+            cfloat acc = 0.0f;
+            const cfloat* v = z[size_t(rr)].data() + (tau - first);
+            for (int n = 0; n < N; n++)
+                acc += std::conj(d_sync_time[size_t(n)]) * v[n];
+            sum += std::norm(std::complex<double>(acc));
         }
-        if (s > best) {
-            best = s;
+        if (sum > best) {
+            best = sum;
             t0 = tau;
         }
     }

@@ -1,0 +1,107 @@
+#!/usr/bin/python3
+# Copyright 2026 gr-gpurx authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""How many samples per second and antenna the MIMO-OFDM link's receiver
+takes without a throttle (docs/mimo-ofdm.md): --frames frames through the
+twin's channel at --snr-db, one file per receive antenna, read --repeats
+times; stages: the files into null sinks (the ceiling), mimo_ofdm_sync
+alone, the whole mimo_ofdm_rx (detector and decoder on --backend).
+
+Checks before printing: every frame of every read decoded, and no stage
+faster than the ceiling measured in the same run.
+"""
+import argparse
+import os
+import sys
+import tempfile
+import time
+
+from gnuradio import blocks, gr
+
+from gnuradio import gpurx
+from gnuradio.gpurx import mimo_ofdm_link as link
+
+from bench_checks import fail
+
+
+def capture(a, d):
+    num = link.ofdm_numerology()
+    tb = gr.top_block()
+    src = gpurx.payload_source(128, a.frames, 1)
+    tx = link.mimo_ofdm_tx(a.nt, a.modulation, 128, 0.5, num)
+    ch = link.mimo_ofdm_channel(a.nt, a.nr, "exponential", 10.0 ** (-a.snr_db / 10.0), 2e-3, 37, 1)
+    tb.connect(src, tx)
+    paths = []
+    for j in range(a.nt):
+        tb.connect((tx, j), (ch, j))
+    for r in range(a.nr):
+        p = os.path.join(d, "rx%d.c64" % r)
+        sink = blocks.file_sink(gr.sizeof_gr_complex, p)
+        sink.set_unbuffered(False)
+        tb.connect((ch, r), sink)
+        paths.append(p)
+    tb.run()
+    return paths, os.path.getsize(paths[0]) // gr.sizeof_gr_complex
+
+
+def stage(a, paths, what):
+    num = link.ofdm_numerology()
+    p = link.mimo_link_parameters(a.nt, a.modulation, 128, 0.5, num)
+    tb = gr.top_block()
+    srcs = [blocks.file_source(gr.sizeof_gr_complex, path, False) for path in paths]
+    rx = None
+    if what == "ceiling":
+        for s in srcs:
+            tb.connect(s, blocks.null_sink(gr.sizeof_gr_complex))
+    elif what == "sync":
+        sync = gpurx.mimo_ofdm_sync(a.nt, a.nr, num.fft_len, num.cp_len, num.used, num.repeats, p["data_symbols"])
+        for r, s in enumerate(srcs):
+            tb.connect(s, (sync, r))
+            tb.connect((sync, r), blocks.null_sink(gr.sizeof_gr_complex * num.fft_len))
+    else:
+        rx = link.mimo_ofdm_rx(a.nt, a.nr, a.modulation, 128, 0.5, num, "mtt", a.backend)
+        for r, s in enumerate(srcs):
+            tb.connect(s, (rx, r))
+    seconds = 0.0
+    for _ in range(a.repeats):
+        for s, path in zip(srcs, paths):
+            s.open(path, False)
+        t0 = time.perf_counter()
+        tb.run()
+        seconds += time.perf_counter() - t0
+    return seconds, rx
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--nt", type=int, default=2)
+    ap.add_argument("--nr", type=int, default=2)
+    ap.add_argument("--modulation", default="16qam")
+    ap.add_argument("--frames", type=int, default=300)
+    ap.add_argument("--repeats", type=int, default=4)
+    ap.add_argument("--snr-db", type=float, default=20.0)
+    ap.add_argument("--backend", default="auto", choices=("auto", "cpu", "cuda"))
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        paths, n = capture(a, d)
+        print("capture: %dx%d %s, %d frames, %d samples per antenna, FFT 64, read %d times"
+              % (a.nt, a.nr, a.modulation, a.frames, n, a.repeats))
+        rates = {}
+        for what in ("ceiling", "sync", "receiver"):
+            secs, rx = stage(a, paths, what)
+            rates[what] = n * a.repeats / secs
+            if rx is not None and rx.decoded() != a.frames * a.repeats:
+                fail("receiver: %d of %d frames decoded" % (rx.decoded(), a.frames * a.repeats))
+            if rx is not None:
+                backend = rx.backend()
+        for what in ("sync", "receiver"):
+            if rates[what] > 1.05 * rates["ceiling"]:
+                fail("%s above the stream's own rate" % what)
+        for what in ("ceiling", "sync", "receiver"):
+            print("%-9s %8.2f MS/s per antenna%s" % (what, rates[what] / 1e6,
+                                                     " (detector and decoder: %s)" % backend if what == "receiver" else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
