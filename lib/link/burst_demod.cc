@@ -219,6 +219,8 @@ bool demodulate_burst(const demod_config& c,
     const double n0_model = eq.error / (eq.gain * eq.gain) * gain * gain;
     const double n0 = (n0_model * rows + n0_pilots * J * P) / double(rows + J * P);
 
+    if (!std::isfinite(n0) || !std::isfinite(omega))
+        return false; // degenerate input: no burst to trust
     r.data.resize(size_t(f.data_symbols));
     // e^(j omega k), advanced symbol by symbol and set exactly at each block.
     const cdouble step_k = std::polar(1.0, omega);

@@ -5,6 +5,7 @@
  */
 #include "link/burst_receiver.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -62,6 +63,15 @@ void burst_receiver::push(const cfloat* x, size_t n)
         d_q.reserve(cap + 1);
     }
     d_y.insert(d_y.end(), x, x + n);
+    // A NaN or Inf would poison every prefix sum after it, and with them
+    // detection for the rest of the stream: such samples count as silence
+    // (0), and are counted.
+    for (size_t i = old; i < d_y.size(); i++)
+        if (!std::isfinite(d_y[i].real()) || !std::isfinite(d_y[i].imag()) ||
+            !(std::norm(d_y[i]) < 1e30f)) {
+            d_y[i] = cfloat(0.0f, 0.0f);
+            d_non_finite++;
+        }
     // Within the reserved capacity: no reallocation, no zero fill.
     double e = d_e.back();
     for (size_t i = old; i < d_y.size(); i++) {
@@ -162,7 +172,13 @@ void burst_receiver::run()
         } else {
             if (local - before >= 0)
                 d_false_alarms++;
-            d_scan = peak + 1;
+            // One repetition on: a tone or a DC offset keeps the metric
+            // above the threshold everywhere, and a retry at the next sample
+            // would demodulate at every sample. A preamble whose peak lay in
+            // the window searched would have been its peak (on it m is S/(S+N),
+            // above noise's), so the one rejected here lies later and still
+            // crosses the threshold after this point.
+            d_scan = std::max(peak + 1, d_trigger + D);
         }
         d_triggered = false;
     }

@@ -57,6 +57,9 @@ public:
     int64_t pending_sample() const { return d_trigger; }
     //! Detections that the preamble's correlation rejected.
     uint64_t false_alarms() const { return d_false_alarms; }
+    //! Input samples that were NaN, Inf or beyond 1e15 in magnitude: taken
+    //! as 0.
+    uint64_t non_finite() const { return d_non_finite; }
 
     const burst_format& format() const { return d_fmt; }
     const receiver_config& config() const { return d_cfg; }
@@ -73,6 +76,7 @@ private:
     bool d_triggered = false;     // a detection waits for samples
     int64_t d_trigger = 0;        // its sample (absolute)
     uint64_t d_false_alarms = 0;
+    uint64_t d_non_finite = 0;
     std::deque<burst_result> d_out;
     demod_scratch d_scratch;
 

@@ -45,16 +45,33 @@ struct chanest_result {
 chanest_result estimate_mimo_channel(const mimo_training& tr, int nr, const cfloat* y, int group = 1);
 
 /*!
- * LMMSE smoothing across subcarriers of per-subcarrier estimates (group 1)
- * in place, for channels whose impulse response lies within \p spread
- * samples from the FFT window's start (uniform power-delay profile over
- * them: the robust choice when only the window is known):
- *     H~ = R (R + (N0 / T) I)^-1 H^,  R[k][k'] = (1/spread) sum_(l<spread)
- *          exp(-j 2 pi (b_k - b_k') l / fft_len),
- * b_k the FFT bin of used subcarrier k. On every antenna pair alike. With
- * spread much below the used subcarriers, it divides the estimation noise
- * by about used / spread.
+ * LMMSE smoothing across subcarriers of per-subcarrier estimates (group 1),
+ * for channels whose impulse response lies within \p spread samples from
+ * the FFT window's start, with a uniform power-delay profile over them (the
+ * robust choice when only the window is known):
+ *     H~ = R (R + (N0 / T) I)^-1 H^,  R = F F^H / L,
+ *     F[k][l] = exp(-j 2 pi b_k l / fft_len), l < L = spread,
+ * b_k the FFT bin of used subcarrier k, computed as
+ *     H~ = F (F^H F + L N0 / T I)^-1 F^H H^
+ * (an L x L system, not a K x K one: F^H F has full rank L when K >= L),
+ * factored once per frame for every antenna pair. With L much below the
+ * used subcarriers it divides the estimation noise by about used / L.
  */
+class lmmse_smoother
+{
+public:
+    //! Throws std::invalid_argument naming spread (1..min(used, fft_len)).
+    lmmse_smoother(const std::vector<int>& bins, int fft_len, int spread);
+    //! In place on \p est (one nr x nt matrix per used subcarrier).
+    void apply(chanest_result& est, int nr, int nt, int training_symbols) const;
+
+private:
+    int d_k, d_l;
+    std::vector<std::complex<double>> d_f; // K x L, row-major
+    std::vector<std::complex<double>> d_g; // F^H F, L x L
+};
+
+//! lmmse_smoother(bins, fft_len, spread).apply(...), for one-off use.
 void smooth_lmmse(chanest_result& est, int nr, int nt, const std::vector<int>& bins, int fft_len, int spread,
                   int training_symbols);
 

@@ -49,8 +49,16 @@ ofdm_frame_receiver::ofdm_frame_receiver(const ofdm_frame_format& f, int nr, dou
 void ofdm_frame_receiver::push(const cfloat* const* x, size_t n)
 {
     const size_t old = d_y[0].size();
-    for (int r = 0; r < d_nr; r++)
-        d_y[size_t(r)].insert(d_y[size_t(r)].end(), x[r], x[r] + n);
+    for (int r = 0; r < d_nr; r++) {
+        auto& y = d_y[size_t(r)];
+        y.insert(y.end(), x[r], x[r] + n);
+        // A NaN or Inf would poison every prefix sum after it: taken as 0.
+        for (size_t i = old; i < y.size(); i++)
+            if (!std::isfinite(y[i].real()) || !std::isfinite(y[i].imag()) || !(std::norm(y[i]) < 1e30f)) {
+                y[i] = cfloat(0.0f, 0.0f);
+                d_non_finite++;
+            }
+    }
     const size_t len = d_y[0].size();
     for (size_t i = old; i < len; i++) {
         double e = 0.0;
@@ -244,7 +252,10 @@ void ofdm_frame_receiver::run()
             d_scan = int64_t(r.timing) + d_f.frame_len() - d_f.symbol_len();
             d_out.push_back(std::move(r));
         } else {
-            d_scan = peak + 1;
+            // One FFT length on (a tone or DC keeps M at 1: a retry at the
+            // next sample would search at every sample); a frame whose
+            // plateau lay in the window searched would have been its peak.
+            d_scan = std::max(peak + 1, d_trigger + N);
         }
         d_triggered = false;
     }

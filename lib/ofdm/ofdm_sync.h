@@ -63,6 +63,8 @@ public:
     //! A detection waits for samples the stream has not brought (at the
     //! end of a stream: a frame cut short), at pending_sample().
     bool pending() const { return d_triggered; }
+    //! Input samples that were NaN, Inf or beyond 1e15: taken as 0.
+    uint64_t non_finite() const { return d_non_finite; }
     int64_t pending_sample() const { return d_trigger; }
 
 private:
@@ -77,6 +79,7 @@ private:
     std::vector<double> d_e;               // prefix sums of sum_r |y_r(n)|^2
     int64_t d_scan = 0, d_trigger = 0;
     bool d_triggered = false;
+    uint64_t d_non_finite = 0;
     std::deque<ofdm_sync_result> d_out;
 
     double metric(int64_t d, std::complex<double>* p) const;

@@ -24,7 +24,8 @@ namespace gpurx {
  * and "cfo" on each packet's first bit. A packet whose CRC passed is
  * "decoded": its payload (the bits packed MSB first into bytes) leaves on
  * message port "pdus" and its first 32 bits, the transmitter's sequence
- * number, count the packets lost before it. A packet whose CRC failed is
+ * number, count the packets lost since the previous decoded one (those no
+ * failed CRC accounts for; none before the first decoded packet). A packet whose CRC failed is
  * counted, never delivered. After every packet a dict of the counters
  * leaves on "stats": "decoded", "crc_fail", "lost" (sequence gaps), "per",
  * "snr_db", "cfo", "goodput_bps" (payload bits per second of wall time).
@@ -37,7 +38,7 @@ public:
     static sptr make(const std::string& len_tag_key = "packet_len");
     virtual uint64_t decoded() const = 0;
     virtual uint64_t crc_fail() const = 0;
-    //! Packets missing from the sequence numbers of the decoded ones.
+    //! Packets missing between decoded sequence numbers, failed CRCs excepted.
     virtual uint64_t lost() const = 0;
     //! (crc_fail + lost) / (decoded + crc_fail + lost); 0 before any packet.
     virtual double per() const = 0;

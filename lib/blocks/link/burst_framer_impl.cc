@@ -44,6 +44,9 @@ public:
         // The input packet's tags (the TB's parameters) mean nothing to the
         // burst's symbols.
         set_tag_propagation_policy(TPP_DONT);
+        // A whole burst per call: GNU Radio needs twice that in the buffer
+        // (its default holds about 8192 complex items).
+        set_min_output_buffer(2 * burst_symbols());
     }
 
     int burst_symbols() const override { return d_fmt.burst_len() + d_gap; }

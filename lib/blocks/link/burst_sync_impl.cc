@@ -12,6 +12,7 @@
 #include <gnuradio/io_signature.h>
 
 #include <algorithm>
+#include <atomic>
 #include <deque>
 #include <stdexcept>
 #include <string>
@@ -36,7 +37,9 @@ class burst_sync_impl final : public burst_sync
     lk::burst_receiver d_rx;
     std::deque<lk::burst_result> d_queue;
     size_t d_pos = 0; // symbols of the front burst already written
-    uint64_t d_bursts = 0;
+    // Read by other threads (GRC probes, scripts): atomics.
+    std::atomic<uint64_t> d_bursts{ 0 }, d_false_alarms{ 0 };
+    uint64_t d_non_finite_seen = 0;
     bool d_at_end = false;
     const pmt::pmt_t d_len_key;
     const pmt::pmt_t d_errors = pmt::mp("errors");
@@ -81,8 +84,8 @@ public:
         message_port_register_out(d_errors);
     }
 
-    uint64_t bursts() const override { return d_bursts; }
-    uint64_t false_alarms() const override { return d_rx.false_alarms(); }
+    uint64_t bursts() const override { return d_bursts.load(std::memory_order_relaxed); }
+    uint64_t false_alarms() const override { return d_false_alarms.load(std::memory_order_relaxed); }
 
     void forecast(int, gr_vector_int& required) override
     {
@@ -112,6 +115,12 @@ public:
                 d_bursts++;
             }
             produced = flush(out, produced, noutput_items);
+            d_false_alarms.store(d_rx.false_alarms(), std::memory_order_relaxed);
+            if (d_rx.non_finite() != d_non_finite_seen) {
+                d_logger->warn("{} input sample(s) NaN, Inf or beyond 1e15 so far, taken as 0",
+                               d_rx.non_finite());
+                d_non_finite_seen = d_rx.non_finite();
+            }
         } else if (nin == 0 && !d_at_end && input_finished(*this, nin)) {
             d_at_end = true;
             if (d_rx.pending()) {

@@ -39,6 +39,7 @@ class packet_counter_impl final : public packet_counter
 
     mutable std::mutex d_mutex; // the getters run on other threads (GUI probes)
     uint64_t d_decoded = 0, d_fail = 0, d_lost = 0, d_payload_bits = 0;
+    uint64_t d_fail_since_ok = 0; // CRC failures since the last decoded packet
     bool d_have_seq = false;
     uint32_t d_next_seq = 0;
     double d_snr_sum = 0.0, d_cfo_sum = 0.0;
@@ -57,6 +58,7 @@ class packet_counter_impl final : public packet_counter
         }
         if (!d_ok) {
             d_fail++;
+            d_fail_since_ok++;
         } else {
             d_decoded++;
             d_payload_bits += d_bits.size();
@@ -66,16 +68,20 @@ class packet_counter_impl final : public packet_counter
             if (bytes.size() >= 4) {
                 const uint32_t seq = (uint32_t(bytes[0]) << 24) | (uint32_t(bytes[1]) << 16) |
                                      (uint32_t(bytes[2]) << 8) | bytes[3];
-                // Lost: the gap since the last decoded sequence number. A
-                // number at or before it (a duplicate, a restarted sender)
-                // counts nothing.
-                if (!d_have_seq)
-                    d_lost += seq;
-                else if (seq >= d_next_seq)
-                    d_lost += seq - d_next_seq;
+                // Lost: packets missing between two decoded sequence numbers
+                // that no failed CRC accounts for (a failed packet sits in
+                // that gap too and is counted once, as crc_fail). Nothing
+                // before the first decoded packet counts: a receiver may
+                // start after its sender. A number at or before the last
+                // (a duplicate, a restarted sender) counts nothing.
+                if (d_have_seq && seq >= d_next_seq) {
+                    const uint64_t gap = seq - d_next_seq;
+                    d_lost += gap > d_fail_since_ok ? gap - d_fail_since_ok : 0;
+                }
                 if (!d_have_seq || seq >= d_next_seq)
                     d_next_seq = seq + 1;
                 d_have_seq = true;
+                d_fail_since_ok = 0;
             }
             message_port_pub(d_pdus, pmt::cons(pmt::PMT_NIL, pmt::init_u8vector(bytes.size(), bytes)));
         }

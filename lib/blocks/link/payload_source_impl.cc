@@ -6,6 +6,7 @@
 #include <gnuradio/gpurx/payload_source.h>
 #include <gnuradio/io_signature.h>
 
+#include <atomic>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -19,7 +20,7 @@ class payload_source_impl final : public payload_source
     const int d_bytes;
     const uint64_t d_packets;
     std::mt19937_64 d_rng;
-    uint64_t d_sent = 0;
+    std::atomic<uint64_t> d_sent{ 0 }; // read by other threads
     const pmt::pmt_t d_len_key;
 
 public:
@@ -38,18 +39,19 @@ public:
         set_output_multiple(bytes);
     }
 
-    uint64_t sent() const override { return d_sent; }
+    uint64_t sent() const override { return d_sent.load(std::memory_order_relaxed); }
 
     int work(int noutput_items, gr_vector_const_void_star&, gr_vector_void_star& output_items) override
     {
         auto* out = static_cast<uint8_t*>(output_items[0]);
         int produced = 0;
         while (produced + d_bytes <= noutput_items) {
-            if (d_packets != 0 && d_sent == d_packets)
+            const uint64_t sent = d_sent.load(std::memory_order_relaxed);
+            if (d_packets != 0 && sent == d_packets)
                 return produced > 0 ? produced : WORK_DONE;
             uint8_t* p = out + produced;
             for (int i = 0; i < 4; i++)
-                p[i] = uint8_t(d_sent >> (8 * (3 - i)));
+                p[i] = uint8_t(sent >> (8 * (3 - i)));
             for (int i = 4; i < d_bytes; i++)
                 p[i] = uint8_t(d_rng() >> 56);
             add_item_tag(0, nitems_written(0) + uint64_t(produced), d_len_key, pmt::from_long(d_bytes));

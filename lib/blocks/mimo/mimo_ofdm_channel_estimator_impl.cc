@@ -10,6 +10,7 @@
 #include <gnuradio/gpurx/mimo_ofdm_channel_estimator.h>
 #include <gnuradio/io_signature.h>
 
+#include <atomic>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -35,7 +36,8 @@ class mimo_ofdm_channel_estimator_impl final : public mimo_ofdm_channel_estimato
     std::vector<int> d_bins;          // FFT bin of each used subcarrier
     std::vector<of::cfloat> d_train;  // (t * nr + r) * used + k
     std::unique_ptr<of::mimo_chanest_cuda> d_gpu; // null: the CPU estimates
-    uint64_t d_frames = 0;
+    std::unique_ptr<of::lmmse_smoother> d_smoother; // with delay_spread > 0
+    std::atomic<uint64_t> d_frames{ 0 }; // read by other threads
 
     int frame_len() const { return d_tr.symbols() + d_data; }
     int y_per_frame() const { return d_used * d_data; }
@@ -77,6 +79,8 @@ public:
         for (int i = 1; i <= used / 2; i++)
             d_bins.push_back(i);
         d_train.resize(size_t(d_tr.symbols()) * nr * used);
+        if (delay_spread > 0)
+            d_smoother = std::make_unique<of::lmmse_smoother>(d_bins, fft_len, delay_spread);
         check(impl == "auto" || impl == "cpu" || impl == "cuda",
               "implementation must be \"auto\", \"cpu\" or \"cuda\", got \"" + impl + "\"");
         const bool usable = of::mimo_chanest_cuda_usable(0);
@@ -93,7 +97,7 @@ public:
 
     int vectors_per_channel() const override { return d_group * d_data; }
     std::string implementation() const override { return d_gpu ? "cuda" : "cpu"; }
-    uint64_t frames() const override { return d_frames; }
+    uint64_t frames() const override { return d_frames.load(std::memory_order_relaxed); }
 
     void forecast(int noutput_items, gr_vector_int& required) override
     {
@@ -125,8 +129,8 @@ public:
                 }
             of::chanest_result est = d_gpu ? d_gpu->estimate(d_train.data())
                                            : of::estimate_mimo_channel(d_tr, d_nr, d_train.data(), d_group);
-            if (d_spread > 0)
-                of::smooth_lmmse(est, d_nr, d_nt, d_bins, d_fft, d_spread, d_tr.symbols());
+            if (d_smoother)
+                d_smoother->apply(est, d_nr, d_nt, d_tr.symbols());
             std::copy(est.h.begin(), est.h.end(), h_out + size_t(f) * groups() * d_nr * d_nt);
             // An N0 the detector accepts (1e-20..1e20) even for a noiseless frame.
             const float n0 = float(std::min(std::max(est.n0, 1e-20), 1e20));

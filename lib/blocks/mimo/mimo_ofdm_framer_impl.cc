@@ -35,6 +35,9 @@ public:
         if (gap < 0 || gap > (1 << 20))
             throw std::invalid_argument("gap must be in 0..1048576, got " + std::to_string(gap));
         set_tag_propagation_policy(TPP_DONT);
+        // A whole burst per call: GNU Radio needs twice that in the buffer
+        // (its default holds about 8192 complex items).
+        set_min_output_buffer(2 * frame_samples());
     }
 
     int frame_samples() const override { return d_f.frame_len() + d_gap; }

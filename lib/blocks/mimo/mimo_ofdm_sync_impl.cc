@@ -11,6 +11,7 @@
 #include <gnuradio/io_signature.h>
 
 #include <algorithm>
+#include <atomic>
 #include <deque>
 #include <vector>
 
@@ -27,8 +28,10 @@ class mimo_ofdm_sync_impl final : public mimo_ofdm_sync
     of::ofdm_frame_receiver d_rx;
     std::deque<of::ofdm_sync_result> d_queue;
     size_t d_pos = 0; // symbols of the front frame written
-    uint64_t d_frames = 0;
-    double d_cfo = 0.0;
+    // Read by other threads (GRC probes, scripts): atomics.
+    std::atomic<uint64_t> d_frames{ 0 };
+    std::atomic<double> d_cfo{ 0.0 };
+    uint64_t d_non_finite_seen = 0;
     bool d_at_end = false;
 
     int symbols_per_frame() const { return d_f.training_symbols() + d_f.data_symbols; }
@@ -70,8 +73,8 @@ public:
         message_port_register_out(pmt::mp("errors"));
     }
 
-    uint64_t frames() const override { return d_frames; }
-    double cfo() const override { return d_cfo; }
+    uint64_t frames() const override { return d_frames.load(std::memory_order_relaxed); }
+    double cfo() const override { return d_cfo.load(std::memory_order_relaxed); }
 
     void forecast(int, gr_vector_int& required) override
     {
@@ -103,6 +106,11 @@ public:
                 d_queue.push_back(std::move(r));
             }
             produced = flush(output_items, produced, noutput_items);
+            if (d_rx.non_finite() != d_non_finite_seen) {
+                d_logger->warn("{} input sample(s) NaN, Inf or beyond 1e15 so far, taken as 0",
+                               d_rx.non_finite());
+                d_non_finite_seen = d_rx.non_finite();
+            }
         } else if (nin == 0 && !d_at_end && input_finished(*this, nin)) {
             d_at_end = true;
             if (d_rx.pending()) {

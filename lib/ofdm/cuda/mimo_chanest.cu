@@ -82,6 +82,20 @@ struct mimo_chanest_cuda::impl {
     std::vector<float> resid_host;
 
     impl(const mimo_training& t, int nr_, int group_, int device_) : tr(t), nr(nr_), group(group_), device(device_) {}
+    // Here, not in mimo_chanest_cuda's destructor: a constructor that throws
+    // half way (a failed allocation) frees what it had. Errors are not
+    // thrown from a destructor; the device may be gone.
+    ~impl()
+    {
+        cudaSetDevice(device);
+        cudaFree(y);
+        cudaFree(l);
+        cudaFree(h);
+        cudaFree(cover);
+        cudaFree(resid);
+        if (stream)
+            cudaStreamDestroy(stream);
+    }
 
     std::string context() const
     {
@@ -118,18 +132,7 @@ mimo_chanest_cuda::mimo_chanest_cuda(const mimo_training& tr, int nr, int group,
     d->resid_host.resize(K * nr);
 }
 
-mimo_chanest_cuda::~mimo_chanest_cuda()
-{
-    // Errors here are not thrown (a destructor); the device may be gone.
-    cudaSetDevice(d->device);
-    cudaFree(d->y);
-    cudaFree(d->l);
-    cudaFree(d->h);
-    cudaFree(d->cover);
-    cudaFree(d->resid);
-    if (d->stream)
-        cudaStreamDestroy(d->stream);
-}
+mimo_chanest_cuda::~mimo_chanest_cuda() = default;
 
 chanest_result mimo_chanest_cuda::estimate(const cfloat* y)
 {

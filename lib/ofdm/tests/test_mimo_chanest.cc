@@ -171,3 +171,61 @@ TEST(MimoChanestCuda, AgreesWithTheCpu)
             }
         }
 }
+
+TEST(MimoChanest, LmmseSmoothingOfAChannelWithinTheWindow)
+{
+    // Taps at delays 0..5 within a window of 16 on a 256-point FFT, 200
+    // used subcarriers: smoothing leaves a noiseless estimate exact and
+    // divides the noise by about used / window.
+    std::mt19937_64 rng(5);
+    std::normal_distribution<double> g(0.0, std::sqrt(0.5));
+    const int nt = 2, nr = 2, K = 200, N = 256, L = 16;
+    std::vector<int> bins;
+    for (int i = 0; i < K / 2; i++)
+        bins.push_back(N - K / 2 + i);
+    for (int i = 1; i <= K / 2; i++)
+        bins.push_back(i);
+    const double pi = std::acos(-1.0);
+    for (double n0 : { 0.0, 0.05 }) {
+        const mimo_training tr(nt, K, 2);
+        trial x;
+        x.h.assign(size_t(K) * nr * nt, cfloat(0, 0));
+        for (int e = 0; e < nr * nt; e++)
+            for (int d = 0; d < 6; d++) {
+                const std::complex<double> tap(g(rng) / std::sqrt(6.0), g(rng) / std::sqrt(6.0));
+                for (int k = 0; k < K; k++)
+                    x.h[size_t(k) * nr * nt + e] += cfloat(tap * std::polar(1.0, -2.0 * pi * bins[k] * d / N));
+            }
+        // Training symbols from these H (make_trial's construction).
+        std::normal_distribution<double> w(0.0, std::sqrt(n0 / 2.0 + 1e-300));
+        const int T = tr.symbols();
+        x.y.resize(size_t(T) * nr * K);
+        for (int t = 0; t < T; t++)
+            for (int r = 0; r < nr; r++)
+                for (int k = 0; k < K; k++) {
+                    std::complex<double> v = 0.0;
+                    for (int j = 0; j < nt; j++)
+                        v += std::complex<double>(x.h[(size_t(k) * nr + r) * nt + j]) * double(hadamard(nt, j, t % nt)) *
+                             std::complex<double>(tr.sequence()[k]);
+                    if (n0 > 0.0)
+                        v += std::complex<double>(w(rng), w(rng));
+                    x.y[(size_t(t) * nr + r) * K + k] = cfloat(v);
+                }
+        chanest_result e = estimate_mimo_channel(tr, nr, x.y.data());
+        lmmse_smoother(bins, N, L).apply(e, nr, nt, T);
+        double mse = 0.0;
+        for (size_t i = 0; i < x.h.size(); i++)
+            mse += std::norm(e.h[i] - x.h[i]);
+        mse /= double(x.h.size());
+        if (n0 == 0.0) {
+            EXPECT_LT(mse, 1e-9);
+        } else {
+            const double bound = n0 / T;
+            std::printf("LMMSE over %d of %d subcarriers: MSE %.4g, LS bound %.4g (ratio %.3f, window/used %.3f)\n",
+                        L, K, mse, bound, mse / bound, double(L) / K);
+            EXPECT_LT(mse / bound, 2.0 * L / K);
+            EXPECT_GT(mse / bound, 0.5 * L / K);
+        }
+    }
+    EXPECT_THROW(lmmse_smoother(bins, N, 0), std::invalid_argument);
+}
