@@ -6,7 +6,8 @@
 """gpurx-worker: one decoding worker of a scale-out deployment
 (docs/scale-out.md). Binds a ZMQ PULL at --listen, decodes the transport
 block PDUs that arrive with lte_sch_decoder_pdu, PUSHes the decoded PDUs
-(their metadata keeps seq and shard_key, plus "worker" = --listen) to
+(their metadata keeps seq and shard_key, plus "worker" = --name, by
+default --listen) to
 --send, where the collector binds. Logs its rate every --log-interval
 seconds on stderr; runs until SIGINT or SIGTERM."""
 import argparse
@@ -25,6 +26,8 @@ def parse_args(argv):
                         "(also its name in the \"worker\" field)")
     p.add_argument("--send", required=True,
                    help="ZMQ endpoint of the collector's PULL (it binds), e.g. tcp://collector:5700")
+    p.add_argument("--name", default=None,
+                   help="this worker's name in the \"worker\" field (default: --listen)")
     p.add_argument("--channel", default="dlsch", choices=("dlsch", "ulsch"))
     p.add_argument("--backend", default="auto", choices=("auto", "cpu", "cuda"))
     p.add_argument("--devices", default="0", help="GPUs: \"0\", \"0,1\" or \"all\" (default 0)")
@@ -51,7 +54,8 @@ def main(argv=None):
         fg = worker_flowgraph(a.listen, a.send, channel=a.channel, backend=a.backend,
                               devices=a.devices, harq_buffers=a.harq_buffers, input=a.input,
                               iterations=a.iterations, cpu_threads=a.cpu_threads,
-                              max_batch=a.max_batch, max_tbs=a.max_tbs, max_g=a.max_g)
+                              max_batch=a.max_batch, max_tbs=a.max_tbs, max_g=a.max_g,
+                              name=a.name)
     except (ValueError, RuntimeError) as e:
         sys.stderr.write("gpurx-worker: %s\n" % e)
         return 2

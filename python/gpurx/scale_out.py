@@ -501,24 +501,25 @@ class _error_log(gr.basic_block):
 
 class worker_flowgraph(gr.top_block):
     """gpurx-worker's flowgraph: zeromq.pull_msg_source (binds listen) ->
-    lte_sch_decoder_pdu -> "worker" stamp -> zeromq.push_msg_sink (connects
-    to send, where the collector binds). decoded() counts the PDUs sent on."""
+    lte_sch_decoder_pdu -> "worker" stamp (name, default listen) ->
+    zeromq.push_msg_sink (connects to send, where the collector binds).
+    decoded() counts the PDUs sent on."""
 
     def __init__(self, listen, send, channel="dlsch", backend="auto", devices="0",
                  harq_buffers=16, input="float", iterations=6, cpu_threads=0, max_batch=64,
-                 max_tbs=97896, max_g=262144, timeout_ms=100):
+                 max_tbs=97896, max_g=262144, timeout_ms=100, name=None):
         gr.top_block.__init__(self, "gpurx-worker")
         from gnuradio import gpurx
-        for name, v in (("listen", listen), ("send", send)):
+        for param, v in (("listen", listen), ("send", send)):
             if not isinstance(v, str) or "://" not in v:
                 raise ValueError("worker: %s must be a ZMQ endpoint (transport://address), got %r"
-                                 % (name, v))
+                                 % (param, v))
         opts = gpurx.pipeline_options(max_batch=max_batch, backend=backend, devices=devices,
                                       cpu_threads=cpu_threads)
         self.decoder = gpurx.lte_sch_decoder_pdu(channel, iterations, "scaled-max-log-map", input,
                                                  harq_buffers, True, max_tbs, max_g, "auto", opts)
         self.source = zeromq.pull_msg_source(listen, timeout_ms, True)
-        self.stamp = _worker_stamp(listen)
+        self.stamp = _worker_stamp(name or listen)
         self.sink = zeromq.push_msg_sink(send, timeout_ms, False)
         self.errors = _error_log(listen)
         self.msg_connect(self.source, "out", self.decoder, "pdus")
