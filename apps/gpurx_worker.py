@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpurx authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""gpurx-worker: one decoding worker of a scale-out deployment
+(docs/scale-out.md). Binds a ZMQ PULL at --listen, decodes the transport
+block PDUs that arrive with lte_sch_decoder_pdu, PUSHes the decoded PDUs
+(their metadata keeps seq and shard_key, plus "worker" = --name, by
+default --listen) to
+--send, where the collector binds. Logs its rate every --log-interval
+seconds on stderr; runs until SIGINT or SIGTERM."""
+import argparse
+import signal
+import sys
+import threading
+import time
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        prog="gpurx-worker", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--listen", required=True,
+                   help="ZMQ endpoint this worker's PULL binds, e.g. tcp://0.0.0.0:5601 "
+                        "(also its name in the \"worker\" field)")
+    p.add_argument("--send", required=True,
+                   help="ZMQ endpoint of the collector's PULL (it binds), e.g. tcp://collector:5700")
+    p.add_argument("--name", default=None,
+                   help="this worker's name in the \"worker\" field (default: --listen)")
+    p.add_argument("--channel", default="dlsch", choices=("dlsch", "ulsch"))
+    p.add_argument("--backend", default="auto", choices=("auto", "cpu", "cuda"))
+    p.add_argument("--devices", default="0", help="GPUs: \"0\", \"0,1\" or \"all\" (default 0)")
+    p.add_argument("--harq-buffers", type=int, default=16,
+                   help="HARQ soft buffers, 0..65536 (default 16)")
+    p.add_argument("--input", default="float", choices=("float", "int8"),
+                   help="LLRs arriving as f32vector (float) or s8vector (int8, L = value / 8)")
+    p.add_argument("--iterations", type=int, default=6, help="turbo iterations, 1..16")
+    p.add_argument("--cpu-threads", type=int, default=0,
+                   help="CPU backend threads (0: one per hardware thread)")
+    p.add_argument("--max-batch", type=int, default=64)
+    p.add_argument("--max-tbs", type=int, default=97896)
+    p.add_argument("--max-g", type=int, default=262144)
+    p.add_argument("--log-interval", type=float, default=5.0,
+                   help="seconds between rate lines (0: none)")
+    return p.parse_args(argv)
+
+
+def main(argv=None):
+    a = parse_args(sys.argv[1:] if argv is None else argv)
+    from gnuradio import gpurx
+    from gnuradio.gpurx.scale_out import worker_flowgraph
+    try:
+        fg = worker_flowgraph(a.listen, a.send, channel=a.channel, backend=a.backend,
+                              devices=a.devices, harq_buffers=a.harq_buffers, input=a.input,
+                              iterations=a.iterations, cpu_threads=a.cpu_threads,
+                              max_batch=a.max_batch, max_tbs=a.max_tbs, max_g=a.max_g,
+                              name=a.name)
+    except (ValueError, RuntimeError) as e:
+        sys.stderr.write("gpurx-worker: %s\n" % e)
+        return 2
+    done = threading.Event()
+
+    def on_signal(signum, frame):
+        done.set()
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    fg.start()
+    sys.stderr.write("gpurx-worker %s: listening, sending to %s, %s on %s, %s LLRs, %d HARQ "
+                     "buffers (gr-gpurx %s)\n" % (a.listen, a.send, a.channel, fg.backend(),
+                                                  a.input, a.harq_buffers, gpurx.version()))
+    sys.stderr.flush()
+    t0 = last_t = time.monotonic()
+    last_n = 0
+    interval = a.log_interval if a.log_interval > 0 else 3600.0
+    while not done.wait(interval):
+        if a.log_interval <= 0:
+            continue
+        now, n = time.monotonic(), fg.decoded()
+        sys.stderr.write("gpurx-worker %s: %d TBs decoded, %.1f TB/s over the last %.1f s\n"
+                         % (a.listen, n, (n - last_n) / (now - last_t), now - last_t))
+        sys.stderr.flush()
+        last_t, last_n = now, n
+    fg.stop()
+    fg.wait()
+    n = fg.decoded()
+    sys.stderr.write("gpurx-worker %s: stopped, %d TBs decoded in %.1f s\n"
+                     % (a.listen, n, time.monotonic() - t0))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
