@@ -7,7 +7,8 @@
 #   command: bash scripts/gpuhost-check.sh [tests] [sanitize] [bench-turbo]
 #            [bench-pipeline] [bench-flowgraph] [example] [ber] [bench-old-new]
 #            [bench-devices] [bench-viterbi-peers] [viterbi-ber] [mimo-ber]
-#            [latency] [bench-cpu-turbo] [bench-cpu-sch] [bench-link] [hybrid]
+#            [latency] [bench-cpu-turbo] [bench-cpu-sch] [bench-link] [bench-mimo-ofdm]
+#            [hybrid]
 # bench-viterbi-peers also needs the peers' binaries carried in .peers/
 # (copied from ../shared/peers: libfec_viterbi_bench, grfec_cc_bench.py).
 # Writes logs to $OUT (or ./.devout). Nothing is compiled there: binaries
@@ -224,6 +225,16 @@ for step in "$@"; do
               --bursts 500 --repeats 8 2>&1 | grep -v ":debug\|:info" | tee -a "$out/bench_link.txt"
           [ "${PIPESTATUS[0]}" = 0 ] || status=1
         done
+      done
+      ;;
+    bench-mimo-ofdm)
+      # docs/mimo-ofdm.md: the MIMO-OFDM link's receiver without a throttle,
+      # detector and decoder on CUDA and on the CPU.
+      for b in cuda cpu; do
+        echo "== 2x2 16-QAM, backend $b" | tee -a "$out/bench_mimo_ofdm.txt"
+        PYTHONPATH="bench:$PYTHONPATH" python3 bench/bench_mimo_ofdm_rx.py --backend $b --frames 300 --repeats 4 \
+            2>&1 | grep -v ":debug\|:info" | tee -a "$out/bench_mimo_ofdm.txt"
+        [ "${PIPESTATUS[0]}" = 0 ] || status=1
       done
       ;;
     hybrid)
