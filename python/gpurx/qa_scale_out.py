@@ -219,7 +219,7 @@ class deployment:
     """Workers, a front end and the collector (this process) on 127.0.0.1."""
 
     def __init__(self, pdus, n_workers=3, pace=0.0, window=4096, timeout_ms=500,
-                 cpu_threads=1):
+                 cpu_threads=1, devices=None):
         ports = free_ports(n_workers + 1)
         self.collect = "tcp://127.0.0.1:%d" % ports[0]
         self.endpoints = ["tcp://127.0.0.1:%d" % p for p in ports[1:]]
@@ -237,12 +237,15 @@ class deployment:
         self.tb.start()
         self.procs, self.logs = [], []
         self.workers = {}
-        for e in self.endpoints:
+        for i, e in enumerate(self.endpoints):
+            # devices: one entry per worker (e.g. ["0", "1"] or ["all"]), the
+            # CUDA workers' GPUs; cycled when shorter.
+            dev = ["--devices", devices[i % len(devices)]] if devices else []
             self.workers[e] = self._spawn(
                 [WORKER, "--listen", e, "--send", self.collect, "--channel", "dlsch",
                  "--backend", BACKEND, "--input", "int8", "--harq-buffers", str(HARQ_BUFFERS),
                  "--cpu-threads", str(cpu_threads), "--max-tbs", str(MAX_TBS),
-                 "--log-interval", "2"], "worker")
+                 "--log-interval", "2"] + dev, "worker")
         # The front end starts once every worker listens (their start-up,
         # importing GNU Radio, is not in the figures).
         if not wait_for(lambda: self.log_text().count("listening") == n_workers, 120, 0.05):
@@ -570,15 +573,23 @@ def bench_main(argv):
     ref.close()
     print("in process: %d transmissions (%d TBs, TBS %d, G %d, int8) in %.2f s: %.0f TB/s"
           % (len(pdus), n_tb, TBS, G, dt, len(pdus) / dt))
-    for w in (1, 2, 3):
-        d = deployment(pdus, w, window=1 << 16, timeout_ms=60000, cpu_threads=threads)
+    # GPURX_BENCH_DEVICES (CUDA workers): e.g. "0,1" gives worker i GPU i;
+    # "all" one worker over every GPU. Unset: the workers' default.
+    spec = os.environ.get("GPURX_BENCH_DEVICES")
+    runs = [(w, None) for w in (1, 2, 3)]
+    if spec:
+        devs = spec.split(",")
+        runs = [(1, ["0"]), (len(devs), devs), (1, ["all"])]
+    for w, devices in runs:
+        d = deployment(pdus, w, window=1 << 16, timeout_ms=60000, cpu_threads=threads, devices=devices)
         try:
             ok = wait_for(lambda: d.out.num_messages() >= len(pdus), 600, 0.01)
             dt = time.monotonic() - d.t0
         finally:
             d.close()
-        print("%d worker(s) (cpu_threads %d): %s in %.2f s: %.0f TB/s"
-              % (w, threads, "all out" if ok else "INCOMPLETE", dt, len(pdus) / dt))
+        print("%d worker(s) (backend %s, cpu_threads %d, devices %s): %s in %.2f s: %.0f TB/s"
+              % (w, BACKEND, threads, ",".join(devices) if devices else "default",
+                 "all out" if ok else "INCOMPLETE", dt, len(pdus) / dt))
     return 0
 
 
