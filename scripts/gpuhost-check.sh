@@ -8,7 +8,7 @@
 #            [bench-pipeline] [bench-flowgraph] [example] [ber] [bench-old-new]
 #            [bench-devices] [bench-viterbi-peers] [viterbi-ber] [mimo-ber]
 #            [latency] [bench-cpu-turbo] [bench-cpu-sch] [bench-link] [bench-mimo-ofdm]
-#            [hybrid]
+#            [bench-scale-out] [hybrid]
 # bench-viterbi-peers also needs the peers' binaries carried in .peers/
 # (copied from ../shared/peers: libfec_viterbi_bench, grfec_cc_bench.py).
 # Writes logs to $OUT (or ./.devout). Nothing is compiled there: binaries
@@ -235,6 +235,17 @@ for step in "$@"; do
         PYTHONPATH="bench:$PYTHONPATH" python3 bench/bench_mimo_ofdm_rx.py --backend $b --frames 300 --repeats 4 \
             2>&1 | grep -v ":debug\|:info" | tee -a "$out/bench_mimo_ofdm.txt"
         [ "${PIPESTATUS[0]}" = 0 ] || status=1
+      done
+      ;;
+    bench-scale-out)
+      # docs/scale-out.md: TB/s through worker processes (front end and
+      # collector included) against one in-process decoder: CPU workers
+      # (1, 2, 3), then CUDA workers one per GPU against one over all.
+      for b in cpu cuda; do
+        echo "== backend $b" | tee -a "$out/bench_scale_out.txt"
+        devs=""; [ $b = cuda ] && devs="${BENCH_DEVICES:-0,1}"
+        GPURX_TEST_BACKEND=$b GPURX_BENCH_DEVICES="$devs" python3 python/gpurx/qa_scale_out.py \
+            --bench "${SCALE_N:-5000}" 1 2>&1 | grep -E "^in process|worker\(s\)" | tee -a "$out/bench_scale_out.txt"
       done
       ;;
     hybrid)
