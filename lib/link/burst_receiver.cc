@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "link/burst_receiver.h"
+#include "common/running_sums.h"
 
 #include <algorithm>
 #include <cmath>
@@ -63,15 +64,8 @@ void burst_receiver::push(const cfloat* x, size_t n)
         d_q.reserve(cap + 1);
     }
     d_y.insert(d_y.end(), x, x + n);
-    // A NaN or Inf would poison every prefix sum after it, and with them
-    // detection for the rest of the stream: such samples count as silence
-    // (0), and are counted.
-    for (size_t i = old; i < d_y.size(); i++)
-        if (!std::isfinite(d_y[i].real()) || !std::isfinite(d_y[i].imag()) ||
-            !(std::norm(d_y[i]) < 1e30f)) {
-            d_y[i] = cfloat(0.0f, 0.0f);
-            d_non_finite++;
-        }
+    // Such samples count as silence, and are counted.
+    d_non_finite += zero_non_finite(d_y.data() + old, n);
     // Within the reserved capacity: no reallocation, no zero fill.
     double e = d_e.back();
     for (size_t i = old; i < d_y.size(); i++) {
@@ -194,14 +188,8 @@ void burst_receiver::trim()
     if (d_triggered || drop < trim_above)
         return;
     d_y.erase(d_y.begin(), d_y.begin() + drop);
-    const double e0 = d_e[size_t(drop)];
-    d_e.erase(d_e.begin(), d_e.begin() + drop);
-    for (auto& v : d_e)
-        v -= e0;
-    const std::complex<double> q0 = d_q[size_t(drop)];
-    d_q.erase(d_q.begin(), d_q.begin() + drop);
-    for (auto& v : d_q)
-        v -= q0;
+    drop_prefix(d_e, size_t(drop));
+    drop_prefix(d_q, size_t(drop));
     d_base += drop;
 }
 

@@ -47,16 +47,25 @@ void fft_inplace(std::vector<cfloat>& x, bool inverse)
         if (i < j)
             std::swap(x[i], x[j]);
     }
-    const double pi = std::acos(-1.0);
-    for (size_t len = 2; len <= n; len <<= 1) {
-        const double ang = (inverse ? 2.0 : -2.0) * pi / double(len);
-        // The stage's twiddles once (not a sine per butterfly).
-        std::vector<std::complex<double>> w(len / 2);
-        for (size_t k = 0; k < len / 2; k++)
+    // The length's twiddles, made once per thread and length (the receiver
+    // transforms every symbol of every antenna at one length): stage len
+    // takes every (n / len)-th.
+    thread_local size_t w_n = 0;
+    thread_local bool w_inverse = false;
+    thread_local std::vector<std::complex<double>> w;
+    if (w_n != n || w_inverse != inverse) {
+        const double ang = (inverse ? 2.0 : -2.0) * std::acos(-1.0) / double(n);
+        w.resize(n / 2);
+        for (size_t k = 0; k < n / 2; k++)
             w[k] = std::polar(1.0, ang * double(k));
+        w_n = n;
+        w_inverse = inverse;
+    }
+    for (size_t len = 2; len <= n; len <<= 1) {
+        const size_t stride = n / len;
         for (size_t i = 0; i < n; i += len)
             for (size_t k = 0; k < len / 2; k++) {
-                const std::complex<double> u(x[i + k]), v = std::complex<double>(x[i + k + len / 2]) * w[k];
+                const std::complex<double> u(x[i + k]), v = std::complex<double>(x[i + k + len / 2]) * w[k * stride];
                 x[i + k] = cfloat(u + v);
                 x[i + k + len / 2] = cfloat(u - v);
             }

@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "ofdm/ofdm_sync.h"
+#include "common/running_sums.h"
 
 #include <algorithm>
 #include <cmath>
@@ -52,12 +53,7 @@ void ofdm_frame_receiver::push(const cfloat* const* x, size_t n)
     for (int r = 0; r < d_nr; r++) {
         auto& y = d_y[size_t(r)];
         y.insert(y.end(), x[r], x[r] + n);
-        // A NaN or Inf would poison every prefix sum after it: taken as 0.
-        for (size_t i = old; i < y.size(); i++)
-            if (!std::isfinite(y[i].real()) || !std::isfinite(y[i].imag()) || !(std::norm(y[i]) < 1e30f)) {
-                y[i] = cfloat(0.0f, 0.0f);
-                d_non_finite++;
-            }
+        d_non_finite += zero_non_finite(y.data() + old, n);
     }
     const size_t len = d_y[0].size();
     for (size_t i = old; i < len; i++) {
@@ -270,14 +266,8 @@ void ofdm_frame_receiver::trim()
         return;
     for (auto& y : d_y)
         y.erase(y.begin(), y.begin() + drop);
-    const double e0 = d_e[size_t(drop)];
-    d_e.erase(d_e.begin(), d_e.begin() + drop);
-    for (auto& v : d_e)
-        v -= e0;
-    const std::complex<double> q0 = d_q[size_t(drop)];
-    d_q.erase(d_q.begin(), d_q.begin() + drop);
-    for (auto& v : d_q)
-        v -= q0;
+    drop_prefix(d_e, size_t(drop));
+    drop_prefix(d_q, size_t(drop));
     d_base += drop;
 }
 

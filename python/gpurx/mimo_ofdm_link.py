@@ -16,13 +16,11 @@ all) -> mimo_ofdm_channel_estimator (H per subcarrier, N0) -> mimo_detector
 import math
 
 import numpy as np
-import pmt
 from gnuradio import analog, blocks, filter, gr
 
-from .gpurx_python import (lte_sch_decoder_tagged, lte_sch_encoder_tagged, mimo_detector,
-                           mimo_ofdm_channel_estimator, mimo_ofdm_framer, mimo_ofdm_sync, packet_counter,
-                           packet_tagger, pipeline_options, qam_mapper)
-from .packet_link import BITS_PER_SYMBOL, tb_tags
+from .gpurx_python import (lte_sch_encoder_tagged, mimo_detector, mimo_ofdm_channel_estimator, mimo_ofdm_framer,
+                           mimo_ofdm_sync, packet_tagger, pipeline_options, qam_mapper)
+from .packet_link import BITS_PER_SYMBOL, expose_counter_ports, tb_decoding_chain, tb_tags
 
 
 class ofdm_numerology:
@@ -96,20 +94,15 @@ class mimo_ofdm_rx(gr.hier_block2):
                                       vectors_per_channel=self.estimator.vectors_per_channel(), options=opts)
         self.v2s = blocks.vector_to_stream(gr.sizeof_float, nt * p["qm"])
         self.packets = blocks.stream_to_tagged_stream(gr.sizeof_float, 1, p["g"], len_tag_key)
-        self.tagger = packet_tagger(gr.sizeof_float, tb_tags(p, rnti, cell_id), len_tag_key)
-        self.decoder = lte_sch_decoder_tagged("dlsch", iterations, "scaled-max-log-map", "float", 0, True,
-                                              max(p["tbs"], 16), max(p["g"], 8), "auto", len_tag_key, opts)
-        self.counter = packet_counter(len_tag_key)
+        self.tagger, self.decoder, self.counter = tb_decoding_chain(p, rnti, cell_id, backend, iterations,
+                                                                    len_tag_key)
         for r in range(nr):
             self.connect((self, r), (self.sync, r))
             self.connect((self.sync, r), (self.estimator, r))
         for port in range(3):
             self.connect((self.estimator, port), (self.detector, port))
         self.connect(self.detector, self.v2s, self.packets, self.tagger, self.decoder, self.counter)
-        self.message_port_register_hier_out("pdus")
-        self.message_port_register_hier_out("stats")
-        self.msg_connect(self.counter, "pdus", self, "pdus")
-        self.msg_connect(self.counter, "stats", self, "stats")
+        expose_counter_ports(self, self.counter)
 
     def decoded(self):
         return self.counter.decoded()
@@ -217,10 +210,7 @@ def run_genie(nt, nr, modulation, payload_bytes, code_rate, num, profile, snr_db
                         options=opts)
     v2s = blocks.vector_to_stream(gr.sizeof_float, nt * p["qm"])
     pk = blocks.stream_to_tagged_stream(gr.sizeof_float, 1, p["g"], "packet_len")
-    tg = packet_tagger(gr.sizeof_float, tb_tags(p, rnti, cell_id), "packet_len")
-    dec = lte_sch_decoder_tagged("dlsch", 6, "scaled-max-log-map", "float", 0, True, max(p["tbs"], 16),
-                                 max(p["g"], 8), "auto", "packet_len", opts)
-    cnt = packet_counter("packet_len")
+    tg, dec, cnt = tb_decoding_chain(p, rnti, cell_id, backend, 6, "packet_len")
     tb.connect(ys, (det, 0))
     tb.connect(hs, (det, 1))
     tb.connect(ns, (det, 2))

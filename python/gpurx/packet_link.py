@@ -62,6 +62,27 @@ def tb_tags(p, rnti, cell_id):
     return d
 
 
+def tb_decoding_chain(p, rnti, cell_id, backend, iterations, len_tag_key, input_tags=True):
+    """What every receiver here ends with, for LLR packets of one TB each
+    (float, tagged stream of G): the link's TB tags (packet_tagger, unless
+    the packets already carry them), lte_sch_decoder_tagged with no HARQ
+    combining, packet_counter. Returns the blocks, to connect in order."""
+    decoder = lte_sch_decoder_tagged("dlsch", iterations, "scaled-max-log-map", "float", 0, True,
+                                     max(p["tbs"], 16), max(p["g"], 8), "auto", len_tag_key,
+                                     pipeline_options(64, 3, 1000, backend))
+    chain = [decoder, packet_counter(len_tag_key)]
+    if input_tags:
+        chain.insert(0, packet_tagger(gr.sizeof_float, tb_tags(p, rnti, cell_id), len_tag_key))
+    return chain
+
+
+def expose_counter_ports(hier, counter):
+    """packet_counter's message ports "pdus" and "stats" as the hier block's."""
+    for port in ("pdus", "stats"):
+        hier.message_port_register_hier_out(port)
+        hier.msg_connect(counter, port, hier, port)
+
+
 class packet_link_tx(gr.hier_block2):
     """Payload bytes (a tagged stream, payload_bytes per packet) in; baseband
     bursts out (a tagged stream, len_tag_key = the burst's samples, for
@@ -114,21 +135,15 @@ class packet_link_rx(gr.hier_block2):
         self.sync = burst_sync(sps, p["data_symbols"], threshold, 0.15, len_tag_key)
         self.demapper = qam_demapper(modulation, 1.0)
         self.llr_len = blocks.tagged_stream_multiply_length(gr.sizeof_float, len_tag_key, p["qm"])
-        self.tagger = packet_tagger(gr.sizeof_float, tb_tags(p, rnti, cell_id), len_tag_key)
         # One TB at a time, at the link's pace: a batch is due 1 ms after
         # its first TB, so a slow link waits at most that long.
-        self.decoder = lte_sch_decoder_tagged("dlsch", iterations, "scaled-max-log-map", "float", 0, True,
-                                              max(p["tbs"], 16), max(p["g"], 8), "auto", len_tag_key,
-                                              pipeline_options(64, 3, 1000, backend))
-        self.counter = packet_counter(len_tag_key)
+        self.tagger, self.decoder, self.counter = tb_decoding_chain(p, rnti, cell_id, backend, iterations,
+                                                                    len_tag_key)
         self.connect(self, self.matched, self.sync, self.demapper, self.llr_len, self.tagger,
                      self.decoder, self.counter)
         if symbol_output:
             self.connect(self.sync, self)
-        self.message_port_register_hier_out("pdus")
-        self.message_port_register_hier_out("stats")
-        self.msg_connect(self.counter, "pdus", self, "pdus")
-        self.msg_connect(self.counter, "stats", self, "stats")
+        expose_counter_ports(self, self.counter)
 
     # The counters, for GRC's function probes and the scripts.
     def decoded(self):
@@ -189,10 +204,9 @@ class packet_link_genie(gr.hier_block2):
         self.add = blocks.add_cc()
         self.demapper = qam_demapper(modulation, n0)
         self.llr_len = blocks.tagged_stream_multiply_length(gr.sizeof_float, len_tag_key, p["qm"])
-        self.decoder = lte_sch_decoder_tagged("dlsch", iterations, "scaled-max-log-map", "float", 0, True,
-                                              max(p["tbs"], 16), max(p["g"], 8), "auto", len_tag_key,
-                                              pipeline_options(64, 3, 1000, backend))
-        self.counter = packet_counter(len_tag_key)
+        # The encoder's TB tags travel with the symbols to the decoder.
+        self.decoder, self.counter = tb_decoding_chain(p, rnti, cell_id, backend, iterations, len_tag_key,
+                                                       input_tags=False)
         self.connect(self, self.unpack, self.bits_len, self.tagger, self.encoder, self.mapper,
                      self.symbols_len, (self.add, 0))
         self.connect(self.noise, (self.add, 1))

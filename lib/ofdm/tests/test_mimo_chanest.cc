@@ -34,14 +34,11 @@ float hadamard(int nt, int j, int c)
     return float(s);
 }
 
-trial make_trial(const mimo_training& tr, int nr, double n0, std::mt19937_64& rng, bool flat = false)
+//! The training symbols received through x.h (per subcarrier) with noise n0:
+//! x.y from the definition, Y_t = H X_t + W.
+void receive_training(const mimo_training& tr, int nr, double n0, std::mt19937_64& rng, trial& x)
 {
-    std::normal_distribution<double> g(0.0, std::sqrt(0.5));
     const int nt = tr.nt, K = tr.used, T = tr.symbols();
-    trial x;
-    x.h.resize(size_t(K) * nr * nt);
-    for (size_t i = 0; i < x.h.size(); i++)
-        x.h[i] = (flat && i >= size_t(nr) * nt) ? x.h[i % (size_t(nr) * nt)] : cfloat(float(g(rng)), float(g(rng)));
     x.y.resize(size_t(T) * nr * K);
     std::normal_distribution<double> w(0.0, std::sqrt(n0 / 2.0));
     for (int t = 0; t < T; t++)
@@ -55,6 +52,18 @@ trial make_trial(const mimo_training& tr, int nr, double n0, std::mt19937_64& rn
                     v += std::complex<double>(w(rng), w(rng));
                 x.y[(size_t(t) * nr + r) * K + k] = cfloat(v);
             }
+}
+
+//! Independent Rayleigh H per subcarrier (or one for all, flat), then its training.
+trial make_trial(const mimo_training& tr, int nr, double n0, std::mt19937_64& rng, bool flat = false)
+{
+    std::normal_distribution<double> g(0.0, std::sqrt(0.5));
+    const int nt = tr.nt, K = tr.used;
+    trial x;
+    x.h.resize(size_t(K) * nr * nt);
+    for (size_t i = 0; i < x.h.size(); i++)
+        x.h[i] = (flat && i >= size_t(nr) * nt) ? x.h[i % (size_t(nr) * nt)] : cfloat(float(g(rng)), float(g(rng)));
+    receive_training(tr, nr, n0, rng, x);
     return x;
 }
 
@@ -196,21 +205,8 @@ TEST(MimoChanest, LmmseSmoothingOfAChannelWithinTheWindow)
                 for (int k = 0; k < K; k++)
                     x.h[size_t(k) * nr * nt + e] += cfloat(tap * std::polar(1.0, -2.0 * pi * bins[k] * d / N));
             }
-        // Training symbols from these H (make_trial's construction).
-        std::normal_distribution<double> w(0.0, std::sqrt(n0 / 2.0 + 1e-300));
+        receive_training(tr, nr, n0, rng, x);
         const int T = tr.symbols();
-        x.y.resize(size_t(T) * nr * K);
-        for (int t = 0; t < T; t++)
-            for (int r = 0; r < nr; r++)
-                for (int k = 0; k < K; k++) {
-                    std::complex<double> v = 0.0;
-                    for (int j = 0; j < nt; j++)
-                        v += std::complex<double>(x.h[(size_t(k) * nr + r) * nt + j]) * double(hadamard(nt, j, t % nt)) *
-                             std::complex<double>(tr.sequence()[k]);
-                    if (n0 > 0.0)
-                        v += std::complex<double>(w(rng), w(rng));
-                    x.y[(size_t(t) * nr + r) * K + k] = cfloat(v);
-                }
         chanest_result e = estimate_mimo_channel(tr, nr, x.y.data());
         lmmse_smoother(bins, N, L).apply(e, nr, nt, T);
         double mse = 0.0;
