@@ -25,11 +25,11 @@ from bench_checks import fail
 
 
 def capture(a, d):
-    num = link.ofdm_numerology()
+    num = link.ofdm_numerology(a.fft_len, a.cp_len, a.used)
     tb = gr.top_block()
-    src = gpurx.payload_source(128, a.frames, 1)
-    tx = link.mimo_ofdm_tx(a.nt, a.modulation, 128, 0.5, num)
-    ch = link.mimo_ofdm_channel(a.nt, a.nr, "exponential", 10.0 ** (-a.snr_db / 10.0), 2e-3, 37, 1)
+    src = gpurx.payload_source(a.payload_bytes, a.frames, 1)
+    tx = link.mimo_ofdm_tx(a.nt, a.modulation, a.payload_bytes, a.code_rate, num)
+    ch = link.mimo_ofdm_channel(a.nt, a.nr, "exponential", 10.0 ** (-a.snr_db / 10.0), 0.128 / a.fft_len, 37, 1)
     tb.connect(src, tx)
     paths = []
     for j in range(a.nt):
@@ -45,8 +45,8 @@ def capture(a, d):
 
 
 def stage(a, paths, what):
-    num = link.ofdm_numerology()
-    p = link.mimo_link_parameters(a.nt, a.modulation, 128, 0.5, num)
+    num = link.ofdm_numerology(a.fft_len, a.cp_len, a.used)
+    p = link.mimo_link_parameters(a.nt, a.modulation, a.payload_bytes, a.code_rate, num)
     tb = gr.top_block()
     srcs = [blocks.file_source(gr.sizeof_gr_complex, path, False) for path in paths]
     rx = None
@@ -59,7 +59,7 @@ def stage(a, paths, what):
             tb.connect(s, (sync, r))
             tb.connect((sync, r), blocks.null_sink(gr.sizeof_gr_complex * num.fft_len))
     else:
-        rx = link.mimo_ofdm_rx(a.nt, a.nr, a.modulation, 128, 0.5, num, "mtt", a.backend)
+        rx = link.mimo_ofdm_rx(a.nt, a.nr, a.modulation, a.payload_bytes, a.code_rate, num, a.algorithm, a.backend)
         for r, s in enumerate(srcs):
             tb.connect(s, (rx, r))
     seconds = 0.0
@@ -80,18 +80,24 @@ def main():
     ap.add_argument("--frames", type=int, default=300)
     ap.add_argument("--repeats", type=int, default=4)
     ap.add_argument("--snr-db", type=float, default=20.0)
+    ap.add_argument("--fft-len", type=int, default=64)
+    ap.add_argument("--cp-len", type=int, default=16)
+    ap.add_argument("--used", type=int, default=48)
+    ap.add_argument("--payload-bytes", type=int, default=128)
+    ap.add_argument("--code-rate", type=float, default=0.5)
+    ap.add_argument("--algorithm", default="mtt")
     ap.add_argument("--backend", default="auto", choices=("auto", "cpu", "cuda"))
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         paths, n = capture(a, d)
-        print("capture: %dx%d %s, %d frames, %d samples per antenna, FFT 64, read %d times"
-              % (a.nt, a.nr, a.modulation, a.frames, n, a.repeats))
+        print("capture: %dx%d %s, %d frames, %d samples per antenna, FFT %d, read %d times"
+              % (a.nt, a.nr, a.modulation, a.frames, n, a.fft_len, a.repeats))
         rates = {}
         for what in ("ceiling", "sync", "receiver"):
             secs, rx = stage(a, paths, what)
             rates[what] = n * a.repeats / secs
             if rx is not None and rx.decoded() != a.frames * a.repeats:
-                fail("receiver: %d of %d frames decoded" % (rx.decoded(), a.frames * a.repeats))
+                fail("receiver: %d of %d frames decoded (%d failed their CRC, %d found)" % (rx.decoded(), a.frames * a.repeats, rx.crc_fail(), rx.frames()))
             if rx is not None:
                 backend = rx.backend()
         for what in ("sync", "receiver"):

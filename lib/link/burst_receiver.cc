@@ -181,11 +181,14 @@ void burst_receiver::run()
 
 void burst_receiver::trim()
 {
-    // Keep what a detection at d_scan may look back at.
+    // Keep what a detection at d_scan may look back at; also while one
+    // waits for its burst (d_scan is then the detection): with bursts back
+    // to back the receiver waits nearly all the time, and the kept samples
+    // would grow with the stream.
     const int64_t keep_from =
         d_scan - demod_before(d_cfg.demod, d_fmt) - 4 * int64_t(d_cfg.demod.sps);
     const int64_t drop = keep_from - d_base;
-    if (d_triggered || drop < trim_above)
+    if (drop < trim_above)
         return;
     d_y.erase(d_y.begin(), d_y.begin() + drop);
     drop_prefix(d_e, size_t(drop));

@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "ofdm/ofdm_frame.h"
+#include "ofdm/ofdm_fft.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -36,41 +37,7 @@ ofdm_frame_format::ofdm_frame_format(int nt_, int fft_, int cp_, int used_, int 
           "data_symbols must be in 1..4096, got " + std::to_string(data_symbols));
 }
 
-void fft_inplace(std::vector<cfloat>& x, bool inverse)
-{
-    const size_t n = x.size();
-    for (size_t i = 1, j = 0; i < n; i++) {
-        size_t bit = n >> 1;
-        for (; j & bit; bit >>= 1)
-            j ^= bit;
-        j ^= bit;
-        if (i < j)
-            std::swap(x[i], x[j]);
-    }
-    // The length's twiddles, made once per thread and length (the receiver
-    // transforms every symbol of every antenna at one length): stage len
-    // takes every (n / len)-th.
-    thread_local size_t w_n = 0;
-    thread_local bool w_inverse = false;
-    thread_local std::vector<std::complex<double>> w;
-    if (w_n != n || w_inverse != inverse) {
-        const double ang = (inverse ? 2.0 : -2.0) * std::acos(-1.0) / double(n);
-        w.resize(n / 2);
-        for (size_t k = 0; k < n / 2; k++)
-            w[k] = std::polar(1.0, ang * double(k));
-        w_n = n;
-        w_inverse = inverse;
-    }
-    for (size_t len = 2; len <= n; len <<= 1) {
-        const size_t stride = n / len;
-        for (size_t i = 0; i < n; i += len)
-            for (size_t k = 0; k < len / 2; k++) {
-                const std::complex<double> u(x[i + k]), v = std::complex<double>(x[i + k + len / 2]) * w[k * stride];
-                x[i + k] = cfloat(u + v);
-                x[i + k + len / 2] = cfloat(u - v);
-            }
-    }
-}
+void fft_inplace(std::vector<cfloat>& x, bool inverse) { fft(x.data(), x.size(), inverse); }
 
 std::vector<cfloat> sync_spectrum(const ofdm_frame_format& f)
 {

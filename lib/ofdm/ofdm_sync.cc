@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "ofdm/ofdm_sync.h"
+#include "ofdm/ofdm_fft.h"
 #include "common/running_sums.h"
 
 #include <algorithm>
@@ -34,6 +35,15 @@ ofdm_frame_receiver::ofdm_frame_receiver(const ofdm_frame_format& f, int nr, dou
     for (auto& v : s)
         v *= scale;
     d_sync_time = s;
+    // The fine timing's span (demodulate): 4.5 N samples.
+    size_t L = 1;
+    while (L < size_t(4 * f.fft_len + d_half))
+        L <<= 1;
+    d_sync_conj_fft.assign(L, cfloat(0, 0));
+    std::copy(s.begin(), s.end(), d_sync_conj_fft.begin());
+    fft(d_sync_conj_fft.data(), L, false);
+    for (auto& v : d_sync_conj_fft)
+        v = std::conj(v);
     d_y.assign(size_t(nr), {});
     d_q.push_back(0.0);
     d_e.push_back(0.0);
@@ -55,20 +65,72 @@ void ofdm_frame_receiver::push(const cfloat* const* x, size_t n)
         y.insert(y.end(), x[r], x[r] + n);
         d_non_finite += zero_non_finite(y.data() + old, n);
     }
+    // The running sums: each sample's terms summed over the antennas in
+    // float, in loops the compiler vectorises, then accumulated in double
+    // (this runs for every sample of every antenna at tens of MS/s).
     const size_t len = d_y[0].size();
-    for (size_t i = old; i < len; i++) {
-        double e = 0.0;
-        for (int r = 0; r < d_nr; r++)
-            e += std::norm(d_y[size_t(r)][i]);
-        d_e.push_back(d_e.back() + e);
+    auto& te = d_scratch.term_e;
+    te.assign(n, 0.0f);
+    for (int r = 0; r < d_nr; r++) {
+        const float* y = reinterpret_cast<const float*>(d_y[size_t(r)].data() + old);
+        for (size_t i = 0; i < n; i++)
+            te[i] += y[2 * i] * y[2 * i] + y[2 * i + 1] * y[2 * i + 1];
     }
-    for (size_t j = d_q.size() - 1; j + d_half < len; j++) {
-        std::complex<double> q = 0.0;
-        for (int r = 0; r < d_nr; r++)
-            q += std::complex<double>(std::conj(d_y[size_t(r)][j]) * d_y[size_t(r)][j + d_half]);
-        d_q.push_back(d_q.back() + q);
+    d_e.reserve(len + 1);
+    double e_acc = d_e.back();
+    for (size_t i = 0; i < n; i++) {
+        e_acc += double(te[i]);
+        d_e.push_back(e_acc);
+    }
+    // q(j) = sum_r conj(y_r(j)) y_r(j + N/2), for the j whose second sample
+    // has come.
+    const size_t j0 = d_q.size() - 1;
+    if (len > size_t(d_half) && len - size_t(d_half) > j0) {
+        const size_t m = len - size_t(d_half) - j0;
+        auto& tr = d_scratch.term_qr;
+        auto& ti = d_scratch.term_qi;
+        tr.assign(m, 0.0f);
+        ti.assign(m, 0.0f);
+        for (int r = 0; r < d_nr; r++) {
+            const float* a = reinterpret_cast<const float*>(d_y[size_t(r)].data() + j0);
+            const float* b = a + 2 * d_half;
+            for (size_t i = 0; i < m; i++) {
+                tr[i] += a[2 * i] * b[2 * i] + a[2 * i + 1] * b[2 * i + 1];
+                ti[i] += a[2 * i] * b[2 * i + 1] - a[2 * i + 1] * b[2 * i];
+            }
+        }
+        d_q.reserve(d_q.size() + m);
+        double qr = d_q.back().real(), qi = d_q.back().imag();
+        for (size_t i = 0; i < m; i++) {
+            qr += double(tr[i]);
+            qi += double(ti[i]);
+            d_q.emplace_back(qr, qi);
+        }
     }
     run();
+}
+
+std::vector<int64_t> ofdm_frame_receiver::finish()
+{
+    const int64_t last = samples();
+    // The most any decision reads past a detection: the peak search (3N),
+    // the fine timing (2N past the peak) and a whole frame after it.
+    const size_t pad = size_t(6 * d_f.fft_len + d_f.frame_len());
+    const std::vector<cfloat> zeros(pad);
+    const std::vector<const cfloat*> p(static_cast<size_t>(d_nr), zeros.data());
+    const size_t before = d_out.size();
+    push(p.data(), pad);
+    std::vector<int64_t> cut;
+    for (size_t i = before; i < d_out.size();) {
+        const int64_t start = int64_t(std::floor(d_out[i].timing)) - d_f.cp_len;
+        if (start + d_f.frame_len() > last) {
+            cut.push_back(start);
+            d_out.erase(d_out.begin() + std::ptrdiff_t(i));
+        } else {
+            i++;
+        }
+    }
+    return cut;
 }
 
 bool ofdm_frame_receiver::pop(ofdm_sync_result& r)
@@ -90,7 +152,16 @@ double ofdm_frame_receiver::metric(int64_t d, std::complex<double>* p) const
     const double R = 0.5 * (d_e[size_t(i + 2 * H)] - d_e[size_t(i)]);
     if (p)
         *p = P;
-    return R > 0.0 ? std::abs(P) / R : 0.0;
+    return R > 0.0 ? std::sqrt(std::norm(P)) / R : 0.0;
+}
+
+bool ofdm_frame_receiver::crosses(int64_t d) const
+{
+    // metric(d) > threshold without its square root and division.
+    const int64_t i = d - d_base, H = d_half;
+    const std::complex<double> P = d_q[size_t(i + H)] - d_q[size_t(i)];
+    const double R = 0.5 * (d_e[size_t(i + 2 * H)] - d_e[size_t(i)]);
+    return R > 0.0 && std::norm(P) > d_threshold * d_threshold * R * R;
 }
 
 bool ofdm_frame_receiver::demodulate(int64_t coarse, double cfo, double m, ofdm_sync_result& r) const
@@ -107,7 +178,10 @@ bool ofdm_frame_receiver::demodulate(int64_t coarse, double cfo, double m, ofdm_
     // phasor advanced sample by sample), then the correlations.
     const int64_t first = coarse - H;
     const size_t span = size_t(last + N - first);
-    std::vector<std::vector<cfloat>> z(static_cast<size_t>(d_nr), std::vector<cfloat>(span));
+    auto& z = d_scratch.z;
+    z.resize(static_cast<size_t>(d_nr));
+    for (auto& v : z)
+        v.resize(span);
     for (int rr = 0; rr < d_nr; rr++) {
         const cfloat* y = d_y[size_t(rr)].data() + (first - d_base);
         std::complex<double> rot = std::polar(1.0, -2.0 * pi * cfo * double(first));
@@ -115,22 +189,33 @@ bool ofdm_frame_receiver::demodulate(int64_t coarse, double cfo, double m, ofdm_
         for (size_t n = 0; n < span; n++, rot *= step)
             z[size_t(rr)][n] = y[n] * cfloat(rot);
     }
+    // Every lag's correlation at once by FFTs of L >= span points (a
+    // correlation per lag costs N multiplies: 3.5 N^2 per antenna, 29
+    // million at N = 2048); lags up to span - N do not wrap.
+    const size_t L = d_sync_conj_fft.size();
+    auto& power = d_scratch.power;
+    power.assign(size_t(last - first + 1), 0.0);
+    auto& a = d_scratch.a;
+    auto& c = d_scratch.c;
+    a.resize(L);
+    c.resize(L);
+    for (int rr = 0; rr < d_nr; rr++) {
+        std::fill(std::copy(z[size_t(rr)].begin(), z[size_t(rr)].end(), a.begin()), a.end(), cfloat(0, 0));
+        fft(a.data(), c.data(), L, false);
+        for (size_t k = 0; k < L; k++)
+            c[k] *= d_sync_conj_fft[k];
+        fft(c.data(), a.data(), L, true);
+        std::swap(a, c);
+        for (size_t m = 0; m < power.size(); m++)
+            power[m] += std::norm(std::complex<double>(c[m])) / (double(L) * double(L));
+    }
     double best = -1.0;
     int64_t t0 = coarse;
-    for (int64_t tau = first; tau <= last; tau++) {
-        double sum = 0.0;
-        for (int rr = 0; rr < d_nr; rr++) {
-            cfloat acc = 0.0f;
-            const cfloat* v = z[size_t(rr)].data() + (tau - first);
-            for (int n = 0; n < N; n++)
-                acc += std::conj(d_sync_time[size_t(n)]) * v[n];
-            sum += std::norm(std::complex<double>(acc));
+    for (size_t m = 0; m < power.size(); m++)
+        if (power[m] > best) {
+            best = power[m];
+            t0 = first + int64_t(m);
         }
-        if (sum > best) {
-            best = sum;
-            t0 = tau;
-        }
-    }
     // The sync symbol must be there, not a metric peak on noise or data:
     // its normalised correlation (1 for the symbol alone on one path; the
     // strongest path's share of the energy on several, 0.3 to 0.7 on the
@@ -154,7 +239,8 @@ bool ofdm_frame_receiver::demodulate(int64_t coarse, double cfo, double m, ofdm_
     const int S = d_f.training_symbols() + d_f.data_symbols;
     const int backoff = d_f.cp_len / 4;
     r.symbols.assign(size_t(S) * d_nr * N, cfloat(0, 0));
-    std::vector<cfloat> buf(static_cast<size_t>(N));
+    auto& buf = d_scratch.a;
+    buf.resize(static_cast<size_t>(N));
     // Twice: the training symbols first, whose pattern repeats every nt
     // symbols, so that the phase between repeats refines the frequency
     // (the sync symbol's N/2 samples leave an error that turns a long
@@ -189,12 +275,11 @@ void ofdm_frame_receiver::extract(int64_t t0, double cfo, int backoff, int upto,
             const std::complex<double> rot0 = std::polar(1.0, -2.0 * pi * cfo * double(start));
             const std::complex<double> step = std::polar(1.0, -2.0 * pi * cfo);
             std::complex<double> rot = rot0;
-            for (int n = 0; n < N; n++, rot *= step)
-                buf[size_t(n)] = y[n] * cfloat(rot);
-            fft_inplace(buf, false);
+            // The 1/sqrt(N) of the FFT folded into the phasor.
             const float scale = float(1.0 / std::sqrt(double(N)));
-            for (int n = 0; n < N; n++)
-                out[(size_t(s) * d_nr + rr) * N + n] = buf[size_t(n)] * scale;
+            for (int n = 0; n < N; n++, rot *= step)
+                buf[size_t(n)] = y[n] * (cfloat(rot) * scale);
+            fft(buf.data(), out.data() + (size_t(s) * d_nr + rr) * N, size_t(N), false);
         }
     }
 }
@@ -206,7 +291,7 @@ void ofdm_frame_receiver::run()
         const int64_t end = samples();
         if (!d_triggered) {
             while (d_scan + N <= end) {
-                if (d_scan - d_base >= 0 && metric(d_scan, nullptr) > d_threshold) {
+                if (d_scan - d_base >= 0 && crosses(d_scan)) {
                     d_triggered = true;
                     d_trigger = d_scan;
                     break;
@@ -260,9 +345,13 @@ void ofdm_frame_receiver::run()
 
 void ofdm_frame_receiver::trim()
 {
+    // Also while a detection waits for its frame (d_scan is then the
+    // detection, and every read for it lies at most 2N before it): with
+    // frames back to back the receiver waits nearly all the time, and the
+    // kept samples would grow with the stream.
     const int64_t keep_from = d_scan - 2 * d_f.fft_len;
     const int64_t drop = keep_from - d_base;
-    if (d_triggered || drop < trim_above)
+    if (drop < trim_above)
         return;
     for (auto& y : d_y)
         y.erase(y.begin(), y.begin() + drop);

@@ -60,12 +60,20 @@ public:
     void push(const cfloat* const* x, size_t n);
     bool pop(ofdm_sync_result& r);
     int64_t samples() const { return d_base + int64_t(d_y[0].size()); }
+    //! Samples per antenna held for detections still to come.
+    size_t kept() const { return d_y[0].size(); }
     //! A detection waits for samples the stream has not brought (at the
     //! end of a stream: a frame cut short), at pending_sample().
     bool pending() const { return d_triggered; }
     //! Input samples that were NaN, Inf or beyond 1e15: taken as 0.
     uint64_t non_finite() const { return d_non_finite; }
     int64_t pending_sample() const { return d_trigger; }
+    //! The end of the stream: silence follows. Decides what still waits
+    //! for samples after the last one, so that a frame whose samples all
+    //! came is popped, not lost; frames that silence would complete are
+    //! dropped instead, and their first samples returned (to report them
+    //! cut). push() must not be called after it.
+    std::vector<int64_t> finish();
 
 private:
     ofdm_frame_format d_f;
@@ -73,6 +81,7 @@ private:
     double d_threshold;
     int d_half;
     std::vector<cfloat> d_sync_time; // the sync symbol's N samples (no CP)
+    std::vector<cfloat> d_sync_conj_fft; // conj(FFT) of them, zero-padded to the fine search's FFT
     int64_t d_base = 0;
     std::vector<std::vector<cfloat>> d_y;
     std::vector<std::complex<double>> d_q; // prefix sums of sum_r conj(y_r(n)) y_r(n + N/2)
@@ -82,7 +91,18 @@ private:
     uint64_t d_non_finite = 0;
     std::deque<ofdm_sync_result> d_out;
 
+    // Scratch of demodulate() and extract(), kept between frames (the
+    // arrays of a 2048-point frame are fresh pages every time otherwise).
+    struct scratch {
+        std::vector<std::vector<cfloat>> z;
+        std::vector<cfloat> a, c;
+        std::vector<double> power;
+        std::vector<float> term_e, term_qr, term_qi; // push()'s per-sample terms
+    };
+    mutable scratch d_scratch;
+
     double metric(int64_t d, std::complex<double>* p) const;
+    bool crosses(int64_t d) const;
     bool demodulate(int64_t coarse, double cfo, double m, ofdm_sync_result& r) const;
     void extract(int64_t t0, double cfo, int backoff, int upto, std::vector<cfloat>& out,
                  std::vector<cfloat>& buf) const;

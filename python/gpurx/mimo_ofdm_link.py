@@ -65,6 +65,11 @@ class mimo_ofdm_tx(gr.hier_block2):
                                        gap, len_tag_key)
         self.connect(self, self.unpack, self.bits_len, self.tagger, self.encoder, self.mapper, self.symbols_len,
                      self.framer)
+        # Every block here passes whole packets, so each buffer must hold one
+        # (GNU Radio's default of 8192 items is less than a 20 MHz frame's).
+        for b, items in ((self.unpack, p["tbs"]), (self.bits_len, p["tbs"]), (self.tagger, p["tbs"]),
+                         (self.encoder, p["g"]), (self.mapper, p["res"]), (self.symbols_len, p["res"])):
+            b.set_min_output_buffer(2 * items)
         self.scale = []
         for j in range(nt):
             s = blocks.multiply_const_cc(1.0 / math.sqrt(nt))
@@ -102,6 +107,10 @@ class mimo_ofdm_rx(gr.hier_block2):
         for port in range(3):
             self.connect((self.estimator, port), (self.detector, port))
         self.connect(self.detector, self.v2s, self.packets, self.tagger, self.decoder, self.counter)
+        # Whole packets again (see mimo_ofdm_tx).
+        for b, items in ((self.v2s, p["g"]), (self.packets, p["g"]), (self.tagger, p["g"]),
+                         (self.decoder, p["tbs"])):
+            b.set_min_output_buffer(2 * items)
         expose_counter_ports(self, self.counter)
 
     def decoded(self):

@@ -71,6 +71,10 @@ public:
     {
         set_tag_propagation_policy(TPP_DONT);
         message_port_register_out(pmt::mp("errors"));
+        // Room for two whole frames of symbols: GNU Radio's default buffer
+        // holds 4 symbols of 2048 bins, and a frame written 4 symbols per
+        // call costs a scheduler round trip each.
+        set_min_output_buffer(2 * symbols_per_frame());
     }
 
     uint64_t frames() const override { return d_frames.load(std::memory_order_relaxed); }
@@ -113,11 +117,18 @@ public:
             }
         } else if (nin == 0 && !d_at_end && input_finished(*this, nin)) {
             d_at_end = true;
-            if (d_rx.pending()) {
-                const int64_t at = std::max<int64_t>(0, d_rx.pending_sample());
-                report_cut_at_end(*this, d_logger, uint64_t(at), "a frame detected here was cut by the end of the stream",
-                                  pmt::from_uint64(uint64_t(d_rx.samples() - at)));
+            const int64_t last = d_rx.samples();
+            for (const int64_t at : d_rx.finish())
+                report_cut_at_end(*this, d_logger, uint64_t(std::max<int64_t>(0, at)),
+                                  "a frame detected here was cut by the end of the stream",
+                                  pmt::from_uint64(uint64_t(last - std::max<int64_t>(0, at))));
+            of::ofdm_sync_result r;
+            while (d_rx.pop(r)) {
+                d_cfo = r.cfo;
+                d_frames++;
+                d_queue.push_back(std::move(r));
             }
+            produced = flush(output_items, produced, noutput_items);
         }
         consume_each(take);
         return produced;

@@ -154,3 +154,76 @@ TEST(OfdmSync, FramesThroughDelaySpreadCfoAndNoiseComeBack)
     ofdm_sync_result extra;
     EXPECT_FALSE(rx.pop(extra));
 }
+
+// The end of a stream: a frame whose last sample is the stream's last comes
+// back (finish() decides it on the silence after it, as the block does at
+// the end of its input); one cut short by a few samples is reported, not
+// popped. Large FFT, where the fine search reads 2N past the frame.
+TEST(OfdmSync, FrameEndingTheStreamComesBackAndACutOneIsReported)
+{
+    const int nt = 2, nr = 2;
+    const ofdm_frame_format f(nt, 1024, 72, 600, 2, 3);
+    std::mt19937_64 rng(5);
+    const int lead = 700;
+    for (const int cut_by : { 0, 5 }) {
+        const auto sent = qpsk(f.data_res(), rng);
+        const auto t = build_ofdm_frame(f, sent.data());
+        std::vector<std::vector<cfloat>> y(static_cast<size_t>(nr));
+        for (int r = 0; r < nr; r++) {
+            y[r].assign(size_t(lead), cfloat(0, 0));
+            // Receive antenna r hears transmit antenna r (identity channel).
+            y[r].insert(y[r].end(), t[r].begin(), t[r].end() - cut_by);
+        }
+        ofdm_frame_receiver rx(f, nr);
+        std::vector<const cfloat*> p{ y[0].data(), y[1].data() };
+        rx.push(p.data(), y[0].size());
+        ofdm_sync_result r;
+        EXPECT_FALSE(rx.pop(r)) << "decided before the end of the stream";
+        const auto cut = rx.finish();
+        if (cut_by == 0) {
+            EXPECT_TRUE(cut.empty());
+            ASSERT_TRUE(rx.pop(r));
+            EXPECT_NEAR(r.timing, lead + f.cp_len, 1.0);
+        } else {
+            ASSERT_EQ(cut.size(), 1u);
+            EXPECT_NEAR(double(cut[0]), lead, 1.0);
+            EXPECT_FALSE(rx.pop(r));
+        }
+    }
+}
+
+// Frames back to back, no gap: the receiver waits for a frame nearly all
+// the time, and what it keeps must not grow with the stream.
+TEST(OfdmSync, BackToBackFramesAllComeBackInBoundedMemory)
+{
+    const int nt = 2, nr = 2;
+    const ofdm_frame_format f(nt, 64, 16, 48, 2, 4);
+    std::mt19937_64 rng(9);
+    const int frames = 400;
+    std::vector<std::vector<cfloat>> y(static_cast<size_t>(nr));
+    for (int fr = 0; fr < frames; fr++) {
+        const auto sent = qpsk(f.data_res(), rng);
+        const auto t = build_ofdm_frame(f, sent.data());
+        for (int r = 0; r < nr; r++)
+            y[r].insert(y[r].end(), t[r].begin(), t[r].end());
+    }
+    ofdm_frame_receiver rx(f, nr);
+    size_t most = 0;
+    int found = 0;
+    for (size_t i = 0; i < y[0].size(); i += 500) {
+        const size_t n = std::min<size_t>(500, y[0].size() - i);
+        std::vector<const cfloat*> p{ y[0].data() + i, y[1].data() + i };
+        rx.push(p.data(), n);
+        most = std::max(most, rx.kept());
+        ofdm_sync_result r;
+        while (rx.pop(r))
+            found++;
+    }
+    EXPECT_TRUE(rx.finish().empty());
+    ofdm_sync_result r;
+    while (rx.pop(r))
+        found++;
+    EXPECT_EQ(found, frames);
+    ASSERT_GT(y[0].size(), size_t(4) << 16); // long enough to show growth
+    EXPECT_LT(most, size_t(1 << 16) + size_t(f.frame_len()) + 8 * 64 + 500);
+}
