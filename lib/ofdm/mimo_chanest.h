@@ -53,9 +53,11 @@ chanest_result estimate_mimo_channel(const mimo_training& tr, int nr, const cflo
  *     F[k][l] = exp(-j 2 pi b_k l / fft_len), l < L = spread,
  * b_k the FFT bin of used subcarrier k, computed as
  *     H~ = F (F^H F + L N0 / T I)^-1 F^H H^
- * (an L x L system, not a K x K one: F^H F has full rank L when K >= L),
- * factored once per frame for every antenna pair. With L much below the
- * used subcarriers it divides the estimation noise by about used / L.
+ * (an L x L system, not a K x K one: F^H F has full rank L when K >= L).
+ * F^H F is Hermitian Toeplitz, so the system is solved by Levinson's
+ * recursion (L^2), and F^H h and F x are an inverse FFT and an FFT of
+ * fft_len points. With L much below the used subcarriers it divides the
+ * estimation noise by about used / L.
  */
 class lmmse_smoother
 {
@@ -66,9 +68,9 @@ public:
     void apply(chanest_result& est, int nr, int nt, int training_symbols) const;
 
 private:
-    int d_k, d_l;
-    std::vector<std::complex<double>> d_f; // K x L, row-major
-    std::vector<std::complex<double>> d_g; // F^H F, L x L
+    int d_k, d_l, d_n;
+    std::vector<int> d_bins;
+    std::vector<std::complex<double>> d_g; // F^H F's first column (it is Toeplitz)
 };
 
 //! lmmse_smoother(bins, fft_len, spread).apply(...), for one-off use.

@@ -225,3 +225,70 @@ TEST(MimoChanest, LmmseSmoothingOfAChannelWithinTheWindow)
     }
     EXPECT_THROW(lmmse_smoother(bins, N, 0), std::invalid_argument);
 }
+
+TEST(MimoChanest, LmmseSmoothingMatchesTheDenseFormulaAt20MHz)
+{
+    // The smoother's route (Levinson on the Toeplitz F^H F, FFTs for F^H h
+    // and F x) against the formula written out: F as a K x L matrix,
+    // (F^H F + L sigma2 I) x = F^H h by Gaussian elimination, F x. 2048
+    // points, 1200 used, a window of 144 (the cyclic prefix).
+    using cd = std::complex<double>;
+    const int nt = 2, nr = 1, K = 1200, N = 2048, L = 144, T = 2;
+    std::vector<int> bins;
+    for (int i = 0; i < K / 2; i++)
+        bins.push_back(N - K / 2 + i);
+    for (int i = 1; i <= K / 2; i++)
+        bins.push_back(i);
+    std::mt19937_64 rng(8);
+    std::normal_distribution<double> g(0.0, std::sqrt(0.5));
+    chanest_result est;
+    est.n0 = 0.03;
+    est.h.resize(size_t(K) * nr * nt);
+    for (auto& v : est.h)
+        v = cfloat(float(g(rng)), float(g(rng)));
+    const chanest_result in = est;
+    lmmse_smoother(bins, N, L).apply(est, nr, nt, T);
+
+    const double pi = std::acos(-1.0);
+    std::vector<cd> F(size_t(K) * L);
+    for (int k = 0; k < K; k++)
+        for (int l = 0; l < L; l++)
+            F[size_t(k) * L + l] = std::polar(1.0, -2.0 * pi * bins[k] * l / N);
+    double worst = 0.0;
+    for (int e = 0; e < nr * nt; e++) {
+        // [A | c], A = F^H F + L sigma2 I, c = F^H h.
+        std::vector<cd> M(size_t(L) * (L + 1), 0.0);
+        for (int a = 0; a < L; a++) {
+            for (int b = 0; b < L; b++) {
+                cd s = 0.0;
+                for (int k = 0; k < K; k++)
+                    s += std::conj(F[size_t(k) * L + a]) * F[size_t(k) * L + b];
+                M[size_t(a) * (L + 1) + b] = s + (a == b ? double(L) * est.n0 / T : 0.0);
+            }
+            cd s = 0.0;
+            for (int k = 0; k < K; k++)
+                s += std::conj(F[size_t(k) * L + a]) * cd(in.h[size_t(k) * nr * nt + e]);
+            M[size_t(a) * (L + 1) + L] = s;
+        }
+        for (int p = 0; p < L; p++)
+            for (int r = p + 1; r < L; r++) {
+                const cd f = M[size_t(r) * (L + 1) + p] / M[size_t(p) * (L + 1) + p];
+                for (int c = p; c <= L; c++)
+                    M[size_t(r) * (L + 1) + c] -= f * M[size_t(p) * (L + 1) + c];
+            }
+        std::vector<cd> x(static_cast<size_t>(L));
+        for (int p = L - 1; p >= 0; p--) {
+            cd s = M[size_t(p) * (L + 1) + L];
+            for (int c = p + 1; c < L; c++)
+                s -= M[size_t(p) * (L + 1) + c] * x[size_t(c)];
+            x[size_t(p)] = s / M[size_t(p) * (L + 1) + p];
+        }
+        for (int k = 0; k < K; k++) {
+            cd s = 0.0;
+            for (int l = 0; l < L; l++)
+                s += F[size_t(k) * L + l] * x[size_t(l)];
+            worst = std::max(worst, std::abs(s - cd(est.h[size_t(k) * nr * nt + e])));
+        }
+    }
+    EXPECT_LT(worst, 1e-4);
+}
