@@ -58,6 +58,16 @@ def stage(a, paths, what):
         for r, s in enumerate(srcs):
             tb.connect(s, (sync, r))
             tb.connect((sync, r), blocks.null_sink(gr.sizeof_gr_complex * num.fft_len))
+    elif what == "estimator":
+        sync = gpurx.mimo_ofdm_sync(a.nt, a.nr, num.fft_len, num.cp_len, num.used, num.repeats, p["data_symbols"])
+        est = gpurx.mimo_ofdm_channel_estimator(a.nt, a.nr, num.fft_len, num.used, num.repeats, p["data_symbols"], 1,
+                                                "cpu" if a.backend == "cpu" else "auto", num.cp_len)
+        for r, s in enumerate(srcs):
+            tb.connect(s, (sync, r))
+            tb.connect((sync, r), (est, r))
+        tb.connect((est, 0), blocks.null_sink(gr.sizeof_gr_complex * a.nr))
+        tb.connect((est, 1), blocks.null_sink(gr.sizeof_gr_complex * a.nr * a.nt))
+        tb.connect((est, 2), blocks.null_sink(gr.sizeof_float))
     else:
         rx = link.mimo_ofdm_rx(a.nt, a.nr, a.modulation, a.payload_bytes, a.code_rate, num, a.algorithm, a.backend)
         for r, s in enumerate(srcs):
@@ -93,17 +103,17 @@ def main():
         print("capture: %dx%d %s, %d frames, %d samples per antenna, FFT %d, read %d times"
               % (a.nt, a.nr, a.modulation, a.frames, n, a.fft_len, a.repeats))
         rates = {}
-        for what in ("ceiling", "sync", "receiver"):
+        for what in ("ceiling", "sync", "estimator", "receiver"):
             secs, rx = stage(a, paths, what)
             rates[what] = n * a.repeats / secs
             if rx is not None and rx.decoded() != a.frames * a.repeats:
                 fail("receiver: %d of %d frames decoded (%d failed their CRC, %d found)" % (rx.decoded(), a.frames * a.repeats, rx.crc_fail(), rx.frames()))
             if rx is not None:
                 backend = rx.backend()
-        for what in ("sync", "receiver"):
+        for what in ("sync", "estimator", "receiver"):
             if rates[what] > 1.05 * rates["ceiling"]:
                 fail("%s above the stream's own rate" % what)
-        for what in ("ceiling", "sync", "receiver"):
+        for what in ("ceiling", "sync", "estimator", "receiver"):
             print("%-9s %8.2f MS/s per antenna%s" % (what, rates[what] / 1e6,
                                                      " (detector and decoder: %s)" % backend if what == "receiver" else ""))
     return 0
