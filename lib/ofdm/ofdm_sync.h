@@ -72,7 +72,7 @@ public:
     //! for samples after the last one, so that a frame whose samples all
     //! came is popped, not lost; frames that silence would complete are
     //! dropped instead, and their first samples returned (to report them
-    //! cut). push() must not be called after it.
+    //! cut). push() may follow: the stream goes on after that silence.
     std::vector<int64_t> finish();
 
 private:

@@ -87,6 +87,14 @@ public:
     uint64_t bursts() const override { return d_bursts.load(std::memory_order_relaxed); }
     uint64_t false_alarms() const override { return d_false_alarms.load(std::memory_order_relaxed); }
 
+    // A flowgraph run again goes on with the same stream: its end comes
+    // again.
+    bool start() override
+    {
+        d_at_end = false;
+        return true;
+    }
+
     void forecast(int, gr_vector_int& required) override
     {
         // Once the upstream has finished, one more call with no input sees

@@ -80,6 +80,14 @@ public:
     uint64_t frames() const override { return d_frames.load(std::memory_order_relaxed); }
     double cfo() const override { return d_cfo.load(std::memory_order_relaxed); }
 
+    // A flowgraph run again goes on with the same stream: its end comes
+    // again.
+    bool start() override
+    {
+        d_at_end = false;
+        return true;
+    }
+
     void forecast(int, gr_vector_int& required) override
     {
         const bool tail = !d_at_end && upstream_finished(*this);
