@@ -16,7 +16,11 @@ import sys
 import tempfile
 import time
 
-from gnuradio import blocks, gr
+# GNU Radio's per-block performance counters, read from its preferences at
+# the first block: each block's time in work() says which one bounds the
+# receiver.
+os.environ.setdefault("GR_CONF_PERFCOUNTERS_ON", "True")
+from gnuradio import blocks, gr  # noqa: E402
 
 from gnuradio import gpurx
 from gnuradio.gpurx import mimo_ofdm_link as link
@@ -79,6 +83,16 @@ def stage(a, paths, what):
         t0 = time.perf_counter()
         tb.run()
         seconds += time.perf_counter() - t0
+    if rx is not None:
+        busy = []
+        for name in ("sync", "estimator", "detector", "v2s", "packets", "tagger", "decoder", "counter"):
+            try:
+                busy.append((name, getattr(rx, name).pc_work_time_total() / 1e9 / seconds))
+            except (AttributeError, RuntimeError):
+                pass
+        if busy:
+            print("time in work() per second of the run: " +
+                  ", ".join("%s %.2f" % (n, b) for n, b in busy))
     return seconds, rx
 
 

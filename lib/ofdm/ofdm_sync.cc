@@ -19,6 +19,16 @@ namespace ofdm {
 
 namespace {
 constexpr double pi = 3.14159265358979323846;
+
+// Capacity for n elements, at least doubling: the sums and samples are
+// trimmed from the front and refilled at the back all the time, and an
+// exact reserve would move them on every push.
+template <typename T>
+void grow(std::vector<T>& v, size_t n)
+{
+    if (v.capacity() < n)
+        v.reserve(std::max(n, 2 * v.capacity()));
+}
 constexpr int64_t trim_above = 1 << 16;
 } // namespace
 
@@ -76,7 +86,7 @@ void ofdm_frame_receiver::push(const cfloat* const* x, size_t n)
         for (size_t i = 0; i < n; i++)
             te[i] += y[2 * i] * y[2 * i] + y[2 * i + 1] * y[2 * i + 1];
     }
-    d_e.reserve(len + 1);
+    grow(d_e, len + 1);
     double e_acc = d_e.back();
     for (size_t i = 0; i < n; i++) {
         e_acc += double(te[i]);
@@ -99,7 +109,7 @@ void ofdm_frame_receiver::push(const cfloat* const* x, size_t n)
                 ti[i] += a[2 * i] * b[2 * i + 1] - a[2 * i + 1] * b[2 * i];
             }
         }
-        d_q.reserve(d_q.size() + m);
+        grow(d_q, d_q.size() + m);
         double qr = d_q.back().real(), qi = d_q.back().imag();
         for (size_t i = 0; i < m; i++) {
             qr += double(tr[i]);
@@ -131,6 +141,12 @@ std::vector<int64_t> ofdm_frame_receiver::finish()
         }
     }
     return cut;
+}
+
+void ofdm_frame_receiver::recycle(std::vector<cfloat>&& symbols)
+{
+    if (d_scratch.pool.size() < 4)
+        d_scratch.pool.push_back(std::move(symbols));
 }
 
 bool ofdm_frame_receiver::pop(ofdm_sync_result& r)
@@ -238,7 +254,13 @@ bool ofdm_frame_receiver::demodulate(int64_t coarse, double cfo, double m, ofdm_
     r.metric = m;
     const int S = d_f.training_symbols() + d_f.data_symbols;
     const int backoff = d_f.cp_len / 4;
-    r.symbols.assign(size_t(S) * d_nr * N, cfloat(0, 0));
+    // A recycled buffer where there is one (a fresh 2048-point frame is
+    // 180 fresh pages, each a page fault); extract() writes all of it.
+    if (!d_scratch.pool.empty()) {
+        r.symbols = std::move(d_scratch.pool.back());
+        d_scratch.pool.pop_back();
+    }
+    r.symbols.resize(size_t(S) * d_nr * N);
     auto& buf = d_scratch.a;
     buf.resize(static_cast<size_t>(N));
     // Twice: the training symbols first, whose pattern repeats every nt

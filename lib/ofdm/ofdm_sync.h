@@ -59,6 +59,9 @@ public:
     //! n samples of each of the nr streams.
     void push(const cfloat* const* x, size_t n);
     bool pop(ofdm_sync_result& r);
+    //! A popped result's symbols, done with: their memory serves a later
+    //! frame.
+    void recycle(std::vector<cfloat>&& symbols);
     int64_t samples() const { return d_base + int64_t(d_y[0].size()); }
     //! Samples per antenna held for detections still to come.
     size_t kept() const { return d_y[0].size(); }
@@ -98,6 +101,7 @@ private:
         std::vector<cfloat> a, c;
         std::vector<double> power;
         std::vector<float> term_e, term_qr, term_qi; // push()'s per-sample terms
+        std::vector<std::vector<cfloat>> pool;        // recycled result buffers
     };
     mutable scratch d_scratch;
 

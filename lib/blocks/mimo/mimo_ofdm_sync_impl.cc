@@ -51,6 +51,7 @@ class mimo_ofdm_sync_impl final : public mimo_ofdm_sync
             produced += int(n);
             d_pos += n;
             if (d_pos == size_t(symbols_per_frame())) {
+                d_rx.recycle(std::move(d_queue.front().symbols));
                 d_queue.pop_front();
                 d_pos = 0;
             }
