@@ -23,6 +23,39 @@ constexpr double pi = 3.14159265358979323846;
 // Capacity for n elements, at least doubling: the sums and samples are
 // trimmed from the front and refilled at the back all the time, and an
 // exact reserve would move them on every push.
+// out[n] = y[n] exp(-j 2 pi cfo (t0 + n)) scale. The phasor of each block
+// of 16 samples is the block's in double times the 16 steps' in float: the
+// multiplies of a block do not wait on each other (a phasor advanced sample
+// by sample is one long chain of dependent multiplies), and the error does
+// not grow along the symbol.
+void rotate(const cfloat* y, int n, double cfo, double t0, double scale, cfloat* out)
+{
+    constexpr int B = 16;
+    float wr[B], wi[B];
+    for (int k = 0; k < B; k++) {
+        wr[k] = float(std::cos(-2.0 * pi * cfo * k));
+        wi[k] = float(std::sin(-2.0 * pi * cfo * k));
+    }
+    const std::complex<double> jump = std::polar(1.0, -2.0 * pi * cfo * B);
+    std::complex<double> base = std::polar(scale, -2.0 * pi * cfo * t0);
+    const float* __restrict in = reinterpret_cast<const float*>(y);
+    float* __restrict o = reinterpret_cast<float*>(out);
+    int i = 0;
+    for (; i + B <= n; i += B, base *= jump) {
+        const float br = float(base.real()), bi = float(base.imag());
+        for (int k = 0; k < B; k++) {
+            const float pr = br * wr[k] - bi * wi[k], pi_ = br * wi[k] + bi * wr[k];
+            const float xr = in[2 * (i + k)], xi = in[2 * (i + k) + 1];
+            o[2 * (i + k)] = xr * pr - xi * pi_;
+            o[2 * (i + k) + 1] = xr * pi_ + xi * pr;
+        }
+    }
+    for (; i < n; i++) {
+        const std::complex<double> p = std::polar(scale, -2.0 * pi * cfo * (t0 + i));
+        out[i] = y[i] * cfloat(p);
+    }
+}
+
 template <typename T>
 void grow(std::vector<T>& v, size_t n)
 {
@@ -79,10 +112,10 @@ void ofdm_frame_receiver::push(const cfloat* const* x, size_t n)
     // float, in loops the compiler vectorises, then accumulated in double
     // (this runs for every sample of every antenna at tens of MS/s).
     const size_t len = d_y[0].size();
-    auto& te = d_scratch.term_e;
-    te.assign(n, 0.0f);
+    d_scratch.term_e.assign(n, 0.0f);
+    float* __restrict te = d_scratch.term_e.data();
     for (int r = 0; r < d_nr; r++) {
-        const float* y = reinterpret_cast<const float*>(d_y[size_t(r)].data() + old);
+        const float* __restrict y = reinterpret_cast<const float*>(d_y[size_t(r)].data() + old);
         for (size_t i = 0; i < n; i++)
             te[i] += y[2 * i] * y[2 * i] + y[2 * i + 1] * y[2 * i + 1];
     }
@@ -97,13 +130,13 @@ void ofdm_frame_receiver::push(const cfloat* const* x, size_t n)
     const size_t j0 = d_q.size() - 1;
     if (len > size_t(d_half) && len - size_t(d_half) > j0) {
         const size_t m = len - size_t(d_half) - j0;
-        auto& tr = d_scratch.term_qr;
-        auto& ti = d_scratch.term_qi;
-        tr.assign(m, 0.0f);
-        ti.assign(m, 0.0f);
+        d_scratch.term_qr.assign(m, 0.0f);
+        d_scratch.term_qi.assign(m, 0.0f);
+        float* __restrict tr = d_scratch.term_qr.data();
+        float* __restrict ti = d_scratch.term_qi.data();
         for (int r = 0; r < d_nr; r++) {
-            const float* a = reinterpret_cast<const float*>(d_y[size_t(r)].data() + j0);
-            const float* b = a + 2 * d_half;
+            const float* __restrict a = reinterpret_cast<const float*>(d_y[size_t(r)].data() + j0);
+            const float* __restrict b = a + 2 * d_half;
             for (size_t i = 0; i < m; i++) {
                 tr[i] += a[2 * i] * b[2 * i] + a[2 * i + 1] * b[2 * i + 1];
                 ti[i] += a[2 * i] * b[2 * i + 1] - a[2 * i + 1] * b[2 * i];
@@ -198,13 +231,8 @@ bool ofdm_frame_receiver::demodulate(int64_t coarse, double cfo, double m, ofdm_
     z.resize(static_cast<size_t>(d_nr));
     for (auto& v : z)
         v.resize(span);
-    for (int rr = 0; rr < d_nr; rr++) {
-        const cfloat* y = d_y[size_t(rr)].data() + (first - d_base);
-        std::complex<double> rot = std::polar(1.0, -2.0 * pi * cfo * double(first));
-        const std::complex<double> step = std::polar(1.0, -2.0 * pi * cfo);
-        for (size_t n = 0; n < span; n++, rot *= step)
-            z[size_t(rr)][n] = y[n] * cfloat(rot);
-    }
+    for (int rr = 0; rr < d_nr; rr++)
+        rotate(d_y[size_t(rr)].data() + (first - d_base), int(span), cfo, double(first), 1.0, z[size_t(rr)].data());
     // Every lag's correlation at once by FFTs of L >= span points (a
     // correlation per lag costs N multiplies: 3.5 N^2 per antenna, 29
     // million at N = 2048); lags up to span - N do not wrap.
@@ -294,13 +322,8 @@ void ofdm_frame_receiver::extract(int64_t t0, double cfo, int backoff, int upto,
         const int64_t start = t0 + N + int64_t(s) * L + d_f.cp_len - backoff;
         for (int rr = 0; rr < d_nr; rr++) {
             const cfloat* y = d_y[size_t(rr)].data() + (start - d_base);
-            const std::complex<double> rot0 = std::polar(1.0, -2.0 * pi * cfo * double(start));
-            const std::complex<double> step = std::polar(1.0, -2.0 * pi * cfo);
-            std::complex<double> rot = rot0;
             // The 1/sqrt(N) of the FFT folded into the phasor.
-            const float scale = float(1.0 / std::sqrt(double(N)));
-            for (int n = 0; n < N; n++, rot *= step)
-                buf[size_t(n)] = y[n] * (cfloat(rot) * scale);
+            rotate(y, N, cfo, double(start), 1.0 / std::sqrt(double(N)), buf.data());
             fft(buf.data(), out.data() + (size_t(s) * d_nr + rr) * N, size_t(N), false);
         }
     }
