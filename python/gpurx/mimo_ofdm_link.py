@@ -107,10 +107,12 @@ class mimo_ofdm_rx(gr.hier_block2):
         for port in range(3):
             self.connect((self.estimator, port), (self.detector, port))
         self.connect(self.detector, self.v2s, self.packets, self.tagger, self.decoder, self.counter)
-        # Whole packets again (see mimo_ofdm_tx).
-        for b, items in ((self.v2s, p["g"]), (self.packets, p["g"]), (self.tagger, p["g"]),
-                         (self.decoder, p["tbs"])):
-            b.set_min_output_buffer(2 * items)
+        # Whole packets again (see mimo_ofdm_tx), four in flight: with room
+        # for fewer, the detector's and the decoder's batches wait on each
+        # other.
+        for b, items in ((self.detector, p["res"] // nt), (self.v2s, p["g"]), (self.packets, p["g"]),
+                         (self.tagger, p["g"]), (self.decoder, p["tbs"])):
+            b.set_min_output_buffer(4 * items)
         expose_counter_ports(self, self.counter)
 
     def decoded(self):

@@ -49,10 +49,14 @@ void stream_driver::forecast(int noutput_items, gr_vector_int& required) const
     // No input needed while frames are pending, nor when the stream has
     // ended inside a frame: general_work() must run to report it (GNU Radio
     // would end the block without a call).
+    // One frame is enough to go on, whatever the room for output: asking for
+    // as many frames as fit the output makes the block wait until the
+    // upstream buffer is full, and the two blocks take turns instead of
+    // running at once (the pipeline batches frames across calls anyway).
     const bool pending = (p && p->pending() > 0) || partial_frame_at_end();
-    const size_t frames = size_t(noutput_items) / d_layout.out_items_per_frame;
+    (void)noutput_items;
     for (size_t i = 0; i < required.size() && i < d_layout.inputs.size(); i++)
-        required[i] = pending ? 0 : int(std::max<size_t>(frames, 1) * d_layout.inputs[i].items_per_frame);
+        required[i] = pending ? 0 : int(d_layout.inputs[i].items_per_frame);
 }
 
 int stream_driver::frames_available(const gr_vector_int& nin) const

@@ -92,6 +92,9 @@ public:
                        impl == "auto" && !d_gpu ? ": no usable CUDA device" : "");
         // Whole frames only: every output must hold one frame's y vectors.
         set_output_multiple(y_per_frame());
+        // Four frames in flight to the detector: with room for two, the
+        // estimator and the detector's batches wait on each other.
+        set_min_output_buffer(4 * y_per_frame());
         set_tag_propagation_policy(TPP_DONT);
     }
 
@@ -99,11 +102,13 @@ public:
     std::string implementation() const override { return d_gpu ? "cuda" : "cpu"; }
     uint64_t frames() const override { return d_frames.load(std::memory_order_relaxed); }
 
-    void forecast(int noutput_items, gr_vector_int& required) override
+    // One frame is enough to go on, whatever the room for output: asking for
+    // as many frames as the output has room for makes the estimator wait
+    // until the synchroniser's buffer is full, and the two take turns.
+    void forecast(int, gr_vector_int& required) override
     {
-        const int frames = std::max(1, noutput_items / y_per_frame());
         for (auto& r : required)
-            r = frames * frame_len();
+            r = frame_len();
     }
 
     int general_work(int noutput_items,

@@ -72,10 +72,11 @@ public:
     {
         set_tag_propagation_policy(TPP_DONT);
         message_port_register_out(pmt::mp("errors"));
-        // Room for two whole frames of symbols: GNU Radio's default buffer
-        // holds 4 symbols of 2048 bins, and a frame written 4 symbols per
-        // call costs a scheduler round trip each.
-        set_min_output_buffer(2 * symbols_per_frame());
+        // Room for four whole frames of symbols: GNU Radio's default buffer
+        // holds 4 symbols of 2048 bins (a frame written 4 symbols per call
+        // costs a scheduler round trip each), and with room for fewer than
+        // a few frames the blocks after it wait on each other.
+        set_min_output_buffer(4 * symbols_per_frame());
     }
 
     uint64_t frames() const override { return d_frames.load(std::memory_order_relaxed); }
