@@ -94,7 +94,10 @@ class mimo_ofdm_rx(gr.hier_block2):
         self.estimator = mimo_ofdm_channel_estimator(nt, nr, num.fft_len, num.used, num.repeats,
                                                      p["data_symbols"], 1, "cpu" if backend == "cpu" else "auto",
                                                      num.cp_len)
-        opts = pipeline_options(64, 3, 1000, backend)
+        # A detector frame is one subcarrier's data symbols: a batch of a
+        # whole OFDM frame's subcarriers (1200 at 20 MHz) keeps the GPU busy
+        # on few launches.
+        opts = pipeline_options(max(64, num.used), 3, 1000, backend)
         self.detector = mimo_detector(nt, nr, modulation, algorithm, noise_input=True,
                                       vectors_per_channel=self.estimator.vectors_per_channel(), options=opts)
         self.v2s = blocks.vector_to_stream(gr.sizeof_float, nt * p["qm"])
