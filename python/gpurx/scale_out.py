@@ -118,12 +118,16 @@ def _dict(**fields):
     return d
 
 
+_RNTI, _HARQ_PROCESS, _CODEWORD = (pmt.intern("rnti"), pmt.intern("harq_process"),
+                                   pmt.intern("codeword"))
+
+
 def _harq_key(meta):
     """(rnti, harq_process, codeword) of a PDU's metadata, or None."""
     try:
-        rnti = _meta_int(meta, "rnti")
-        hp = _meta_int(meta, "harq_process")
-        cw = _meta_int(meta, "codeword")
+        rnti = _meta_int(meta, _RNTI)
+        hp = _meta_int(meta, _HARQ_PROCESS)
+        cw = _meta_int(meta, _CODEWORD)
     except TypeError:
         return None
     if rnti is None or hp is None:
@@ -248,11 +252,12 @@ class _relay(gr.basic_block):
 
 
 class _lane:
-    """One endpoint: a relay and a zeromq.push_msg_sink (connecting, not
-    binding) in a flowgraph of their own, so that an endpoint can come and
-    go while the others run, and one whose peer has stopped reading blocks
-    only its own lane. depth(): the PDUs waiting in the lane's GNU Radio
-    message queues (not yet handed to ZMQ)."""
+    """One endpoint: a zeromq.push_msg_sink (connecting, not binding) in a
+    flowgraph of its own (with an idle relay ahead of it, which makes it a
+    flowgraph), so that an endpoint can come and go while the others run,
+    and one whose peer has stopped reading blocks only its own lane. PDUs
+    are posted straight to the sink's input queue (no Python hop). depth():
+    the PDUs waiting in that queue (not yet handed to ZMQ)."""
 
     def __init__(self, endpoint, timeout_ms):
         self.endpoint = endpoint
@@ -261,7 +266,6 @@ class _lane:
         self.sink = zeromq.push_msg_sink(endpoint, timeout_ms, False)
         self.tb.msg_connect(self.relay, "pdus", self.sink, "in")
         # to_basic_block() costs tens of microseconds: once, not per PDU.
-        self._relay_bb = self.relay.to_basic_block()
         self._sink_bb = self.sink.to_basic_block()
         self.running = False
         self.sent = 0
@@ -291,11 +295,11 @@ class _lane:
         return False
 
     def depth(self):
-        return self._relay_bb.nmsgs(PDUS) + self._sink_bb.nmsgs(IN)
+        return self._sink_bb.nmsgs(IN)
 
     def post(self, msg):
         self.sent += 1
-        self._relay_bb._post(PDUS, msg)
+        self._sink_bb._post(IN, msg)
 
 
 class pdu_shard_sink(gr.basic_block):
@@ -935,18 +939,20 @@ class _worker_gate(gr.basic_block):
                                                          self.stale))
                 sys.stderr.flush()
             return
-        key = _harq_key(meta)
         if self.max_queue and self.queue() >= self.max_queue:
             self.dropped += 1
+            key = _harq_key(meta)
             if key is not None:
                 self._reset.add(key)
             notice = pmt.dict_add(pmt.dict_add(meta, DROPPED, pmt.intern("worker_queue_full")),
                                   WORKER, self.name)
             self.message_port_pub(DROPPED, pmt.cons(notice, pmt.init_u8vector(0, [])))
             return
-        if key is not None and key in self._reset:
-            self._reset.discard(key)
-            msg = pmt.cons(pmt.dict_add(meta, HARQ_RESET, pmt.PMT_T), pmt.cdr(msg))
+        if self._reset:
+            key = _harq_key(meta)
+            if key in self._reset:
+                self._reset.discard(key)
+                msg = pmt.cons(pmt.dict_add(meta, HARQ_RESET, pmt.PMT_T), pmt.cdr(msg))
         self.passed += 1
         self.message_port_pub(PDUS, msg)
 
