@@ -92,6 +92,7 @@ def main(argv=None):
                         gpurx.version()))
     sys.stderr.flush()
     t0 = last_t = time.monotonic()
+    cpu0 = time.process_time()
     last_n = 0
     interval = a.log_interval if a.log_interval > 0 else 3600.0
     while not done.wait(interval):
@@ -107,8 +108,10 @@ def main(argv=None):
     fg.stop()
     fg.wait()
     n = fg.decoded()
-    sys.stderr.write("gpurx-worker %s: stopped, %d TBs decoded in %.1f s, %d dropped, %d stale\n"
-                     % (fg.name, n, time.monotonic() - t0, fg.dropped(), fg.stale()))
+    sys.stderr.write("gpurx-worker %s: stopped, %d TBs decoded in %.1f s, %d dropped, %d stale, "
+                     "CPU %.2f s since it listened\n" % (fg.name, n, time.monotonic() - t0,
+                                                         fg.dropped(), fg.stale(),
+                                                         time.process_time() - cpu0))
     return 0
 
 
