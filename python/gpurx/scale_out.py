@@ -27,10 +27,10 @@ put back in order.
   stale PDUs), lte_sch_decoder_pdu, a PUSH; heartbeats on a PUB.
 - hash_ring, harq_shard_key(): the hashing, for tests and tools.
 
-These are Python message blocks (gr.basic_block): at the rates a decoder
-process sustains (thousands of PDUs a second) their cost per PDU (tens of
-microseconds) is small beside the decoding; docs/scale-out.md has the
-measurements.
+These are Python message blocks (gr.basic_block): each costs tens to a few
+hundred microseconds of CPU per PDU (GNU Radio's Python message dispatch
+included), small beside decoding a large TB, the bound with small ones;
+docs/scale-out.md has the measurements.
 """
 import bisect
 import hashlib
