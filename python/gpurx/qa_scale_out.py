@@ -369,7 +369,8 @@ class deployment:
                  cpu_threads=1, devices=None, heartbeat=False, monitor_timeout_ms=1000,
                  heartbeat_interval_ms=100, worker_max_queue=1024, frontend_max_queue=1024,
                  repeat=0, sink=None, max_tbs=MAX_TBS, harq_buffers=HARQ_BUFFERS,
-                 iterations=6, early_termination=True, start_timeout_s=120, hold=0):
+                 iterations=6, early_termination=True, start_timeout_s=120, hold=0,
+                 backend=None):
         ports = free_ports(n_workers + 2)
         self.collect = "tcp://127.0.0.1:%d" % ports[0]
         self.heartbeats = "tcp://127.0.0.1:%d" % ports[1] if heartbeat else None
@@ -378,7 +379,7 @@ class deployment:
         self.pdu_file = os.path.join(self.tmp.name, "pdus.bin")
         self.report_file = os.path.join(self.tmp.name, "reports.jsonl")
         write_pdus(self.pdu_file, pdus)
-        self.worker_opts = ["--channel", "dlsch", "--backend", BACKEND, "--input", "int8",
+        self.worker_opts = ["--channel", "dlsch", "--backend", backend or BACKEND, "--input", "int8",
                             "--harq-buffers", str(harq_buffers), "--cpu-threads", str(cpu_threads),
                             "--max-tbs", str(max_tbs), "--max-queue", str(worker_max_queue),
                             "--iterations", str(iterations), "--log-interval", "2"]
@@ -1180,12 +1181,13 @@ class qa_scale_out_processes(unittest.TestCase):
 
     def test_013_slow_workers_drops_reported_in_order(self):
         # Two workers that cannot keep up (all PDUs at once, --max-queue
-        # 16): each PDU either comes out or is reported "dropped" by the
-        # collector, in order, at once (no timeout: 60 s here); the key's
-        # next PDU is flagged harq_reset.
+        # 16, one CPU thread each whatever the backend under test: the CPU
+        # decoder gives the CUDA one's bits): each PDU either comes out or
+        # is reported "dropped" by the collector, in order, at once (no
+        # timeout: 60 s here); the key's next PDU is flagged harq_reset.
         n = min(len(self.pdus), 2000)
         d = deployment(self.pdus[:n], 2, pace=0.0, window=1 << 16, timeout_ms=60000,
-                       worker_max_queue=16, frontend_max_queue=0)
+                       worker_max_queue=16, frontend_max_queue=0, backend="cpu")
         try:
             ok = wait_for(lambda: d.reorder.stats()["next_seq"] >= n, 120, 0.05)
             time.sleep(0.3)
