@@ -7,9 +7,12 @@
 (docs/scale-out.md). Binds a ZMQ PULL at --listen, decodes the transport
 block PDUs that arrive with lte_sch_decoder_pdu, PUSHes the decoded PDUs
 (their metadata keeps seq and shard_key, plus "worker" = --name, by
-default --listen) to
---send, where the collector binds. Logs its rate every --log-interval
-seconds on stderr; runs until SIGINT or SIGTERM."""
+default --listen) to --send, where the collector binds. With --heartbeat,
+publishes a heartbeat (its name and a random id of this process) every
+--heartbeat-interval-ms on a ZMQ PUB there, for the front end's
+worker_monitor. A PDU arriving while --max-queue PDUs wait for the decoder
+is dropped, and a notice sent to the collector in its place. Logs its rate
+every --log-interval seconds on stderr; runs until SIGINT or SIGTERM."""
 import argparse
 import signal
 import sys
@@ -41,6 +44,18 @@ def parse_args(argv):
     p.add_argument("--max-batch", type=int, default=64)
     p.add_argument("--max-tbs", type=int, default=97896)
     p.add_argument("--max-g", type=int, default=262144)
+    p.add_argument("--no-early-termination", action="store_true",
+                   help="run every turbo iteration (fixed work per TB; default: stop at the CRC)")
+    p.add_argument("--max-queue", type=int, default=1024,
+                   help="PDUs waiting for the decoder beyond which a PDU is dropped and "
+                        "reported to the collector (0: unbounded; default 1024)")
+    p.add_argument("--heartbeat", default=None,
+                   help="ZMQ endpoint of the front end's heartbeat SUB, e.g. tcp://frontend:5690 "
+                        "(this PUB connects; --heartbeat-bind: binds). Default: no heartbeats")
+    p.add_argument("--heartbeat-bind", action="store_true",
+                   help="bind the heartbeat PUB at --heartbeat instead of connecting")
+    p.add_argument("--heartbeat-interval-ms", type=float, default=200,
+                   help="milliseconds between heartbeats (default 200)")
     p.add_argument("--log-interval", type=float, default=5.0,
                    help="seconds between rate lines (0: none)")
     return p.parse_args(argv)
@@ -55,7 +70,10 @@ def main(argv=None):
                               devices=a.devices, harq_buffers=a.harq_buffers, input=a.input,
                               iterations=a.iterations, cpu_threads=a.cpu_threads,
                               max_batch=a.max_batch, max_tbs=a.max_tbs, max_g=a.max_g,
-                              name=a.name)
+                              name=a.name, heartbeat=a.heartbeat,
+                              heartbeat_interval_ms=a.heartbeat_interval_ms,
+                              heartbeat_bind=a.heartbeat_bind, max_queue=a.max_queue,
+                              early_termination=not a.no_early_termination)
     except (ValueError, RuntimeError) as e:
         sys.stderr.write("gpurx-worker: %s\n" % e)
         return 2
@@ -68,25 +86,32 @@ def main(argv=None):
     signal.signal(signal.SIGTERM, on_signal)
     fg.start()
     sys.stderr.write("gpurx-worker %s: listening, sending to %s, %s on %s, %s LLRs, %d HARQ "
-                     "buffers (gr-gpurx %s)\n" % (a.listen, a.send, a.channel, fg.backend(),
-                                                  a.input, a.harq_buffers, gpurx.version()))
+                     "buffers, instance %016x%s (gr-gpurx %s)\n"
+                     % (fg.name, a.send, a.channel, fg.backend(), a.input, a.harq_buffers,
+                        fg.instance, ", heartbeats to %s" % a.heartbeat if a.heartbeat else "",
+                        gpurx.version()))
     sys.stderr.flush()
     t0 = last_t = time.monotonic()
+    cpu0 = time.process_time()
     last_n = 0
     interval = a.log_interval if a.log_interval > 0 else 3600.0
     while not done.wait(interval):
         if a.log_interval <= 0:
             continue
         now, n = time.monotonic(), fg.decoded()
-        sys.stderr.write("gpurx-worker %s: %d TBs decoded, %.1f TB/s over the last %.1f s\n"
-                         % (a.listen, n, (n - last_n) / (now - last_t), now - last_t))
+        sys.stderr.write("gpurx-worker %s: %d TBs decoded, %.1f TB/s over the last %.1f s, "
+                         "%d dropped (queue full), %d stale\n"
+                         % (fg.name, n, (n - last_n) / (now - last_t), now - last_t,
+                            fg.dropped(), fg.stale()))
         sys.stderr.flush()
         last_t, last_n = now, n
     fg.stop()
     fg.wait()
     n = fg.decoded()
-    sys.stderr.write("gpurx-worker %s: stopped, %d TBs decoded in %.1f s\n"
-                     % (a.listen, n, time.monotonic() - t0))
+    sys.stderr.write("gpurx-worker %s: stopped, %d TBs decoded in %.1f s, %d dropped, %d stale, "
+                     "CPU %.2f s since it listened\n" % (fg.name, n, time.monotonic() - t0,
+                                                         fg.dropped(), fg.stale(),
+                                                         time.process_time() - cpu0))
     return 0
 
 

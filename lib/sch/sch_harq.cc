@@ -66,8 +66,8 @@ harq_pool::decision harq_pool::assign(const tb_request& req, const frame_params&
                                    " is in flight (must_wait)");
         d.slot = it->second;
         s.last_use = d_clock;
-        if (req.ndi != s.ndi || req.tbs != s.tbs) {
-            take(s, k, req, p); // a new TB in this process: the old one is discarded
+        if (req.ndi != s.ndi || req.tbs != s.tbs || req.harq_reset) {
+            take(s, k, req, p); // a new TB in this process (or a reset): the old one is discarded
         } else if (!same_layout(s, p)) {
             d.slot = -1;
             d.error = "retransmission of " + name_of(k) +

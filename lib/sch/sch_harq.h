@@ -11,6 +11,10 @@
 // Semantics (the blocks' documentation repeats them):
 //  - a buffer is keyed by (rnti, harq_process, codeword);
 //  - a toggled ndi, or another tbs, starts a new TB in that key's buffer;
+//  - so does harq_reset (a request flag, from the PDU's metadata), whatever
+//    ndi says: what the buffer held is discarded, never combined (a
+//    scale-out front end sets it on the first transmission of a key that
+//    comes from another decoder, whose buffer here is stale);
 //  - a TB that passes its CRC releases its buffer;
 //  - at most `buffers` exist; a new key when all are taken evicts the one
 //    used least recently (reported, for a log line);

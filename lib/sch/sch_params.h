@@ -36,6 +36,10 @@ struct tb_request {
     int subframe = 0;   //!< 0..9 (n_s = 2 subframe)
     int harq_process = 0;
     int ndi = 0;
+    //! Start the key's HARQ buffer afresh, whatever ndi says: nothing
+    //! before this transmission is combined with it (scale-out: the key
+    //! came from another decoder, the buffer here is stale or empty).
+    bool harq_reset = false;
     // Downlink
     int codeword = 0;   //!< q, 0 or 1
     int nl = 1;         //!< N_L: 1, or 2 when the codeword is mapped onto two or four layers

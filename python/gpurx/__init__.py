@@ -18,9 +18,9 @@ Blocks (each takes options=pipeline_options(...): batching, backend, GPUs):
     (hierarchical), burst_framer, burst_sync, packet_tagger, packet_counter,
     payload_source
   batch_copy (measures and tests the pipeline)
-  scale-out (docs/scale-out.md): pdu_sequencer, pdu_shard_sink, pdu_reorder
-    (Python message blocks; ZMQ transport by gr-zeromq), and the
-    gpurx-worker program
+  scale-out (docs/scale-out.md): pdu_sequencer, pdu_shard_sink, pdu_reorder,
+    worker_monitor (Python message blocks; ZMQ transport by gr-zeromq), and
+    the gpurx-worker program
 
 gr-fec coder objects (for fec.extended_decoder, tagged/async decoders,
 fec.bercurve_generator; one frame per call, for interoperability):
@@ -48,6 +48,6 @@ except ImportError:
 from .packet_link import (packet_link_genie, packet_link_rx, packet_link_tx, link_parameters,
                           rrc_taps)
 from .link_channel import impaired_channel
-from .scale_out import pdu_reorder, pdu_sequencer, pdu_shard_sink
+from .scale_out import pdu_reorder, pdu_sequencer, pdu_shard_sink, worker_monitor
 
 __version__ = version()

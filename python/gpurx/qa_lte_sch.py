@@ -11,7 +11,8 @@ lte_sch_encoder_pdu / _tagged) on the backend named by GPURX_TEST_BACKEND:
   1000, 6121 (two code blocks of different K, filler), 31704, 75376 (13
   code blocks); PDU (float and int8) and tagged stream;
 - HARQ in a flowgraph: rv 0 alone fails where rv 0 + rv 2 combined pass; a
-  toggled ndi starts a fresh buffer; an eviction (harq_buffers=1, two
+  toggled ndi starts a fresh buffer, and so does "harq_reset" (a stale
+  buffer of the same ndi is never combined); an eviction (harq_buffers=1, two
   users) is logged and the evicted user's retransmission decodes alone; a
   contradicting retransmission is reported and decoded alone;
 - every kind of bad input reported on "errors", naming the field and its
@@ -257,6 +258,35 @@ class qa_lte_sch(gr_unittest.TestCase):
         self.assertIn("contradicts", reason(errs[0]))
         self.assertIn("rnti %d" % USERS[0]["rnti"], reason(errs[0]))
 
+    def test_013a_harq_reset_never_combines_with_a_stale_buffer(self):
+        # A buffer holds TB a (ndi 0, failed). TB b arrives on the same key
+        # with the same ndi and tbs - what a decoder sees when the key was
+        # away (scale-out: moved to another decoder and back) while ndi
+        # toggled an even number of times. Without "harq_reset" b is
+        # combined with a's stale buffer; with it, b starts the buffer
+        # afresh (transmissions 1) and its own retransmission combines.
+        a = self.rng.integers(0, 2, self.HARQ_TBS).astype(np.uint8)
+        b = self.rng.integers(0, 2, self.HARQ_TBS).astype(np.uint8)
+        a_rv0 = self.harq_transmissions(a, (0,), noise_seed=5)[0]
+        b_rv2, b_rv0 = self.harq_transmissions(b, (2, 0), noise_seed=6)
+        outs, errs = run_pdus(decoder_pdu(), [a_rv0, b_rv2, b_rv0], 3)
+        self.assertEqual([self.decoded(m)[1] for m in outs], [1, 2, 3], "stale combining")
+        reset = pmt.cons(pmt.dict_add(pmt.car(b_rv2), pmt.intern("harq_reset"), pmt.PMT_T),
+                         pmt.cdr(b_rv2))
+        outs, errs = run_pdus(decoder_pdu(), [a_rv0, reset, b_rv0], 3)
+        self.assertEqual([self.decoded(m) for m in outs], [(False, 1), (False, 1), (True, 2)])
+        np.testing.assert_array_equal(out_bits(outs[2]), b)
+        self.assertTrue(pmt.to_bool(meta_get(pmt.car(outs[1]), "harq_reset")))
+        self.assertEqual(errs, [])
+        # An integer 1 is taken too; 0 changes nothing.
+        one = pmt.cons(tb_meta(**dict(fields(self.HARQ_TBS, self.HARQ_G, 2, rv=2, harq_process=3),
+                                      harq_reset=1)), pmt.cdr(b_rv2))
+        zero = pmt.cons(pmt.dict_add(pmt.car(b_rv0), pmt.intern("harq_reset"), pmt.from_long(0)),
+                        pmt.cdr(b_rv0))
+        outs, errs = run_pdus(decoder_pdu(), [a_rv0, one, zero], 3)
+        self.assertEqual([self.decoded(m) for m in outs], [(False, 1), (False, 1), (True, 2)])
+        self.assertEqual(errs, [])
+
     def test_014_harq_tagged_stream(self):
         # The tagged form waits for a retransmission's first transmission
         # too: rv 0, another user's TB, then rv 2 of the first TB.
@@ -341,6 +371,7 @@ class qa_lte_sch(gr_unittest.TestCase):
             ("qm 3", llr_pdu(with_(qm=3), ok), ("qm=3",)),
             ("harq_process 16", llr_pdu(with_(harq_process=16), ok), ("harq_process=16",)),
             ("ndi 2", llr_pdu(with_(ndi=2), ok), ("ndi=2",)),
+            ("harq_reset 2", llr_pdu(with_(harq_reset=2), ok), ("harq_reset=2",)),
             ("subframe 10", llr_pdu(with_(subframe=10), ok), ("subframe=10",)),
             ("n_soft below K", llr_pdu(with_(n_soft=8000), ok), ("n_soft=8000",)),
             ("u8vector", pmt.cons(with_(), pmt.init_u8vector(3000, [1] * 3000)), ("float32",)),

@@ -4,35 +4,55 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 """Scale-out (docs/scale-out.md): pdu_sequencer, pdu_shard_sink (consistent
-hashing), pdu_reorder, and gpurx-worker processes.
+hashing), worker_monitor, pdu_reorder, and gpurx-worker processes.
 
 - the hash ring: removing an endpoint moves only its keys, adding one takes
   only keys that move to it;
 - the sequencer's seq and shard_key; the reorder's order, timeout, window,
-  duplicates and late PDUs; the shard sink over real ZMQ sockets, an
-  endpoint removed and added while running; bad parameters named;
+  duplicates, late PDUs and workers' drop notices; the shard sink over real
+  ZMQ sockets, an endpoint removed and added while running, the first PDU
+  of each moved key flagged harq_reset and reported, a full lane's PDUs
+  dropped and reported; the worker monitor's commands from heartbeats; bad
+  parameters named;
 - end to end on 127.0.0.1, in separate processes: a front end (this file
-  with --frontend: sequencer + shard sink), three gpurx-worker processes
-  (CPU backend), and the collector (this process: pull_msg_source +
-  pdu_reorder). Transport blocks with HARQ retransmissions (rv 0, 2, 3, 1
-  while the CRC fails, decided by the reference decoder) come out once
-  each, in seq order, bit-exact (bits, crc_ok, cb_crc, iterations,
-  transmissions) with one in-process lte_sch_decoder_pdu fed the same PDUs,
-  and every transmission of a TB was decoded by the worker its key hashes
-  to (so "transmissions" counts the combining there);
+  with --frontend: sequencer + shard sink, + worker monitor with
+  heartbeats), three gpurx-worker processes (CPU backend), and the
+  collector (this process: pull_msg_source + pdu_reorder). Transport blocks
+  with HARQ retransmissions (rv 0, 2, 3, 1 while the CRC fails, decided by
+  the reference decoder) come out once each, in seq order, bit-exact (bits,
+  crc_ok, cb_crc, iterations, transmissions) with one in-process
+  lte_sch_decoder_pdu fed the same PDUs, and every transmission of a TB was
+  decoded by the worker its key hashes to (so "transmissions" counts the
+  combining there);
 - a worker killed mid-run: what it had not sent is reported missing
-  ("timeout"), everything else comes out in order.
+  ("timeout"), everything else comes out in order;
+- a worker killed mid-run with heartbeats: the monitor removes it, its
+  keys move (reported, their first PDU flagged harq_reset and decoded
+  alone: transmissions 1, right bits where the CRC passes); restarted, it
+  is added back, its keys move back (reported, flagged) and it decodes
+  again; gaps only for its in-flight PDUs;
+- a slow worker (a small --max-queue, all PDUs at once): what it drops is
+  reported by the collector ("dropped"), in order, without timeouts.
 
 GPURX_TEST_BACKEND=cuda runs the workers and the reference on CUDA (Skipped
 without a GPU). SCALE_OUT_TBS sets the number of transmissions (default
-10000)."""
+10000).
+
+--bench measures throughput (docs/scale-out.md): one in-process decoder
+against 1, 2, 3 (or given) worker processes; --bench --help lists its
+options."""
+import argparse
+import json
 import os
+import re
+import resource
 import signal
 import socket
 import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -46,6 +66,7 @@ from gnuradio.gpurx.scale_out import harq_shard_key, hash_ring
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WORKER = os.path.join(HERE, "..", "..", "apps", "gpurx_worker.py")
+PDUS = pmt.intern("pdus")
 
 # The traffic: 32 UEs x 8 HARQ processes (256 keys); a TB of 1000 bits in
 # G = 1200 QPSK code bits per transmission, at a noise where rv 0 alone
@@ -54,6 +75,7 @@ TBS, G, QM = 1000, 1200, 2
 N_UE, N_HARQ = 32, 8
 SIGMA = 0.72
 RVS = (0, 2, 3, 1)
+POSITION = {rv: i + 1 for i, rv in enumerate(RVS)}
 HARQ_BUFFERS = 512  # more than the 256 keys: no eviction anywhere
 MAX_TBS = 4000      # sizes the soft buffers (1 code block each, not 16)
 
@@ -76,6 +98,28 @@ def int_of(meta, key):
     return pmt_int(meta_get(meta, key))
 
 
+def flag_of(meta, key):
+    v = meta_get(meta, key)
+    return pmt.is_bool(v) and pmt.to_bool(v)
+
+
+def py_of(v):
+    """A pmt value as plain Python (dicts, str, int, bool, lists)."""
+    if pmt.is_dict(v):
+        items = pmt.dict_items(v)
+        return {pmt.symbol_to_string(pmt.car(kv)): py_of(pmt.cdr(kv))
+                for kv in (pmt.nth(i, items) for i in range(pmt.length(items)))}
+    if pmt.is_bool(v):
+        return pmt.to_bool(v)
+    if pmt.is_symbol(v):
+        return pmt.symbol_to_string(v)
+    if pmt.is_uint64(v) or pmt.is_integer(v):
+        return pmt_int(v)
+    if pmt.is_real(v):
+        return pmt.to_double(v)
+    return pmt.write_string(v)
+
+
 def int8_llrs(bits, sigma, rng):
     y = (2.0 * bits.astype(np.float64) - 1.0) + sigma * rng.standard_normal(len(bits))
     return np.clip(np.round(8 * 2.0 * y / sigma ** 2), -127, 127).astype(np.int8)
@@ -83,23 +127,28 @@ def int8_llrs(bits, sigma, rng):
 
 class pdu_server:
     """A PDU block in a running flowgraph: process(pdus) posts them and
-    returns their outputs (in arrival order)."""
+    returns their outputs (in arrival order); last_seconds: from the first
+    post to the last output."""
 
     def __init__(self, blk):
         self.tb = gr.top_block()
         self.blk = blk
+        self.bb = blk.to_basic_block()
         self.out, self.err = blocks.message_debug(), blocks.message_debug()
         self.tb.msg_connect(blk, "pdus", self.out, "store")
         self.tb.msg_connect(blk, "errors", self.err, "store")
         self.tb.start()
         self.n = 0
+        self.last_seconds = 0.0
 
     def process(self, pdus):
+        t0 = time.monotonic()
         for p in pdus:
-            self.blk.to_basic_block()._post(pmt.intern("pdus"), p)
+            self.bb._post(PDUS, p)
         self.n += len(pdus)
-        if not wait_for(lambda: self.out.num_messages() >= self.n, 300, 0.0005):
+        if not wait_for(lambda: self.out.num_messages() >= self.n, 600, 0.0005):
             raise AssertionError("%d of %d came out" % (self.out.num_messages(), self.n))
+        self.last_seconds = time.monotonic() - t0
         if self.err.num_messages():
             raise AssertionError(pmt.write_string(self.err.get_message(0)))
         return [self.out.get_message(i) for i in range(self.n - len(pdus), self.n)]
@@ -108,41 +157,45 @@ class pdu_server:
         stop_or_exit(self.tb)
 
 
-def reference_decoder():
+def reference_decoder(max_tbs=MAX_TBS, harq_buffers=HARQ_BUFFERS, iterations=6,
+                      early_termination=True, cpu_threads=0):
     return gpurx.lte_sch_decoder_pdu(
-        "dlsch", 6, "scaled-max-log-map", "int8", HARQ_BUFFERS, True, MAX_TBS, 262144, "auto",
-        gpurx.pipeline_options(backend=BACKEND))
+        "dlsch", iterations, "scaled-max-log-map", "int8", harq_buffers, early_termination,
+        max_tbs, 262144, "auto", gpurx.pipeline_options(backend=BACKEND, cpu_threads=cpu_threads))
 
 
 def make_traffic(n_pdus, seed=1):
-    """HARQ traffic of about n_pdus transmissions (int8 LLR PDUs, no seq)
-    and the number of TBs. Subframe t serves every UE on HARQ process
-    t % 8; a TB is retransmitted (next rv, same ndi, scrambled for its own
-    subframe) 8 subframes later while an in-process decoder (the HARQ
-    controller here) says its CRC failed, at most 4 times; then the process
-    takes a new TB (ndi toggled)."""
+    """HARQ traffic of about n_pdus transmissions: (int8 LLR PDUs without
+    seq, the number of TBs, truth) where truth[i] = (TB index, its bits) of
+    PDU i. Subframe t serves every UE on HARQ process t % 8; a TB is
+    retransmitted (next rv, same ndi, scrambled for its own subframe) 8
+    subframes later while an in-process decoder (the HARQ controller here)
+    says its CRC failed, at most 4 times; then the process takes a new TB
+    (ndi toggled)."""
     rng = np.random.default_rng(seed)
     enc = pdu_server(gpurx.lte_sch_encoder_pdu("dlsch", max_tbs=MAX_TBS))
     ctl = pdu_server(reference_decoder())
-    pdus = []
-    state = {}  # (ue, hp) -> [bits, tx index, ndi]
+    pdus, truth = [], []
+    state = {}  # (ue, hp) -> [bits, tx index, ndi, TB index]
     ndis = {}
     n_tb = 0
     try:
         t = 0
         while len(pdus) < n_pdus:
             hp = t % N_HARQ
-            metas, bits_in = [], []
+            metas, bits_in, tbs = [], [], []
             for ue in range(N_UE):
                 if (ue, hp) not in state:
                     ndis[(ue, hp)] = ndis.get((ue, hp), 1) ^ 1
-                    state[(ue, hp)] = [rng.integers(0, 2, TBS).astype(np.uint8), 0, ndis[(ue, hp)]]
+                    state[(ue, hp)] = [rng.integers(0, 2, TBS).astype(np.uint8), 0, ndis[(ue, hp)],
+                                       n_tb]
                     n_tb += 1
-                bits, k, ndi = state[(ue, hp)]
+                bits, k, ndi, tb = state[(ue, hp)]
                 metas.append(dict(tbs=TBS, g=G, qm=QM, rv=RVS[k], rnti=100 + ue, cell_id=7,
                                   subframe=t % 10, harq_process=hp, ndi=ndi, codeword=0))
                 bits_in.append(pmt.cons(tb_meta(**metas[-1]),
                                         pmt.init_u8vector(TBS, bits.tolist())))
+                tbs.append((tb, bits))
             cws = enc.process(bits_in)
             round_pdus = []
             for m, cw in zip(metas, cws):
@@ -155,11 +208,46 @@ def make_traffic(n_pdus, seed=1):
                 if pmt.to_bool(meta_get(pmt.car(o), "crc_ok")) or st[1] == len(RVS):
                     del state[(ue, hp)]
             pdus += round_pdus
+            truth += tbs
             t += 1
     finally:
         enc.close()
         ctl.close()
-    return pdus, n_tb
+    return pdus, n_tb, truth
+
+
+# Heavy traffic for the bench: TBS 75376 (13 code blocks) in G = 86400
+# int8 LLRs (64-QAM), at a noise where every TB decodes at its first
+# transmission; a pool of distinct TBs cycled, each transmission a new TB
+# (ndi toggled per HARQ key).
+HEAVY_TBS, HEAVY_G, HEAVY_QM, HEAVY_SIGMA = 75376, 86400, 6, 0.35
+
+
+def make_pool(n, seed=2):
+    """n int8 LLR PDUs of distinct heavy TBs (rnti 200 + i) and their bits.
+    The LLRs travel as a u8vector (the decoder with input "int8" reads its
+    bytes as int8): GNU Radio deserializes a u8vector with one copy, an
+    s8vector element by element (13 against 103 microseconds for 86400)."""
+    rng = np.random.default_rng(seed)
+    bits = [rng.integers(0, 2, HEAVY_TBS).astype(np.uint8) for _ in range(n)]
+    metas = [dict(tbs=HEAVY_TBS, g=HEAVY_G, qm=HEAVY_QM, rv=0, rnti=200 + i, cell_id=7,
+                  subframe=i % 10, harq_process=0, ndi=0, codeword=0) for i in range(n)]
+    cws = encode("dlsch", [(b, m) for b, m in zip(bits, metas)], max_tbs=HEAVY_TBS)
+    pool = []
+    for m, cw in zip(metas, cws):
+        llr = int8_llrs(np.asarray(cw, dtype=np.uint8), HEAVY_SIGMA, rng)
+        pool.append(pmt.cons(tb_meta(**m), pmt.init_u8vector(len(llr), llr.view(np.uint8).tolist())))
+    return pool, bits
+
+
+def cycled(pool, i):
+    """Transmission i of a pool cycled: pool[i % P] as a new TB (harq
+    process (i // P) % 8, ndi toggled each time its key comes back)."""
+    p = len(pool)
+    meta = pmt.car(pool[i % p])
+    meta = pmt.dict_add(meta, pmt.intern("harq_process"), pmt.from_long((i // p) % 8))
+    meta = pmt.dict_add(meta, pmt.intern("ndi"), pmt.from_long((i // (8 * p)) % 2))
+    return pmt.cons(meta, pmt.cdr(pool[i % p]))
 
 
 def write_pdus(path, pdus):
@@ -182,78 +270,188 @@ def read_pdus(path):
     return out
 
 
+class json_lines(gr.basic_block):
+    """Writes each message (a dict) on "in" as a line of JSON to a file."""
+
+    def __init__(self, path):
+        gr.basic_block.__init__(self, "json_lines", None, None)
+        self.f = open(path, "a")
+        self.message_port_register_in(pmt.intern("in"))
+        self.set_msg_handler(pmt.intern("in"), self.handle)
+
+    def handle(self, msg):
+        self.f.write(json.dumps(py_of(msg)) + "\n")
+        self.f.flush()
+
+
 def frontend_main(argv):
-    """--frontend PDU_FILE ENDPOINTS PACE_PER_S: posts the file's PDUs
-    through pdu_sequencer -> pdu_shard_sink (PACE_PER_S PDUs a second, 0:
-    all at once), then runs until SIGTERM."""
-    path, endpoints, pace = argv[0], argv[1].split(","), float(argv[2])
-    pdus = read_pdus(path)
+    """--frontend: posts a file's PDUs through pdu_sequencer ->
+    pdu_shard_sink (optionally with a worker_monitor on heartbeats), then
+    runs until SIGTERM."""
+    p = argparse.ArgumentParser(prog="qa_scale_out.py --frontend")
+    p.add_argument("--pdus", required=True)
+    p.add_argument("--endpoints", required=True)
+    p.add_argument("--pace", type=float, default=0.0, help="PDUs a second (0: all at once)")
+    p.add_argument("--repeat", type=int, default=0,
+                   help="cycle the file's PDUs to this many transmissions, each a new TB (0: once)")
+    p.add_argument("--max-queue", type=int, default=1024)
+    p.add_argument("--heartbeats", default=None, help="SUB endpoint (binds) for a worker_monitor")
+    p.add_argument("--monitor-timeout-ms", type=int, default=1000)
+    p.add_argument("--reports", default=None, help="JSON lines of the shard sink's and monitor's errors")
+    p.add_argument("--hold-at", type=int, default=0,
+                   help="after posting this many PDUs, wait for SIGUSR1 (0: never)")
+    a = p.parse_args(argv)
+    endpoints = a.endpoints.split(",")
+    pdus = read_pdus(a.pdus)
+    n = a.repeat or len(pdus)
     tb = gr.top_block()
     seqr = gpurx.pdu_sequencer("harq")
-    shard = gpurx.pdu_shard_sink(endpoints)
+    shard = gpurx.pdu_shard_sink(endpoints, max_queue=a.max_queue)
     tb.msg_connect(seqr, "pdus", shard, "pdus")
+    if a.reports:
+        rep = json_lines(a.reports)
+        tb.msg_connect(shard, "errors", rep, "in")
+    if a.heartbeats:
+        hb = zeromq.sub_msg_source(a.heartbeats, 100, True)
+        mon = gpurx.worker_monitor(a.monitor_timeout_ms, endpoints)
+        tb.msg_connect(hb, "out", mon, "heartbeats")
+        tb.msg_connect(mon, "control", shard, "control")
+        if a.reports:
+            tb.msg_connect(mon, "errors", rep, "in")
     done = []
-    signal.signal(signal.SIGTERM, lambda *a: done.append(1))
+    go = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *args: (done.append(1), go.set()))
+    signal.signal(signal.SIGUSR1, lambda *args: go.set())
     tb.start()
-    port = pmt.intern("pdus")
-    t0 = time.monotonic()
-    for i, p in enumerate(pdus):
-        if pace > 0:
-            ahead = i / pace - (time.monotonic() - t0)
-            if ahead > 0:
-                time.sleep(ahead)
-        seqr.to_basic_block()._post(port, p)
-        if done:
+    bb = seqr.to_basic_block()
+    sys.stderr.write("frontend: posting at %.6f\n" % time.time())
+    sys.stderr.flush()
+    t0, cpu0 = time.monotonic(), time.process_time()
+    for i in range(n):
+        if a.hold_at and i == a.hold_at:
+            sys.stderr.write("frontend: holding after %d PDUs\n" % i)
+            sys.stderr.flush()
+            while not go.wait(0.05):
+                pass
+            t0 = time.monotonic() - i / a.pace if a.pace > 0 else t0
+        if pace_wait(a.pace, i, t0, done):
             break
-    sys.stderr.write("frontend: %d PDUs posted in %.2f s\n" % (len(pdus), time.monotonic() - t0))
+        bb._post(PDUS, cycled(pdus, i) if a.repeat else pdus[i])
+    sys.stderr.write("frontend: %d PDUs posted in %.2f s\n" % (n, time.monotonic() - t0))
     sys.stderr.flush()
     while not done:
         time.sleep(0.05)
+    sys.stderr.write("frontend: CPU %.2f s since posting\n" % (time.process_time() - cpu0))
     tb.stop()
     tb.wait()
-    sys.stderr.write("frontend: sent %s\n" % shard.sent())
+    sys.stderr.write("frontend: sent %s, %s\n" % (shard.sent(), shard.stats()))
+    sys.stderr.flush()
     return 0
 
 
+def pace_wait(pace, i, t0, done):
+    if pace > 0:
+        ahead = i / pace - (time.monotonic() - t0)
+        if ahead > 0:
+            time.sleep(ahead)
+    return bool(done)
+
+
 class deployment:
-    """Workers, a front end and the collector (this process) on 127.0.0.1."""
+    """Workers, a front end and the collector (this process) on 127.0.0.1.
+
+    heartbeat: workers publish heartbeats to the front end, whose
+    worker_monitor removes and adds endpoints (monitor_timeout_ms). sink: a
+    block taking the reorder's PDUs on "in" instead of a message_debug.
+    repeat: the front end cycles pdus (a pool) to that many transmissions."""
 
     def __init__(self, pdus, n_workers=3, pace=0.0, window=4096, timeout_ms=500,
-                 cpu_threads=1, devices=None):
-        ports = free_ports(n_workers + 1)
+                 cpu_threads=1, devices=None, heartbeat=False, monitor_timeout_ms=1000,
+                 heartbeat_interval_ms=100, worker_max_queue=1024, frontend_max_queue=1024,
+                 repeat=0, sink=None, max_tbs=MAX_TBS, harq_buffers=HARQ_BUFFERS,
+                 iterations=6, early_termination=True, start_timeout_s=120, hold=0,
+                 backend=None):
+        ports = free_ports(n_workers + 2)
         self.collect = "tcp://127.0.0.1:%d" % ports[0]
-        self.endpoints = ["tcp://127.0.0.1:%d" % p for p in ports[1:]]
+        self.heartbeats = "tcp://127.0.0.1:%d" % ports[1] if heartbeat else None
+        self.endpoints = ["tcp://127.0.0.1:%d" % p for p in ports[2:]]
         self.tmp = tempfile.TemporaryDirectory()
         self.pdu_file = os.path.join(self.tmp.name, "pdus.bin")
+        self.report_file = os.path.join(self.tmp.name, "reports.jsonl")
         write_pdus(self.pdu_file, pdus)
+        self.worker_opts = ["--channel", "dlsch", "--backend", backend or BACKEND, "--input", "int8",
+                            "--harq-buffers", str(harq_buffers), "--cpu-threads", str(cpu_threads),
+                            "--max-tbs", str(max_tbs), "--max-queue", str(worker_max_queue),
+                            "--iterations", str(iterations), "--log-interval", "2"]
+        if not early_termination:
+            self.worker_opts.append("--no-early-termination")
+        if heartbeat:
+            self.worker_opts += ["--heartbeat", self.heartbeats, "--heartbeat-interval-ms",
+                                 str(heartbeat_interval_ms)]
         # The collector binds first.
         self.tb = gr.top_block()
         self.src = zeromq.pull_msg_source(self.collect, 100, True)
         self.reorder = gpurx.pdu_reorder(window, timeout_ms)
         self.out, self.err = blocks.message_debug(), blocks.message_debug()
         self.tb.msg_connect(self.src, "out", self.reorder, "pdus")
-        self.tb.msg_connect(self.reorder, "pdus", self.out, "store")
+        if sink is None:
+            self.tb.msg_connect(self.reorder, "pdus", self.out, "store")
+        else:
+            self.tb.msg_connect(self.reorder, "pdus", sink, "in")
         self.tb.msg_connect(self.reorder, "errors", self.err, "store")
         self.tb.start()
+        self.cpu0 = 0.0
         self.procs, self.logs = [], []
         self.workers = {}
+        self.devices = {}
         for i, e in enumerate(self.endpoints):
             # devices: one entry per worker (e.g. ["0", "1"] or ["all"]), the
             # CUDA workers' GPUs; cycled when shorter.
-            dev = ["--devices", devices[i % len(devices)]] if devices else []
-            self.workers[e] = self._spawn(
-                [WORKER, "--listen", e, "--send", self.collect, "--channel", "dlsch",
-                 "--backend", BACKEND, "--input", "int8", "--harq-buffers", str(HARQ_BUFFERS),
-                 "--cpu-threads", str(cpu_threads), "--max-tbs", str(MAX_TBS),
-                 "--log-interval", "2"] + dev, "worker")
+            self.devices[e] = ["--devices", devices[i % len(devices)]] if devices else []
+            self.workers[e] = self._spawn(self.worker_cmd(e), "worker")
         # The front end starts once every worker listens (their start-up,
         # importing GNU Radio, is not in the figures).
-        if not wait_for(lambda: self.log_text().count("listening") == n_workers, 120, 0.05):
-            self.close()
-            raise AssertionError("the workers did not start")
+        if not self.wait_listening(n_workers, start_timeout_s):
+            logs = self.close(show_logs=False)
+            raise AssertionError("the workers did not start:\n" + logs)
         self.t0 = time.monotonic()
-        self.frontend = self._spawn([os.path.abspath(__file__), "--frontend", self.pdu_file,
-                                     ",".join(self.endpoints), str(pace)], "frontend")
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        self.cpu0 = usage.ru_utime + usage.ru_stime
+        cmd = [os.path.abspath(__file__), "--frontend", "--pdus", self.pdu_file,
+               "--endpoints", ",".join(self.endpoints), "--pace", str(pace),
+               "--max-queue", str(frontend_max_queue), "--reports", self.report_file]
+        if repeat:
+            cmd += ["--repeat", str(repeat)]
+        if hold:
+            cmd += ["--hold-at", str(hold)]
+        if heartbeat:
+            cmd += ["--heartbeats", self.heartbeats, "--monitor-timeout-ms",
+                    str(monitor_timeout_ms)]
+        self.frontend = self._spawn(cmd, "frontend")
+
+    def release_hold(self):
+        """Lets the front end go on after --hold-at."""
+        if not wait_for(lambda: "holding after" in self.log_text("frontend"), 120, 0.05):
+            raise AssertionError("the front end did not reach its hold")
+        self.frontend.send_signal(signal.SIGUSR1)
+
+    def worker_cmd(self, e):
+        return [WORKER, "--listen", e, "--send", self.collect] + self.worker_opts + self.devices[e]
+
+    def wait_listening(self, n, timeout_s=120):
+        ok = wait_for(lambda: self.log_text().count(": listening") >= n or self.any_worker_exited(),
+                      timeout_s, 0.05)
+        return ok and not self.any_worker_exited()
+
+    def any_worker_exited(self):
+        return any(p.poll() is not None for p in self.workers.values())
+
+    def restart(self, e):
+        """Starts a new worker process at endpoint e (the old one dead)."""
+        n = self.log_text().count(": listening")
+        self.workers[e] = self._spawn(self.worker_cmd(e), "worker")
+        if not self.wait_listening(n + 1):
+            raise AssertionError("the restarted worker did not start")
 
     def _spawn(self, args, name):
         path = os.path.join(self.tmp.name, "%s%d.log" % (name, len(self.logs)))
@@ -264,12 +462,28 @@ class deployment:
         self.logs.append((name, path))
         return p
 
-    def log_text(self):
+    def log_text(self, only=None):
         out = []
         for name, path in self.logs:
+            if only is not None and name != only:
+                continue
             with open(path, "rb") as r:
                 out.append("--- %s\n%s" % (name, r.read().decode(errors="replace")))
-        return "\n".join(out)
+        return "".join(out)
+
+    def posting_time(self):
+        """When the front end began posting (time.time()), or None."""
+        for line in self.log_text("frontend").splitlines():
+            if line.startswith("frontend: posting at "):
+                return float(line.split()[-1])
+        return None
+
+    def reports(self):
+        """The front end's reports (shard sink and monitor), as dicts."""
+        if not os.path.exists(self.report_file):
+            return []
+        with open(self.report_file) as f:
+            return [json.loads(line) for line in f if line.strip()]
 
     def outputs(self):
         return [self.out.get_message(i) for i in range(self.out.num_messages())]
@@ -277,9 +491,12 @@ class deployment:
     def errors(self):
         return [self.err.get_message(i) for i in range(self.err.num_messages())]
 
-    def close(self):
+    def close(self, show_logs=True):
+        """Stops everything; returns the logs. cpu: CPU seconds (user +
+        system) of the front end, of the workers together, and of this
+        process (the collector) since the deployment started."""
         for p in self.procs:
-            if p.poll() is None:
+            if p.returncode is None:
                 p.send_signal(signal.SIGTERM)
         for p in self.procs:
             try:
@@ -288,9 +505,19 @@ class deployment:
                 p.kill()
                 p.wait()
         stop_or_exit(self.tb)
-        sys.stdout.write(self.log_text())
-        sys.stdout.flush()
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        text = self.log_text()
+        # CPU seconds during the run: the front end's while posting, the
+        # workers' since they listened (start-up left out), this process's
+        # (collector) since the front end started.
+        self.cpu = {"frontend": sum(map(float, re.findall(r"frontend: CPU ([\d.]+) s", text))),
+                    "worker": sum(map(float, re.findall(r"CPU ([\d.]+) s since it listened", text))),
+                    "collector": usage.ru_utime + usage.ru_stime - self.cpu0}
+        if show_logs:
+            sys.stdout.write(text)
+            sys.stdout.flush()
         self.tmp.cleanup()
+        return text
 
 
 def pdu(fields, n=4, seq=None):
@@ -442,7 +669,11 @@ class qa_scale_out_blocks(unittest.TestCase):
                            (lambda: gpurx.pdu_shard_sink(["tcp://a:1"], vnodes=0), "vnodes"),
                            (lambda: gpurx.pdu_reorder(0), "window"),
                            (lambda: gpurx.pdu_reorder(16, 0), "timeout_ms"),
-                           (lambda: gpurx.pdu_reorder(16, -5), "timeout_ms")):
+                           (lambda: gpurx.pdu_reorder(16, -5), "timeout_ms"),
+                           (lambda: gpurx.pdu_shard_sink(["tcp://a:1"], max_queue=-1), "max_queue"),
+                           (lambda: gpurx.pdu_shard_sink(["tcp://a:1"], max_keys=0), "max_keys"),
+                           (lambda: gpurx.worker_monitor(0), "timeout_ms"),
+                           (lambda: gpurx.worker_monitor(100, ["a:1"]), "endpoints")):
             with self.assertRaises(ValueError) as ctx:
                 make()
             self.assertIn(word, str(ctx.exception))
@@ -450,11 +681,261 @@ class qa_scale_out_blocks(unittest.TestCase):
         for args, word in ((["--listen", "x", "--send", "tcp://127.0.0.1:1"], "listen"),
                            (["--listen", "tcp://127.0.0.1:1", "--send", "tcp://127.0.0.1:2",
                              "--harq-buffers", "-1", "--backend", "cpu"], "harq_buffers"),
-                           (["--listen", "tcp://127.0.0.1:1", "--send", "y"], "send")):
+                           (["--listen", "tcp://127.0.0.1:1", "--send", "y"], "send"),
+                           (["--listen", "tcp://127.0.0.1:1", "--send", "tcp://127.0.0.1:2",
+                             "--heartbeat", "z"], "heartbeat"),
+                           (["--listen", "tcp://127.0.0.1:1", "--send", "tcp://127.0.0.1:2",
+                             "--max-queue", "-3"], "max_queue")):
             r = subprocess.run([sys.executable, "-B", WORKER] + args, capture_output=True,
                                timeout=60)
             self.assertEqual(r.returncode, 2, r.stderr)
             self.assertIn(word, r.stderr.decode())
+
+
+    def test_007_shard_sink_flags_and_reports_moved_keys(self):
+        ports = free_ports(3)
+        eps = ["tcp://127.0.0.1:%d" % p for p in ports]
+        rx = gr.top_block()
+        dbg = {}
+        for e in eps:
+            src = zeromq.pull_msg_source(e, 100, True)
+            dbg[e] = blocks.message_debug()
+            rx.msg_connect(src, "out", dbg[e], "store")
+        rx.start()
+        tx = gr.top_block()
+        seqr = gpurx.pdu_sequencer("harq")
+        shard = gpurx.pdu_shard_sink(eps)
+        rep = blocks.message_debug()
+        tx.msg_connect(seqr, "pdus", shard, "pdus")
+        tx.msg_connect(shard, "errors", rep, "store")
+        tx.start()
+        ring = hash_ring(eps)
+        rntis = list(range(100, 148))
+        key = {r: harq_shard_key(r, 0, 0) for r in rntis}
+        mine = [r for r in rntis if ring.lookup(key[r]) == eps[1]]
+        self.assertGreater(len(mine), 4)
+        quiet = mine[:2]  # no PDU while eps[1] is away
+        posted = []
+        seqr_bb, shard_bb = seqr.to_basic_block(), shard.to_basic_block()
+
+        def send(rs):
+            for r in rs:
+                seqr_bb._post(PDUS, pdu(dict(rnti=r, harq_process=0)))
+                posted.append(r)
+            self.assertTrue(wait_for(lambda: sum(d.num_messages() for d in dbg.values())
+                                     >= len(posted), 10))
+
+        def control(**fields):
+            n = rep.num_messages()
+            d = pmt.make_dict()
+            for k, v in fields.items():
+                d = pmt.dict_add(d, pmt.intern(k),
+                                 pmt.from_uint64(v) if isinstance(v, int) else pmt.intern(v))
+            shard_bb._post(pmt.intern("control"), d)
+            self.assertTrue(wait_for(lambda: rep.num_messages() > n, 10))
+
+        try:
+            send(rntis)                                   # seq 0-47: no flags
+            control(command="remove", endpoint=eps[1], cause="test")
+            send([r for r in rntis if r not in quiet])    # eps[1]'s keys move: flagged
+            send([r for r in rntis if r not in quiet])    # moved already: no flags
+            control(command="add", endpoint=eps[1], instance=1234, cause="test")
+            send(rntis)                                   # back: flagged (moved or reset)
+            control(command="add", endpoint=eps[1], instance=5678, cause="test")
+            send(rntis)                                   # restarted: eps[1]'s keys flagged
+            time.sleep(0.2)
+        finally:
+            stop_or_exit(tx)
+            stop_or_exit(rx)
+        got = {}
+        for e in eps:
+            for i in range(dbg[e].num_messages()):
+                meta = pmt.car(dbg[e].get_message(i))
+                inst = meta_get(meta, "worker_instance")
+                got[int_of(meta, "seq")] = (e, flag_of(meta, "harq_reset"),
+                                            None if pmt.is_null(inst) else pmt_int(inst))
+        self.assertEqual(sorted(got), list(range(len(posted))))
+        reports = [py_of(rep.get_message(i)) for i in range(rep.num_messages())]
+        # Replay: where each key goes, which PDUs are flagged, what is reported.
+        n0 = 48
+        n1 = n0 + 2 * (48 - len(quiet))
+        n2 = n1 + 48
+        away = hash_ring([eps[0], eps[2]])
+        want_flags, want_reports = {}, []
+        for s, r in enumerate(posted):
+            k = key[r]
+            if s < n0:
+                want = (ring.lookup(k), False, None)
+            elif s < n1:
+                first = s < n0 + 48 - len(quiet)
+                moved = r in mine and first
+                want = (away.lookup(k), moved, None)
+                if moved:
+                    want_reports.append(dict(reason="key_moved", seq=s, shard_key=k,
+                                             **{"from": eps[1], "to": away.lookup(k)}))
+            elif s < n2:
+                e = ring.lookup(k)
+                want = (e, r in mine, 1234 if e == eps[1] else None)
+                if r in quiet:
+                    want_reports.append(dict(reason="key_reset", seq=s, shard_key=k,
+                                             endpoint=eps[1], cause="endpoint_removed"))
+                elif r in mine:
+                    want_reports.append(dict(reason="key_moved", seq=s, shard_key=k,
+                                             **{"from": away.lookup(k), "to": eps[1]}))
+            else:
+                e = ring.lookup(k)
+                want = (e, r in mine, 5678 if e == eps[1] else None)
+                if r in mine:
+                    want_reports.append(dict(reason="key_reset", seq=s, shard_key=k,
+                                             endpoint=eps[1], cause="worker_restarted"))
+            want_flags[s] = want
+        self.assertEqual(got, want_flags)
+        key_reports = [r for r in reports if r["reason"] in ("key_moved", "key_reset")]
+        self.assertEqual(key_reports, want_reports)
+        changes = [(r["reason"], r["endpoint"], r.get("instance"), r["after_seq"])
+                   for r in reports if r["reason"].startswith("endpoint_")]
+        self.assertEqual(changes, [("endpoint_removed", eps[1], None, n0 - 1),
+                                   ("endpoint_added", eps[1], 1234, n1 - 1),
+                                   ("endpoint_restarted", eps[1], 5678, n2 - 1)])
+        self.assertEqual([r["keys"] for r in reports if r["reason"] == "endpoint_removed"],
+                         [len(mine)])
+        self.assertEqual(shard.stats()["key_moved"], sum(1 for r in want_reports
+                                                         if r["reason"] == "key_moved"))
+
+    def test_008_worker_monitor_commands(self):
+        a, b, c = "tcp://10.0.0.1:5601", "tcp://10.0.0.2:5601", "tcp://10.0.0.3:5601"
+        mon = gpurx.worker_monitor(300, [a, b])
+        tb = gr.top_block()
+        ctl, err = blocks.message_debug(), blocks.message_debug()
+        tb.msg_connect(mon, "control", ctl, "store")
+        tb.msg_connect(mon, "errors", err, "store")
+        bb = mon.to_basic_block()
+        beat = lambda e, inst: bb._post(pmt.intern("heartbeats"), pmt.dict_add(pmt.dict_add(
+            pmt.make_dict(), pmt.intern("endpoint"), pmt.intern(e)), pmt.intern("instance"),
+            pmt.from_uint64(inst)))
+        stop = threading.Event()
+
+        def b_alive():
+            while not stop.wait(0.05):
+                beat(b, 2)
+
+        commands = lambda: [py_of(ctl.get_message(i)) for i in range(ctl.num_messages())]
+        tb.start()
+        th = threading.Thread(target=b_alive, daemon=True)
+        try:
+            beat(a, 1)
+            beat(b, 2)
+            th.start()
+            self.assertTrue(wait_for(lambda: ctl.num_messages() >= 2, 5))
+            t0 = time.monotonic()
+            # a is silent: removed after about 300 ms; b stays.
+            self.assertTrue(wait_for(lambda: ctl.num_messages() >= 3, 5))
+            waited = time.monotonic() - t0
+            self.assertTrue(0.2 < waited < 2.0, waited)
+            self.assertFalse(mon.status()[a]["alive"])
+            beat(a, 1)   # resumes
+            beat(a, 3)   # restarted (a new instance, no timeout between)
+            beat(c, 9)   # not a worker the monitor knows: reported once
+            beat(c, 9)
+            bb._post(pmt.intern("heartbeats"), pmt.intern("hello"))
+            self.assertTrue(wait_for(lambda: ctl.num_messages() >= 5 and err.num_messages() >= 2, 5))
+            time.sleep(0.1)
+        finally:
+            stop.set()
+            stop_or_exit(tb)
+        cmds = [(c_["command"], c_["endpoint"], c_.get("instance"), c_["cause"]) for c_ in commands()]
+        self.assertEqual(cmds[:2], [("add", a, 1, "first heartbeat"), ("add", b, 2, "first heartbeat")])
+        self.assertEqual(cmds[2][:3], ("remove", a, None))
+        self.assertIn("no heartbeat for", cmds[2][3])
+        self.assertEqual(cmds[3:], [("add", a, 1, "heartbeats resumed"), ("add", a, 3, "worker restarted")])
+        errs = [py_of(err.get_message(i)) for i in range(err.num_messages())]
+        self.assertEqual([(e["reason"], e.get("endpoint")) for e in errs],
+                         [("unknown worker", c), ("bad heartbeat: not a dict", None)])
+        st = mon.status()
+        self.assertTrue(st[a]["alive"] and st[b]["alive"])
+        self.assertEqual(st[a]["instance"], 3)
+
+    def test_009_full_lane_drops_reported_and_next_pdu_of_the_key_flagged(self):
+        # Nobody reads the endpoint: ZMQ queues up to its high-water mark,
+        # then the lane's push_msg_sink blocks and its GNU Radio queue fills
+        # to max_queue: every PDU beyond is dropped and reported, none lost
+        # silently. A reader then takes everything else, in order.
+        (port,) = free_ports(1)
+        e = "tcp://127.0.0.1:%d" % port
+        tx = gr.top_block()
+        seqr = gpurx.pdu_sequencer("harq")
+        shard = gpurx.pdu_shard_sink([e], max_queue=50)
+        rep = blocks.message_debug()
+        tx.msg_connect(seqr, "pdus", shard, "pdus")
+        tx.msg_connect(shard, "errors", rep, "store")
+        tx.start()
+        n = 1600
+        rx = None
+        try:
+            bb = seqr.to_basic_block()
+            for i in range(n):
+                bb._post(PDUS, pdu(dict(rnti=100 + i % 4, harq_process=0)))
+            full = lambda: sum(1 for i in range(rep.num_messages())
+                               if py_of(rep.get_message(i))["reason"] == "queue_full")
+            self.assertTrue(wait_for(lambda: shard.sent()[e] + full() >= n, 30),
+                            "%d sent, %d reported" % (shard.sent()[e], full()))
+            rx = gr.top_block()
+            src = zeromq.pull_msg_source(e, 100, True)
+            dbg = blocks.message_debug()
+            rx.msg_connect(src, "out", dbg, "store")
+            rx.start()
+            self.assertTrue(wait_for(lambda: dbg.num_messages() >= shard.sent()[e], 30))
+            for i in range(4):  # one more of each key, after the drain
+                bb._post(PDUS, pdu(dict(rnti=100 + i % 4, harq_process=0)))
+            self.assertTrue(wait_for(lambda: dbg.num_messages() >= shard.sent()[e]
+                                     and shard.sent()[e] + full() >= n + 4, 30))
+            time.sleep(0.2)
+        finally:
+            stop_or_exit(tx)
+            if rx is not None:
+                stop_or_exit(rx)
+        reports = [py_of(rep.get_message(i)) for i in range(rep.num_messages())]
+        dropped = {r["seq"] for r in reports if r["reason"] == "queue_full"}
+        self.assertGreater(len(dropped), 100)
+        self.assertTrue(all(r["endpoint"] == e and r["queue"] == 50
+                            for r in reports if r["reason"] == "queue_full"))
+        got = [pmt.car(dbg.get_message(i)) for i in range(dbg.num_messages())]
+        seqs = [int_of(m, "seq") for m in got]
+        self.assertEqual(seqs, sorted(seqs))
+        self.assertEqual(set(seqs) | dropped, set(range(n + 4)))
+        self.assertFalse(set(seqs) & dropped)
+        # Flagged: exactly the first PDU of a key that comes after one of
+        # its PDUs was dropped (its decoder's buffer missed that one).
+        last_dropped = {}
+        for s in range(n + 4):
+            k = 100 + s % 4
+            if s in dropped:
+                last_dropped[k] = True
+                continue
+            m = got[seqs.index(s)]
+            self.assertEqual(flag_of(m, "harq_reset"), last_dropped.get(k, False), "seq %d" % s)
+            last_dropped[k] = False
+        resets = [r for r in reports if r["reason"] == "key_reset"]
+        self.assertTrue(resets and all(r["cause"] == "queue_full" for r in resets))
+        self.assertEqual(len(resets), sum(1 for m in got if flag_of(m, "harq_reset")))
+
+    def test_009a_reorder_takes_workers_drop_notices(self):
+        # A worker's notice (metadata "dropped") reports its seq at once, in
+        # order, without waiting for the timeout; nothing is emitted for it.
+        def notice(s):
+            meta = pmt.dict_add(tb_meta(rnti=1, harq_process=0), pmt.intern("seq"), pmt.from_uint64(s))
+            meta = pmt.dict_add(meta, pmt.intern("dropped"), pmt.intern("worker_queue_full"))
+            meta = pmt.dict_add(meta, pmt.intern("worker"), pmt.intern("w1"))
+            return pmt.cons(meta, pmt.init_u8vector(0, []))
+        t0 = time.monotonic()
+        outs, errs = run_pdus(gpurx.pdu_reorder(16, 60000),
+                              [pdu({}, seq=0), pdu({}, seq=2), notice(1), notice(3), pdu({}, seq=4)],
+                              3, 2)
+        self.assertLess(time.monotonic() - t0, 30)
+        self.assertEqual([int_of(pmt.car(o), "seq") for o in outs], [0, 2, 4])
+        self.assertEqual([(py_of(e)["reason"], py_of(e)["seq"], py_of(e)["cause"], py_of(e)["worker"])
+                          for e in errs], [("dropped", 1, "worker_queue_full", "w1"),
+                                           ("dropped", 3, "worker_queue_full", "w1")])
 
 
 class qa_scale_out_processes(unittest.TestCase):
@@ -463,7 +944,7 @@ class qa_scale_out_processes(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         t0 = time.monotonic()
-        cls.pdus, cls.n_tb = make_traffic(cls.N)
+        cls.pdus, cls.n_tb, cls.truth = make_traffic(cls.N)
         t1 = time.monotonic()
         # The reference: one in-process decoder fed all the PDUs at once.
         ref = pdu_server(reference_decoder())
@@ -472,11 +953,14 @@ class qa_scale_out_processes(unittest.TestCase):
         finally:
             ref.close()
         cls.ref_s = time.monotonic() - t1
+        cls.rvs = [int_of(pmt.car(p), "rv") for p in cls.pdus]
+        cls.keys = [harq_shard_key(int_of(pmt.car(p), "rnti"), int_of(pmt.car(p), "harq_process"))
+                    for p in cls.pdus]
         print("traffic: %d transmissions of %d TBs made in %.1f s; one in-process decoder: "
               "%.1f s (%.0f TB/s)" % (len(cls.pdus), cls.n_tb, t1 - t0, cls.ref_s,
                                       len(cls.pdus) / cls.ref_s))
 
-    def check_output(self, msg, i, worker_of):
+    def check_output(self, msg, i, worker_of=None):
         meta, ref = pmt.car(msg), pmt.car(self.ref[i])
         self.assertEqual(pmt.u8vector_elements(pmt.cdr(msg)),
                          pmt.u8vector_elements(pmt.cdr(self.ref[i])), "seq %d: bits" % i)
@@ -485,10 +969,52 @@ class qa_scale_out_processes(unittest.TestCase):
             self.assertTrue(pmt.equal(meta_get(meta, k), meta_get(ref, k)),
                             "seq %d: %s %s, reference %s" % (i, k, pmt.write_string(
                                 meta_get(meta, k)), pmt.write_string(meta_get(ref, k))))
-        self.assertEqual(str_of(meta, "worker"), worker_of(int_of(meta, "shard_key")))
+        if worker_of is not None:
+            self.assertEqual(str_of(meta, "worker"), worker_of(int_of(meta, "shard_key")))
+
+    def check_decoding(self, outs, lost, n):
+        """outs: {seq: decoded PDU}; lost: the seqs that reached no decoder
+        (or were dropped). Each output's "transmissions" counts the
+        transmissions of its TB combined on its decoder: from its first, or
+        from the last one flagged harq_reset (decoded alone: 1); where the
+        CRC passes, the bits are the TB's - or all zero: a retransmission
+        decoded alone has few or none of the systematic bits, and the
+        all-zero TB, whose CRC24A checks, is what the turbo decoder may find
+        then (a false pass any LTE receiver can make; counted, allowed only
+        in TBs that lost their combining); a TB none of whose transmissions
+        was lost or flagged after its first is bit-exact with the
+        reference. Returns (flagged outputs, TBs affected, false passes)."""
+        chain, affected, flagged, zero = {}, set(), 0, 0
+        for i in range(n):
+            tb, bits = self.truth[i]
+            first = POSITION[self.rvs[i]] == 1
+            if i in lost:
+                affected.add(tb)
+                continue
+            meta = pmt.car(outs[i])
+            if flag_of(meta, "harq_reset"):
+                flagged += 1
+                chain[tb] = 1
+                if not first:
+                    affected.add(tb)
+            else:
+                chain[tb] = 1 if first else chain.get(tb, 0) + 1
+            self.assertEqual(int_of(meta, "transmissions"), chain[tb],
+                             "seq %d (rv %d, harq_reset %s)" % (i, self.rvs[i],
+                                                                flag_of(meta, "harq_reset")))
+            if pmt.to_bool(meta_get(meta, "crc_ok")):
+                got = bytes(pmt.u8vector_elements(pmt.cdr(outs[i])))
+                if got != bits.tobytes():
+                    self.assertTrue(tb in affected and not any(got),
+                                    "seq %d: CRC passed on wrong bits" % i)
+                    zero += 1
+            if tb not in affected:
+                self.check_output(outs[i], i)
+        return flagged, affected, zero
 
     def test_010_three_workers_bit_exact_in_order(self):
-        d = deployment(self.pdus, 3, pace=0.0, window=1 << 16, timeout_ms=60000)
+        d = deployment(self.pdus, 3, pace=0.0, window=1 << 16, timeout_ms=60000,
+                       worker_max_queue=0, frontend_max_queue=0)
         try:
             ok = wait_for(lambda: d.out.num_messages() >= len(self.pdus), 600, 0.05)
             dt = time.monotonic() - d.t0
@@ -505,15 +1031,15 @@ class qa_scale_out_processes(unittest.TestCase):
         by_worker = {}
         for i, o in enumerate(outs):
             self.check_output(o, i, ring.lookup)
+            self.assertFalse(flag_of(pmt.car(o), "harq_reset"), "seq %d" % i)
             w = str_of(pmt.car(o), "worker")
             by_worker[w] = by_worker.get(w, 0) + 1
         self.assertEqual(sorted(by_worker), sorted(d.endpoints))
         tx = [int_of(pmt.car(o), "transmissions") for o in outs]
-        retx = sum(1 for p in self.pdus if int_of(pmt.car(p), "rv") != 0)
+        retx = sum(1 for rv in self.rvs if rv != 0)
         self.assertGreater(retx, len(self.pdus) // 3)
         # Every retransmission was combined: its count is its position.
-        position = {0: 1, 2: 2, 3: 3, 1: 4}
-        self.assertEqual(tx, [position[int_of(pmt.car(p), "rv")] for p in self.pdus])
+        self.assertEqual(tx, [POSITION[rv] for rv in self.rvs])
         print("3 workers: %d transmissions (%d TBs) in %.1f s (%.0f TB/s; in process %.1f s), "
               "by worker %s, transmissions %s"
               % (len(outs), self.n_tb, dt, len(outs) / dt, self.ref_s, sorted(by_worker.values()),
@@ -531,8 +1057,7 @@ class qa_scale_out_processes(unittest.TestCase):
             killed_at = d.reorder.stats()["next_seq"]
             # Everything else comes out; what the victim had is reported missing.
             ring = hash_ring(d.endpoints)
-            keys = [harq_shard_key(int_of(pmt.car(p), "rnti"), int_of(pmt.car(p), "harq_process"))
-                    for p in pdus]
+            keys = self.keys[:n]
             last_alive = max(i for i, k in enumerate(keys) if ring.lookup(k) != victim)
             ok = wait_for(lambda: d.reorder.stats()["next_seq"] > last_alive, 120, 0.05)
             time.sleep(0.3)
@@ -558,39 +1083,363 @@ class qa_scale_out_processes(unittest.TestCase):
         print("worker killed at seq ~%d: %d out, %d reported missing (all the victim's)"
               % (killed_at, len(seqs), len(missing_seqs)))
 
+    def test_012_worker_lost_its_keys_move_it_rejoins(self):
+        # Heartbeats every 100 ms, the monitor's timeout 800 ms. The front
+        # end posts 2000 PDUs at 500/s, holds until the killed worker is
+        # back, then posts the last 1000.
+        n, hold = min(len(self.pdus), 3000), min(len(self.pdus), 3000) * 2 // 3
+        d = deployment(self.pdus[:n], 3, pace=500.0, window=4096, timeout_ms=1000,
+                       heartbeat=True, monitor_timeout_ms=800, heartbeat_interval_ms=100,
+                       hold=hold)
+        victim = d.endpoints[1]
+        reported = lambda reason, e: [r for r in d.reports()
+                                      if r["reason"] == reason and r.get("endpoint") == e]
+        try:
+            self.assertTrue(wait_for(lambda: d.out.num_messages() >= n // 6, 120, 0.05))
+            d.workers[victim].kill()
+            d.workers[victim].wait()
+            t_kill = time.monotonic()
+            self.assertTrue(wait_for(lambda: reported("endpoint_removed", victim), 30, 0.02),
+                            "the monitor did not remove the dead worker")
+            detect_s = time.monotonic() - t_kill
+            d.restart(victim)
+            self.assertTrue(wait_for(lambda: reported("endpoint_added", victim), 30, 0.02),
+                            "the restarted worker was not added back")
+            d.release_hold()
+            ok = wait_for(lambda: d.reorder.stats()["next_seq"] >= n, 120, 0.05)
+            time.sleep(0.3)
+            outs, errs, reports = d.outputs(), d.errors(), d.reports()
+        finally:
+            logs = d.close()
+        stale = [line.split(": ", 1)[1] for line in logs.splitlines()
+                 if line.startswith("gpurx-worker %s: stopped" % victim)]
+        self.assertTrue(ok, "the stream stalled")
+        seqs = [int_of(pmt.car(o), "seq") for o in outs]
+        self.assertEqual(seqs, sorted(set(seqs)), "not in order, or twice")
+        errs = [py_of(e) for e in errs]
+        self.assertEqual({e["reason"] for e in errs}, {"timeout"})
+        missing = {e["seq"] for e in errs}
+        self.assertEqual(set(seqs) | missing, set(range(n)))
+        self.assertFalse(set(seqs) & missing)
+        # The ring at each seq, from the reported changes.
+        changes = [r for r in reports if r["reason"] in ("endpoint_removed", "endpoint_added",
+                                                          "endpoint_restarted")]
+        self.assertEqual([(r["reason"], r["endpoint"]) for r in changes],
+                         [("endpoint_removed", victim), ("endpoint_added", victim)],
+                         "the monitor removed or added other workers: %s" % changes)
+        removed, added = changes[0]["after_seq"], changes[1]["after_seq"]
+        self.assertIn("no heartbeat", changes[0]["cause"])
+        self.assertEqual(changes[1]["cause"], "heartbeats resumed")
+        self.assertTrue(0 <= removed <= added < hold, (removed, added))
+        full, away = hash_ring(d.endpoints), hash_ring([e for e in d.endpoints if e != victim])
+        owner = lambda s: (away if removed < s <= added else full).lookup(self.keys[s])
+        outs_by_seq = {}
+        for o in outs:
+            s = int_of(pmt.car(o), "seq")
+            outs_by_seq[s] = o
+            self.assertEqual(str_of(pmt.car(o), "worker"), owner(s), "seq %d" % s)
+        # Missing: only the victim's, sent before it was removed.
+        for s in missing:
+            self.assertTrue(full.lookup(self.keys[s]) == victim and s <= removed,
+                            "seq %d missing, not the dead worker's in-flight PDU" % s)
+        # Reported and flagged: the first PDU of each of the victim's keys
+        # after its removal (moved away), and after its return (moved back,
+        # or reset: a key that had no PDU while it was away).
+        key_reports = [r for r in reports if r["reason"] in ("key_moved", "key_reset")]
+        flagged = {s for s, o in outs_by_seq.items() if flag_of(pmt.car(o), "harq_reset")}
+        self.assertEqual({r["seq"] for r in key_reports}, flagged)
+        self.assertEqual(len(key_reports), len(flagged))
+        firsts = lambda lo, hi: {min(s for s in range(lo, hi) if self.keys[s] == k)
+                                 for k in {self.keys[s] for s in range(lo, hi)
+                                           if full.lookup(self.keys[s]) == victim}}
+        moved_away = [r for r in key_reports if r["reason"] == "key_moved" and r["from"] == victim]
+        back = [r for r in key_reports if r["seq"] > added]
+        self.assertEqual({r["seq"] for r in moved_away}, firsts(removed + 1, added + 1))
+        self.assertEqual({r["seq"] for r in back}, firsts(added + 1, n))
+        for r in moved_away:
+            self.assertEqual(r["to"], away.lookup(r["shard_key"]))
+        for r in back:
+            if r["reason"] == "key_moved":
+                self.assertEqual((r["from"], r["to"]), (away.lookup(r["shard_key"]), victim))
+            else:
+                self.assertEqual((r["endpoint"], r["cause"]), (victim, "endpoint_removed"))
+        self.assertEqual(len(moved_away) + len(back), len(key_reports))
+        # Decoding: flagged PDUs decoded alone (transmissions 1), the right
+        # bits wherever the CRC passes, the others as the reference.
+        n_flagged, affected, zero = self.check_decoding(outs_by_seq, missing, n)
+        rejoined = sum(1 for s in outs_by_seq if s > added and owner(s) == victim)
+        self.assertGreater(rejoined, 50, "the rejoined worker decoded too little")
+        alone_ok = sum(1 for s in flagged if pmt.to_bool(meta_get(pmt.car(outs_by_seq[s]), "crc_ok")))
+        print("worker killed: removed after seq %d (%.2f s after the kill), back after seq %d; "
+              "%d out, %d missing (its in-flight PDUs), %d keys moved away, %d back (%d reset), "
+              "%d PDUs flagged harq_reset and decoded alone (%d passed alone), %d TBs affected "
+              "(%d false passes on the all-zero TB), %d decoded by the rejoined worker; "
+              "its log: %s" % (removed, detect_s, added, len(seqs), len(missing),
+                               len(moved_away), len(back),
+                               sum(1 for r in back if r["reason"] == "key_reset"), n_flagged,
+                               alone_ok, len(affected), zero, rejoined, stale))
+
+    def test_013_slow_workers_drops_reported_in_order(self):
+        # Two workers that cannot keep up (all PDUs at once, --max-queue
+        # 16, one CPU thread each whatever the backend under test: the CPU
+        # decoder gives the CUDA one's bits): each PDU either comes out or
+        # is reported "dropped" by the collector, in order, at once (no
+        # timeout: 60 s here); the key's next PDU is flagged harq_reset.
+        n = min(len(self.pdus), 2000)
+        d = deployment(self.pdus[:n], 2, pace=0.0, window=1 << 16, timeout_ms=60000,
+                       worker_max_queue=16, frontend_max_queue=0, backend="cpu")
+        try:
+            ok = wait_for(lambda: d.reorder.stats()["next_seq"] >= n, 120, 0.05)
+            time.sleep(0.3)
+            outs, errs, stats = d.outputs(), d.errors(), d.reorder.stats()
+        finally:
+            logs = d.close(show_logs=False)
+        self.assertTrue(ok, "the stream stalled: %s" % stats)
+        errs = [py_of(e) for e in errs]
+        self.assertEqual({(e["reason"], e["cause"]) for e in errs}, {("dropped", "worker_queue_full")})
+        self.assertTrue(all(e["worker"] in d.endpoints for e in errs))
+        self.assertEqual(stats["timeout"], 0)
+        dropped = {e["seq"] for e in errs}
+        seqs = [int_of(pmt.car(o), "seq") for o in outs]
+        self.assertEqual(seqs, sorted(set(seqs)))
+        self.assertEqual(set(seqs) | dropped, set(range(n)))
+        self.assertGreater(len(dropped), 0)
+        self.assertGreater(len(seqs), 0)
+        outs_by_seq = {int_of(pmt.car(o), "seq"): o for o in outs}
+        n_flagged, affected, zero = self.check_decoding(outs_by_seq, dropped, n)
+        said = sum(int(x) for x in re.findall(r"stopped, .* (\d+) dropped, \d+ stale", logs))
+        self.assertEqual(said, len(dropped), "the workers' own counts")
+        print("slow workers: %d of %d out, %d dropped and reported in order, %d flagged "
+              "harq_reset, %d TBs affected (%d false passes on the all-zero TB)"
+              % (len(seqs), n, len(dropped), n_flagged, len(affected), zero))
+
+
+class bench_checker(gr.basic_block):
+    """The bench's sink: checks each decoded TB as it comes (nothing kept):
+    in order (seq, or arrival order without one), crc_ok, transmissions,
+    iterations and the bits (serialized, compared with expect(i)'s), and
+    notes the time of the last one (time.time())."""
+
+    def __init__(self, expect):
+        gr.basic_block.__init__(self, "bench_checker", None, None)
+        self.expect = expect  # i -> (payload bytes, crc_ok, iterations or None, transmissions)
+        self.count, self.next, self.bad = 0, 0, []
+        self.iterations = {}
+        self.first_t = self.last_t = None
+        self.out_bytes = 0
+        self.message_port_register_in(pmt.intern("in"))
+        self.set_msg_handler(pmt.intern("in"), self.handle)
+
+    def fail(self, why):
+        if len(self.bad) < 10:
+            self.bad.append(why)
+
+    def handle(self, msg):
+        now = time.time()
+        meta = pmt.car(msg)
+        s = meta_get(meta, "seq")
+        i = self.count if pmt.is_null(s) else pmt_int(s)
+        if i != self.next:
+            self.fail("transmission %d came after %d" % (i, self.next - 1))
+        self.next = i + 1
+        payload, crc_ok, iterations, transmissions = self.expect(i)
+        if pmt.to_bool(meta_get(meta, "crc_ok")) != crc_ok:
+            self.fail("transmission %d: crc_ok %s" % (i, not crc_ok))
+        if pmt_int(meta_get(meta, "transmissions")) != transmissions:
+            self.fail("transmission %d: transmissions %d, not %d"
+                      % (i, pmt_int(meta_get(meta, "transmissions")), transmissions))
+        it = pmt_int(meta_get(meta, "iterations"))
+        if iterations is not None and it != iterations:
+            self.fail("transmission %d: %d iterations, not %d" % (i, it, iterations))
+        self.iterations[i] = it
+        if pmt.serialize_str(pmt.cdr(msg)) != payload:
+            self.fail("transmission %d: bits differ" % i)
+        if self.count == 0:
+            self.first_t = now
+            self.out_bytes = len(pmt.serialize_str(msg))
+        self.count += 1
+        self.last_t = now
+
+
+def run_in_process(pdus_of, n, expect, threads, **decoder):
+    """One in-process decoder (threads CPU threads) fed n transmissions at
+    once: (seconds from the first post to the last output, checker)."""
+    dec = reference_decoder(cpu_threads=threads, **decoder)
+    chk = bench_checker(expect)
+    tb = gr.top_block()
+    tb.msg_connect(dec, "pdus", chk, "in")
+    err = blocks.message_debug()
+    tb.msg_connect(dec, "errors", err, "store")
+    tb.start()
+    bb = dec.to_basic_block()
+    t0 = time.time()
+    for i in range(n):
+        bb._post(PDUS, pdus_of(i))
+    ok = wait_for(lambda: chk.count >= n, 1800, 0.002)
+    stop_or_exit(tb)
+    if not ok or err.num_messages():
+        raise SystemExit("bench: the in-process decoder gave %d of %d (errors: %s)"
+                         % (chk.count, n, [pmt.write_string(err.get_message(i))
+                                           for i in range(err.num_messages())]))
+    return chk.last_t - t0, chk
+
 
 def bench_main(argv):
-    """--bench N [CPU_THREADS]: TB/s of one in-process decoder, then of 1, 2
-    and 3 worker processes (front end and collector included), on the same
-    N transmissions (docs/scale-out.md)."""
-    n = int(argv[0]) if argv else 10000
-    threads = int(argv[1]) if len(argv) > 1 else 0
-    pdus, n_tb = make_traffic(n)
-    ref = pdu_server(reference_decoder())
-    t0 = time.monotonic()
-    ref.process(pdus)
-    dt = time.monotonic() - t0
-    ref.close()
-    print("in process: %d transmissions (%d TBs, TBS %d, G %d, int8) in %.2f s: %.0f TB/s"
-          % (len(pdus), n_tb, TBS, G, dt, len(pdus) / dt))
-    # GPURX_BENCH_DEVICES (CUDA workers): e.g. "0,1" gives worker i GPU i;
-    # "all" one worker over every GPU. Unset: the workers' default.
-    spec = os.environ.get("GPURX_BENCH_DEVICES")
-    runs = [(w, None) for w in (1, 2, 3)]
-    if spec:
-        devs = spec.split(",")
-        runs = [(1, ["0"]), (len(devs), devs), (1, ["all"])]
+    """--bench: transport blocks a second through worker processes (front
+    end, ZMQ, workers, collector, all on this host) against one in-process
+    decoder, on the same transmissions, each output checked."""
+    p = argparse.ArgumentParser(
+        prog="qa_scale_out.py --bench", description=bench_main.__doc__ + (
+            " Heavy traffic (the default): TBS %d in G %d int8 LLRs (64-QAM, 13 code blocks), "
+            "every TB decoded at its first transmission, a fixed number of iterations (no "
+            "early stop): the decoders, not the Python front end and collector, are the bound. "
+            "Small traffic: the functional test's (TBS %d, HARQ retransmissions)."
+            % (HEAVY_TBS, HEAVY_G, TBS)))
+    p.add_argument("--traffic", choices=("heavy", "small"), default="heavy")
+    p.add_argument("--transmissions", type=int, default=None,
+                   help="transmissions per run (default: heavy 3000, small 10000)")
+    p.add_argument("--threads", type=int, default=1,
+                   help="CPU threads of each worker and of the in-process decoder (default 1)")
+    p.add_argument("--workers", default="1,2,3",
+                   help="worker process counts to run, e.g. 1,2,4,8 (default 1,2,3)")
+    p.add_argument("--iterations", type=int, default=6, help="turbo iterations (default 6)")
+    p.add_argument("--early-termination", action="store_true",
+                   help="heavy traffic: stop at the CRC (default: every iteration runs)")
+    p.add_argument("--pool", type=int, default=64, help="heavy: distinct TBs cycled (default 64)")
+    p.add_argument("--devices", default=None,
+                   help="CUDA: the GPUs, e.g. 0,1: 1 worker on GPU 0, one worker per GPU "
+                        "listed, and 1 worker over all of them (the decoder refuses it: its "
+                        "HARQ buffers live on one GPU)")
+    p.add_argument("--bound", type=float, default=1.1,
+                   help="refuse a rate above workers x the in-process rate x this (default 1.1)")
+    a = p.parse_args(argv)
+    if a.threads < 0 or a.pool < 1 or a.iterations < 1:
+        p.error("--threads >= 0, --pool >= 1, --iterations >= 1")
+    counts = [int(w) for w in a.workers.split(",") if w.strip()]
+    if not counts or min(counts) < 1:
+        p.error("--workers: counts of at least 1")
+    heavy = a.traffic == "heavy"
+    n = a.transmissions or (3000 if heavy else 10000)
+    cores = os.cpu_count()
+    if heavy:
+        pool, bits = make_pool(a.pool)
+        early = a.early_termination
+        dec_args = dict(max_tbs=HEAVY_TBS, harq_buffers=0, iterations=a.iterations,
+                        early_termination=early)
+        payloads = [pmt.serialize_str(pmt.init_u8vector(HEAVY_TBS, b.tolist())) for b in bits]
+        iters = {}
+        pdus_of = lambda i: cycled(pool, i)
+        expect = lambda i: (payloads[i % a.pool], True, iters.get(i % a.pool), 1)
+        tb_bits = HEAVY_TBS
+        what = ("TBS %d, G %d, 64-QAM, int8 LLRs, %d iterations%s, a pool of %d TBs cycled, "
+                "no HARQ buffers (every TB new)"
+                % (HEAVY_TBS, HEAVY_G, a.iterations, " at most (CRC early stop)" if early
+                   else " fixed", a.pool))
+        wire_in = len(pmt.serialize_str(pmt.cons(pmt.dict_add(pmt.dict_add(
+            pmt.car(pool[0]), pmt.intern("seq"), pmt.from_uint64(0)), pmt.intern("shard_key"),
+            pmt.from_uint64(0)), pmt.cdr(pool[0]))))
+    else:
+        pdus, n_tb, _ = make_traffic(n)
+        n = len(pdus)
+        ref = pdu_server(reference_decoder())
+        outs = ref.process(pdus)
+        ref.close()
+        refs = [(pmt.serialize_str(pmt.cdr(o)), pmt.to_bool(meta_get(pmt.car(o), "crc_ok")),
+                 pmt_int(meta_get(pmt.car(o), "iterations")),
+                 pmt_int(meta_get(pmt.car(o), "transmissions"))) for o in outs]
+        dec_args = dict(iterations=6, early_termination=True)
+        pdus_of = lambda i: pdus[i]
+        expect = lambda i: refs[i]
+        tb_bits = TBS
+        what = ("TBS %d, G %d, QPSK, int8 LLRs, HARQ retransmissions (%d TBs), 6 iterations at "
+                "most" % (TBS, G, n_tb))
+        wire_in = len(pmt.serialize_str(pdus[0])) + 30
+    print("scale-out bench: %d transmissions (%s); backend %s, %d CPU thread(s) per decoder "
+          "(0: one per hardware thread), host %d hardware threads" % (n, what, BACKEND, a.threads,
+                                                                     cores))
+    sys.stdout.flush()
+    # The in-process decoder; with heavy traffic its first pass also learns
+    # each pool TB's iteration count (every later transmission must match).
+    if heavy:
+        _, chk = run_in_process(pdus_of, a.pool, lambda i: (payloads[i], True, None, 1),
+                                a.threads, **dec_args)
+        if chk.bad:
+            print("FAILED: the in-process decoder: %s" % "; ".join(chk.bad))
+            return 1
+        iters.update(chk.iterations)
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    cpu_ms = -(usage.ru_utime + usage.ru_stime)
+    dt, chk = run_in_process(pdus_of, n, expect, a.threads, **dec_args)
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    cpu_ms += usage.ru_utime + usage.ru_stime
+    if chk.bad:
+        print("FAILED: the in-process decoder: %s" % "; ".join(chk.bad))
+        return 1
+    r1 = n / dt
+    print("| decoding | TBs | seconds | TB/s | Mbit/s (TB bits) | wire MB/s (in + out) | "
+          "x in process | CPU ms per TB: front end, workers, collector | checks |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    same = ("all decoded, bit-exact" if heavy else
+            "as the reference decoder (bits, crc_ok, iterations, transmissions)")
+    print("| in process, 1 decoder (%d thread(s)) | %d | %.2f | %.1f | %.1f | | 1.00 | %.2f "
+          "(the decoder's process) | %s |"
+          % (a.threads, n, dt, r1, r1 * tb_bits / 1e6, cpu_ms * 1e3 / n, same))
+    sys.stdout.flush()
+    runs = [(w, None) for w in counts]
+    if a.devices:
+        devs = a.devices.split(",")
+        runs = [(1, [devs[0]]), (len(devs), devs), (1, ["all"])]
+    status = 0
     for w, devices in runs:
-        d = deployment(pdus, w, window=1 << 16, timeout_ms=60000, cpu_threads=threads, devices=devices)
+        label = "%d worker(s)%s" % (w, " (devices %s)" % ",".join(devices) if devices else "")
+        chk = bench_checker(expect)
         try:
-            ok = wait_for(lambda: d.out.num_messages() >= len(pdus), 600, 0.01)
-            dt = time.monotonic() - d.t0
+            d = deployment([pool[i] for i in range(a.pool)] if heavy else pdus, w,
+                           window=1 << 20, timeout_ms=600000, cpu_threads=a.threads,
+                           devices=devices, worker_max_queue=0, frontend_max_queue=0,
+                           repeat=n if heavy else 0, sink=chk,
+                           max_tbs=HEAVY_TBS if heavy else MAX_TBS,
+                           harq_buffers=0 if heavy else HARQ_BUFFERS,
+                           iterations=dec_args["iterations"],
+                           early_termination=dec_args["early_termination"])
+        except AssertionError as e:
+            why = [line for line in str(e).splitlines() if "devices" in line or "error" in line]
+            print("| %s | refused: %s | | | | | | | |"
+                  % (label, (why[-1] if why else str(e).splitlines()[0]).strip()))
+            continue
+        logs = ""
+        try:
+            ok = wait_for(lambda: chk.count >= n or d.err.num_messages() > 0, 1800, 0.01)
+            t_post = d.posting_time()
+            errs = [py_of(e) for e in d.errors()]
         finally:
-            d.close()
-        print("%d worker(s) (backend %s, cpu_threads %d, devices %s): %s in %.2f s: %.0f TB/s"
-              % (w, BACKEND, threads, ",".join(devices) if devices else "default",
-                 "all out" if ok else "INCOMPLETE", dt, len(pdus) / dt))
-    return 0
+            logs = d.close(show_logs=False)
+        by_worker = [int(x) for x in re.findall(r"stopped, (\d+) TBs decoded", logs)]
+        checks = []
+        if not ok or chk.count != n:
+            checks.append("INCOMPLETE: %d of %d" % (chk.count, n))
+        if errs:
+            checks.append("collector errors: %s" % errs[:3])
+        checks += chk.bad
+        if checks:
+            print("| %s | FAILED: %s | | | | | | | |" % (label, "; ".join(checks)))
+            status = 1
+            continue
+        dt = chk.last_t - t_post
+        rate = n / dt
+        ratio = rate / r1
+        bound = w * a.bound
+        verdict = "in order, %s; by worker %s" % (same, sorted(by_worker))
+        if ratio > bound:
+            verdict = ("REFUSED: %.2f x the in-process rate is above the physical bound %.2f "
+                       "(%d worker(s) x %.2f): a measurement error" % (ratio, bound, w, a.bound))
+            status = 1
+        print("| %s | %d | %.2f | %.1f | %.1f | %.1f + %.1f | %.2f | %.2f, %.2f, %.2f | %s |"
+              % (label, n, dt, rate, rate * tb_bits / 1e6, rate * wire_in / 1e6,
+                 rate * chk.out_bytes / 1e6, ratio, d.cpu["frontend"] * 1e3 / n,
+                 d.cpu["worker"] * 1e3 / n, d.cpu["collector"] * 1e3 / n, verdict))
+        sys.stdout.flush()
+    return status
 
 
 if __name__ == "__main__":

@@ -10,26 +10,36 @@ put back in order.
   from 0) and "shard_key" (uint64).
 - pdu_shard_sink(endpoints): sends each PDU to one of N ZMQ PUSH endpoints
   (one zeromq.push_msg_sink each) chosen by its shard_key on a consistent
-  hash ring; remove_endpoint() / add_endpoint() at run time move only the
-  keys of the endpoint concerned.
+  hash ring; remove_endpoint() / add_endpoint() at run time (or commands on
+  its "control" port) move only the keys of the endpoint concerned. It
+  remembers where each key went: the first PDU of a key that moved, or
+  whose decoder lost its buffers, carries "harq_reset" (the decoder starts
+  that HARQ buffer afresh) and is reported ("key_moved", "key_reset"). A
+  lane whose queue is full drops the PDU and reports it ("queue_full").
+- worker_monitor(timeout_ms=1000): takes the workers' heartbeats (a
+  zeromq.sub_msg_source) and commands the shard sink: "remove" an endpoint
+  silent for timeout_ms, "add" it back when its heartbeats resume (or its
+  process was restarted).
 - pdu_reorder(window=4096, timeout_ms=500): emits PDUs in "seq" order,
-  skipping (and reporting) what does not come.
-- worker_flowgraph: what gpurx-worker runs: a PULL, lte_sch_decoder_pdu, a
-  PUSH.
+  skipping (and reporting) what does not come, and what a worker reports
+  it dropped.
+- worker_flowgraph: what gpurx-worker runs: a PULL, a gate (bounded queue,
+  stale PDUs), lte_sch_decoder_pdu, a PUSH; heartbeats on a PUB.
 - hash_ring, harq_shard_key(): the hashing, for tests and tools.
 
-These are Python message blocks (gr.basic_block): at the rates a decoder
-process sustains (thousands of PDUs a second) their cost per PDU (tens of
-microseconds) is small beside the decoding; docs/scale-out.md has the
-measurements.
+These are Python message blocks (gr.basic_block): each costs tens to a few
+hundred microseconds of CPU per PDU (GNU Radio's Python message dispatch
+included), small beside decoding a large TB, the bound with small ones;
+docs/scale-out.md has the measurements.
 """
 import bisect
 import hashlib
+import os
 import struct
 import sys
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 
 import pmt
 from gnuradio import gr, zeromq
@@ -40,7 +50,15 @@ SEQ = pmt.intern("seq")
 SHARD_KEY = pmt.intern("shard_key")
 WORKER = pmt.intern("worker")
 REASON = pmt.intern("reason")
+CONTROL = pmt.intern("control")
+HEARTBEATS = pmt.intern("heartbeats")
+HARQ_RESET = pmt.intern("harq_reset")
+INSTANCE = pmt.intern("worker_instance")
+DROPPED = pmt.intern("dropped")
+IN = pmt.intern("in")
 UINT64_MAX = (1 << 64) - 1
+# Report fields that are uint64 (the others integers are longs).
+_UINT64_FIELDS = ("seq", "shard_key", "instance")
 
 
 def hash64(data):
@@ -66,22 +84,60 @@ def pmt_int(v):
 
 def _meta_int(meta, key):
     """The integer meta[key], or None when absent; TypeError when not an integer."""
-    v = pmt.dict_ref(meta, pmt.intern(key), pmt.PMT_NIL)
+    v = pmt.dict_ref(meta, pmt.intern(key) if isinstance(key, str) else key, pmt.PMT_NIL)
     if pmt.is_null(v):
         return None
     return pmt_int(v)
 
 
+def _meta_str(meta, key):
+    """meta[key] as a str (a symbol), or None when absent or not a symbol."""
+    v = pmt.dict_ref(meta, pmt.intern(key), pmt.PMT_NIL)
+    return pmt.symbol_to_string(v) if pmt.is_symbol(v) else None
+
+
 def _error(reason, **fields):
+    """A report: a dict with "reason" and the given fields."""
+    return _dict(reason=reason, **fields)
+
+
+def _dict(**fields):
+    """A pmt dict of fields (None left out; str as symbols, int as long or,
+    for seq, shard_key and instance, uint64)."""
     d = pmt.make_dict()
-    d = pmt.dict_add(d, REASON, pmt.intern(reason))
     for k, v in fields.items():
-        if isinstance(v, int):
-            v = pmt.from_uint64(v) if k == "seq" else pmt.from_long(v)
+        if v is None:
+            continue
+        if isinstance(v, bool):
+            v = pmt.from_bool(v)
+        elif isinstance(v, int):
+            v = pmt.from_uint64(v) if k in _UINT64_FIELDS else pmt.from_long(v)
         elif isinstance(v, str):
             v = pmt.intern(v)
         d = pmt.dict_add(d, pmt.intern(k), v)
     return d
+
+
+_RNTI, _HARQ_PROCESS, _CODEWORD = (pmt.intern("rnti"), pmt.intern("harq_process"),
+                                   pmt.intern("codeword"))
+
+
+def _harq_key(meta):
+    """(rnti, harq_process, codeword) of a PDU's metadata, or None."""
+    try:
+        rnti = _meta_int(meta, _RNTI)
+        hp = _meta_int(meta, _HARQ_PROCESS)
+        cw = _meta_int(meta, _CODEWORD)
+    except TypeError:
+        return None
+    if rnti is None or hp is None:
+        return None
+    return (rnti, hp, cw or 0)
+
+
+def new_instance():
+    """A random 63-bit id of one worker process (its heartbeats carry it)."""
+    return int.from_bytes(os.urandom(8), "big") >> 1
 
 
 def _is_pdu(msg):
@@ -196,10 +252,12 @@ class _relay(gr.basic_block):
 
 
 class _lane:
-    """One endpoint: a relay and a zeromq.push_msg_sink (connecting, not
-    binding) in a flowgraph of their own, so that an endpoint can come and
-    go while the others run, and one whose peer has stopped reading blocks
-    only its own lane."""
+    """One endpoint: a zeromq.push_msg_sink (connecting, not binding) in a
+    flowgraph of its own (with an idle relay ahead of it, which makes it a
+    flowgraph), so that an endpoint can come and go while the others run,
+    and one whose peer has stopped reading blocks only its own lane. PDUs
+    are posted straight to the sink's input queue (no Python hop). depth():
+    the PDUs waiting in that queue (not yet handed to ZMQ)."""
 
     def __init__(self, endpoint, timeout_ms):
         self.endpoint = endpoint
@@ -207,6 +265,8 @@ class _lane:
         self.relay = _relay()
         self.sink = zeromq.push_msg_sink(endpoint, timeout_ms, False)
         self.tb.msg_connect(self.relay, "pdus", self.sink, "in")
+        # to_basic_block() costs tens of microseconds: once, not per PDU.
+        self._sink_bb = self.sink.to_basic_block()
         self.running = False
         self.sent = 0
 
@@ -215,15 +275,31 @@ class _lane:
             self.tb.start()
             self.running = True
 
-    def stop(self):
-        if self.running:
+    def stop(self, timeout_s=2.0):
+        """Stops the lane; False when it did not stop within timeout_s (its
+        push_msg_sink blocked in a ZMQ send to a worker that does not read:
+        GNU Radio cannot interrupt it; it is left running)."""
+        if not self.running:
+            return True
+        done = threading.Event()
+
+        def body():
             self.tb.stop()
             self.tb.wait()
+            done.set()
+
+        threading.Thread(target=body, name="pdu_shard_lane stop", daemon=True).start()
+        if done.wait(timeout_s):
             self.running = False
+            return True
+        return False
+
+    def depth(self):
+        return self._sink_bb.nmsgs(IN)
 
     def post(self, msg):
         self.sent += 1
-        self.relay.to_basic_block()._post(PDUS, msg)
+        self._sink_bb._post(IN, msg)
 
 
 class pdu_shard_sink(gr.basic_block):
@@ -232,12 +308,38 @@ class pdu_shard_sink(gr.basic_block):
     (uint64, pdu_sequencer's) on a consistent hash ring with `vnodes`
     virtual nodes per endpoint. Each endpoint has its own
     zeromq.push_msg_sink. remove_endpoint(e) / add_endpoint(e), also while
-    running, move only the keys of e. A PDU without a shard_key, or with no
-    endpoint left, is dropped and reported on "errors".
+    running (or a command on "control", worker_monitor's), move only the
+    keys of e.
 
-    Ports: "pdus" in, "errors" out. sent() -> {endpoint: PDUs sent}."""
+    HARQ: it remembers the endpoint each key (up to max_keys of them, the
+    least recently seen forgotten first) was last sent to. The first PDU of
+    a key that now goes elsewhere carries "harq_reset" = True in its
+    metadata (lte_sch_decoder_pdu then starts that HARQ buffer afresh: the
+    new endpoint's buffer for the key, if any, is stale) and is reported:
+    "key_moved" (shard_key, seq, from, to). So is the first PDU of a key
+    whose endpoint lost its buffers or the key's last PDU (removed,
+    restarted, a PDU dropped): "key_reset" (shard_key, seq, endpoint,
+    cause).
 
-    def __init__(self, endpoints, vnodes=64, timeout_ms=100):
+    Queues: with max_queue > 0, a PDU whose lane already holds max_queue
+    PDUs not yet handed to ZMQ (its worker reads slower than PDUs come, or
+    not at all) is dropped and reported: "queue_full" (seq, shard_key,
+    endpoint). A PDU without a shard_key, or with no endpoint left, is
+    dropped and reported.
+
+    Endpoint changes are reported too: "endpoint_removed" (endpoint, cause,
+    keys: how many keys it had), "endpoint_added" (endpoint, cause,
+    instance), "endpoint_restarted" (the worker behind it is a new process:
+    its buffers are empty); each with after_seq, the seq of the last PDU
+    routed before the change (-1: none). With the worker's instance known (from
+    "control"), each PDU carries "worker_instance": a worker drops PDUs
+    meant for another instance of itself (queued for its predecessor).
+
+    Ports: "pdus" in, "control" in (dicts: "command" add or remove,
+    "endpoint", optional "instance" and "cause"), "errors" out (dicts with
+    "reason"). sent() -> {endpoint: PDUs sent}; stats() -> counts."""
+
+    def __init__(self, endpoints, vnodes=64, timeout_ms=100, max_queue=1024, max_keys=65536):
         gr.basic_block.__init__(self, "pdu_shard_sink", None, None)
         if isinstance(endpoints, str):
             endpoints = [e.strip() for e in endpoints.split(",") if e.strip()]
@@ -252,15 +354,30 @@ class pdu_shard_sink(gr.basic_block):
             raise ValueError("pdu_shard_sink: endpoints: %r lists one twice" % (endpoints,))
         if not isinstance(timeout_ms, int) or timeout_ms < 0:
             raise ValueError("pdu_shard_sink: timeout_ms must be >= 0, got %r" % (timeout_ms,))
+        if not isinstance(max_queue, int) or max_queue < 0:
+            raise ValueError("pdu_shard_sink: max_queue must be >= 0 (0: unbounded), got %r"
+                             % (max_queue,))
+        if not isinstance(max_keys, int) or max_keys < 1:
+            raise ValueError("pdu_shard_sink: max_keys must be >= 1, got %r" % (max_keys,))
         self._ring = hash_ring(endpoints, vnodes)  # raises naming vnodes
         self._timeout_ms = timeout_ms
+        self._max_queue = max_queue
+        self._max_keys = max_keys
         self._lock = threading.Lock()
         self._lanes = {e: _lane(e, timeout_ms) for e in endpoints}
         self._retired = {}
+        self._instances = {}        # endpoint -> worker instance (uint64)
+        self._keys = OrderedDict()  # shard_key -> [endpoint, cause of a lost buffer or None]
         self._running = False
+        self._last_seq = -1         # the seq of the last PDU handled
+        self._stats = dict(key_moved=0, key_reset=0, queue_full=0, no_endpoint=0,
+                           endpoint_removed=0, endpoint_added=0, endpoint_restarted=0,
+                           keys_forgotten=0)
         self.message_port_register_in(PDUS)
+        self.message_port_register_in(CONTROL)
         self.message_port_register_out(ERRORS)
         self.set_msg_handler(PDUS, self.handle)
+        self.set_msg_handler(CONTROL, self.handle_control)
 
     def endpoints(self):
         with self._lock:
@@ -276,24 +393,108 @@ class pdu_shard_sink(gr.basic_block):
             out.update({e: l.sent for e, l in self._lanes.items()})
             return out
 
-    def remove_endpoint(self, endpoint):
-        """Takes endpoint off the ring: its keys go to the others from the
-        next PDU on. What was already handed to its socket stays there."""
+    def stats(self):
         with self._lock:
-            self._ring.remove(endpoint)
-            self._retired[endpoint] = self._lanes.pop(endpoint)
+            s = dict(self._stats)
+            s["keys"] = len(self._keys)
+            return s
 
-    def add_endpoint(self, endpoint):
-        """Puts endpoint on the ring (a new push_msg_sink, started at once
-        when running): it takes about 1/N of the keys, from the others."""
+    def _report(self, reason, **fields):
+        self.message_port_pub(ERRORS, _error(reason, **fields))
+
+    # Called with the lock held.
+    def _lose_keys_of(self, endpoint, cause):
+        n = 0
+        for entry in self._keys.values():
+            if entry[0] == endpoint:
+                entry[1] = cause
+                n += 1
+        return n
+
+    def remove_endpoint(self, endpoint, cause="remove_endpoint()"):
+        """Takes endpoint off the ring: its keys go to the others from the
+        next PDU on (each key's first PDU carries harq_reset). What was
+        already handed to its socket stays there. Reported:
+        "endpoint_removed"."""
+        with self._lock:
+            self._ring.remove(endpoint)  # raises when it is not there
+            self._retired[endpoint] = self._lanes.pop(endpoint)
+            n = self._lose_keys_of(endpoint, "endpoint_removed")
+            self._stats["endpoint_removed"] += 1
+            self._report("endpoint_removed", endpoint=endpoint, cause=cause, keys=n,
+                         after_seq=self._last_seq)
+
+    def add_endpoint(self, endpoint, instance=None, cause="add_endpoint()"):
+        """Puts endpoint on the ring (its push_msg_sink, started at once
+        when running): it takes about 1/N of the keys, from the others
+        (each key's first PDU there carries harq_reset). instance: the
+        worker's, when known (worker_monitor passes it). Reported:
+        "endpoint_added"."""
         if not isinstance(endpoint, str) or "://" not in endpoint:
             raise ValueError("add_endpoint: %r is not a ZMQ endpoint" % (endpoint,))
         with self._lock:
+            # A lane retired with its socket is taken back: what is still
+            # queued there (for a dead predecessor) reaches the worker first,
+            # in order, and is dropped there by its worker_instance.
             lane = self._retired.pop(endpoint, None) or _lane(endpoint, self._timeout_ms)
-            self._ring.add(endpoint)
+            self._ring.add(endpoint)  # raises when it is there already
             self._lanes[endpoint] = lane
+            if instance is not None:
+                self._instances[endpoint] = instance
             if self._running:
                 lane.start()
+            self._stats["endpoint_added"] += 1
+            self._report("endpoint_added", endpoint=endpoint, cause=cause, instance=instance,
+                         after_seq=self._last_seq)
+
+    def restart_endpoint(self, endpoint, instance, cause="restart_endpoint()"):
+        """The worker at endpoint is a new process (instance): its HARQ
+        buffers are empty, so each of its keys' next PDU carries harq_reset.
+        Reported: "endpoint_restarted"."""
+        with self._lock:
+            self._instances[endpoint] = instance
+            n = self._lose_keys_of(endpoint, "worker_restarted")
+            self._stats["endpoint_restarted"] += 1
+            self._report("endpoint_restarted", endpoint=endpoint, cause=cause, instance=instance,
+                         keys=n, after_seq=self._last_seq)
+
+    def handle_control(self, msg):
+        try:
+            if not pmt.is_dict(msg):
+                raise ValueError("not a dict")
+            command = _meta_str(msg, "command")
+            endpoint = pmt.dict_ref(msg, pmt.intern("endpoint"), pmt.PMT_NIL)
+            endpoint = pmt.symbol_to_string(endpoint) if pmt.is_symbol(endpoint) else None
+            instance = _meta_int(msg, "instance")
+            cause = _meta_str(msg, "cause") or "control"
+            if endpoint is None:
+                raise ValueError("no endpoint")
+        except (ValueError, TypeError) as e:
+            self._report("bad control message: %s" % e, message=pmt.write_string(msg))
+            return
+        on_ring = endpoint in self.endpoints()
+        if command == "remove":
+            if on_ring:
+                try:
+                    self.remove_endpoint(endpoint, cause)
+                except ValueError:
+                    pass  # removed meanwhile by a call
+        elif command == "add":
+            if not on_ring:
+                try:
+                    self.add_endpoint(endpoint, instance, cause)
+                except ValueError as e:
+                    self._report("bad control message: %s" % e, message=pmt.write_string(msg))
+                return
+            with self._lock:
+                known = self._instances.get(endpoint)
+                if instance is not None and known is None:
+                    self._instances[endpoint] = instance
+            if instance is not None and known is not None and known != instance:
+                self.restart_endpoint(endpoint, instance, cause)
+        else:
+            self._report("bad control message: command %r (add or remove)" % (command,),
+                         message=pmt.write_string(msg))
 
     def start(self):
         with self._lock:
@@ -307,28 +508,217 @@ class pdu_shard_sink(gr.basic_block):
             self._running = False
             lanes = list(self._lanes.values()) + list(self._retired.values())
         for lane in lanes:
-            lane.stop()
+            if not lane.stop():
+                sys.stderr.write("pdu_shard_sink: the lane to %s did not stop (its worker does "
+                                 "not read): left running\n" % lane.endpoint)
         return True
 
     def handle(self, msg):
         if not _is_pdu(msg):
-            self.message_port_pub(ERRORS, _error("not a PDU (a pair of a dict and a vector)"))
+            self._report("not a PDU (a pair of a dict and a vector)")
             return
         meta = pmt.car(msg)
         try:
-            key = _meta_int(meta, "shard_key")
+            key = _meta_int(meta, SHARD_KEY)
+            seq = _meta_int(meta, SEQ)
         except TypeError:
-            key = None
+            key, seq = None, None
         if key is None:
-            self.message_port_pub(ERRORS, _error("missing or ill-typed shard_key"))
+            self._report("missing or ill-typed shard_key", seq=seq)
             return
         with self._lock:
+            if seq is not None:
+                self._last_seq = seq
             e = self._ring.lookup(key)
             lane = self._lanes.get(e)
-        if lane is None:
-            self.message_port_pub(ERRORS, _error("no endpoint left"))
+            entry = self._keys.get(key)
+            if entry is not None:
+                self._keys.move_to_end(key)
+            if lane is None:
+                self._stats["no_endpoint"] += 1
+                if entry is not None:
+                    entry[1] = "no_endpoint"
+                self._report("no endpoint left", seq=seq, shard_key=key)
+                return
+            if self._max_queue and lane.depth() >= self._max_queue:
+                self._stats["queue_full"] += 1
+                # This PDU never reaches the key's decoder: its next one
+                # there must not be combined with a buffer that missed it.
+                if entry is None:
+                    entry = self._remember(key, e)
+                entry[1] = "queue_full"
+                self._report("queue_full", seq=seq, shard_key=key, endpoint=e,
+                             queue=self._max_queue)
+                return
+            reset = False
+            if entry is None:
+                self._remember(key, e)
+            else:
+                if entry[0] != e:
+                    self._stats["key_moved"] += 1
+                    self._report("key_moved", seq=seq, shard_key=key, **{"from": entry[0], "to": e})
+                    reset = True
+                elif entry[1] is not None:
+                    self._stats["key_reset"] += 1
+                    self._report("key_reset", seq=seq, shard_key=key, endpoint=e, cause=entry[1])
+                    reset = True
+                entry[0], entry[1] = e, None
+            instance = self._instances.get(e)
+            if reset or instance is not None:
+                if reset:
+                    meta = pmt.dict_add(meta, HARQ_RESET, pmt.PMT_T)
+                if instance is not None:
+                    meta = pmt.dict_add(meta, INSTANCE, pmt.from_uint64(instance))
+                msg = pmt.cons(meta, pmt.cdr(msg))
+            lane.post(msg)
+
+    # Called with the lock held.
+    def _remember(self, key, endpoint):
+        entry = [endpoint, None]
+        self._keys[key] = entry
+        if len(self._keys) > self._max_keys:
+            self._keys.popitem(last=False)
+            self._stats["keys_forgotten"] += 1
+        return entry
+
+
+class worker_monitor(gr.basic_block):
+    """Watches the workers' heartbeats (gpurx-worker --heartbeat: a dict
+    with "endpoint", the worker's name as the shard sink knows it, and
+    "instance", a random id of its process; through a zeromq.sub_msg_source)
+    and commands a pdu_shard_sink on its "control" port:
+    - "remove" an endpoint from which no heartbeat came for timeout_ms
+      (cause "no heartbeat for N ms"): its keys move to the others;
+    - "add" it back when its heartbeats resume (cause "heartbeats resumed"),
+      with its instance; an endpoint whose instance changed without a
+      timeout (restarted quickly) is "add"ed with the new instance, which
+      the shard sink takes as a restart.
+    endpoints: those the shard sink starts with; they count as alive from
+    start() (each must send a heartbeat within timeout_ms). A heartbeat
+    from an endpoint not listed is reported on "errors" ("unknown worker",
+    once each: its --name differs from the shard sink's endpoint?), or,
+    with accept_new, adds it.
+
+    Ports: "heartbeats" in, "control" out, "errors" out. status() ->
+    {endpoint: dict(alive, instance, age_ms, and the last heartbeat's
+    counts)}."""
+
+    def __init__(self, timeout_ms=1000, endpoints=(), accept_new=False):
+        gr.basic_block.__init__(self, "worker_monitor", None, None)
+        if not isinstance(timeout_ms, (int, float)) or not 0 < timeout_ms <= 3600e3:
+            raise ValueError("worker_monitor: timeout_ms must be > 0 (and at most an hour), got %r"
+                             % (timeout_ms,))
+        if isinstance(endpoints, str):
+            endpoints = [e.strip() for e in endpoints.split(",") if e.strip()]
+        for e in endpoints:
+            if not isinstance(e, str) or "://" not in e:
+                raise ValueError("worker_monitor: endpoints: %r is not a ZMQ endpoint" % (e,))
+        self.timeout_s = timeout_ms / 1e3
+        self.accept_new = bool(accept_new)
+        self._lock = threading.Lock()
+        self._state = {e: dict(alive=True, last=None, instance=None) for e in endpoints}
+        self._unknown = set()
+        self._stop = threading.Event()
+        self._timer = None
+        self.message_port_register_in(HEARTBEATS)
+        self.message_port_register_out(CONTROL)
+        self.message_port_register_out(ERRORS)
+        self.set_msg_handler(HEARTBEATS, self.handle)
+
+    def status(self):
+        now = time.monotonic()
+        with self._lock:
+            out = {}
+            for e, st in self._state.items():
+                d = {k: v for k, v in st.items() if k != "last"}
+                d["age_ms"] = None if st["last"] is None else (now - st["last"]) * 1e3
+                out[e] = d
+            return out
+
+    def _command(self, command, endpoint, cause, instance=None):
+        self.message_port_pub(CONTROL, _dict(command=command, endpoint=endpoint, cause=cause,
+                                             instance=instance))
+
+    def handle(self, msg):
+        if pmt.is_pair(msg) and pmt.is_dict(pmt.car(msg)):
+            msg = pmt.car(msg)  # a heartbeat sent as a PDU
+        try:
+            if not pmt.is_dict(msg):
+                raise ValueError("not a dict")
+            endpoint = _meta_str(msg, "endpoint")
+            instance = _meta_int(msg, "instance")
+            if endpoint is None or instance is None:
+                raise ValueError("no endpoint or instance")
+        except (ValueError, TypeError) as e:
+            self.message_port_pub(ERRORS, _error("bad heartbeat: %s" % e,
+                                                 message=pmt.write_string(msg)))
             return
-        lane.post(msg)
+        now = time.monotonic()
+        counts = {}
+        for k in ("beat", "decoded", "dropped", "stale", "queue"):
+            try:
+                v = _meta_int(msg, k)
+            except TypeError:
+                v = None
+            if v is not None:
+                counts[k] = v
+        with self._lock:
+            st = self._state.get(endpoint)
+            if st is None:
+                if not self.accept_new:
+                    if endpoint not in self._unknown:
+                        self._unknown.add(endpoint)
+                        self.message_port_pub(ERRORS, _error(
+                            "unknown worker", endpoint=endpoint,
+                            cause="its heartbeat names an endpoint the monitor was not given "
+                                  "(its --name differs from the shard sink's endpoint?)"))
+                    return
+                st = self._state[endpoint] = dict(alive=False, last=None, instance=None)
+                cause = "new worker"
+            else:
+                cause = "heartbeats resumed"
+            st.update(counts)
+            st["last"] = now
+            if not st["alive"]:
+                st["alive"], st["instance"] = True, instance
+                self._command("add", endpoint, cause, instance)
+            elif st["instance"] != instance:
+                first = st["instance"] is None
+                st["instance"] = instance
+                self._command("add", endpoint, "first heartbeat" if first else "worker restarted",
+                              instance)
+
+    def _check(self):
+        now = time.monotonic()
+        with self._lock:
+            for e, st in self._state.items():
+                if st["alive"] and st["last"] is not None and now - st["last"] > self.timeout_s:
+                    st["alive"] = False
+                    self._command("remove", e, "no heartbeat for %d ms" % round(
+                        (now - st["last"]) * 1e3))
+
+    def _tick(self):
+        period = min(0.05, self.timeout_s / 4)
+        while not self._stop.wait(period):
+            self._check()
+
+    def start(self):
+        now = time.monotonic()
+        with self._lock:
+            for st in self._state.values():
+                if st["last"] is None:
+                    st["last"] = now
+        self._stop.clear()
+        self._timer = threading.Thread(target=self._tick, name="worker_monitor timer", daemon=True)
+        self._timer.start()
+        return True
+
+    def stop(self):
+        self._stop.set()
+        if self._timer is not None:
+            self._timer.join()
+            self._timer = None
+        return True
 
 
 class pdu_reorder(gr.basic_block):
@@ -340,7 +730,11 @@ class pdu_reorder(gr.basic_block):
     - "window_full": a seq skipped because a PDU arrived window or more
       beyond the next one due (the oldest gaps are forced out);
     - "duplicate": a seq already held or emitted: dropped;
-    - "late": a seq that was skipped before it came: dropped.
+    - "late": a seq that was skipped before it came: dropped;
+    - "dropped": a seq a worker reports it dropped (its notice: a PDU whose
+      metadata has "dropped", the cause, e.g. "worker_queue_full", and
+      "worker"; the report carries both), reported in its turn in seq
+      order without waiting for the timeout; nothing is emitted for it.
     A PDU without an integer "seq" is dropped and reported ("no seq").
     Missing seqs after the last PDU that arrived are not known, so not
     reported; flush() emits what is held, reporting its gaps ("flush").
@@ -363,7 +757,7 @@ class pdu_reorder(gr.basic_block):
         self._skipped = set()      # seqs skipped lately (to tell "late" from "duplicate")
         self._lock = threading.Lock()
         self._stats = dict(emitted=0, timeout=0, window_full=0, duplicate=0, late=0, no_seq=0,
-                           flush=0)
+                           flush=0, dropped=0)
         self._stop = threading.Event()
         self._timer = None
         self.message_port_register_in(PDUS)
@@ -378,14 +772,23 @@ class pdu_reorder(gr.basic_block):
             return s
 
     # Called with the lock held.
-    def _report(self, reason, seq):
+    def _report(self, reason, seq, **fields):
         self._stats[reason] += 1
-        self.message_port_pub(ERRORS, _error(reason, seq=seq))
+        self.message_port_pub(ERRORS, _error(reason, seq=seq, **fields))
 
     def _emit_ready(self):
         while self._next in self._held:
-            self.message_port_pub(PDUS, self._held.pop(self._next))
-            self._stats["emitted"] += 1
+            msg = self._held.pop(self._next)
+            meta = pmt.car(msg)
+            if pmt.dict_has_key(meta, DROPPED):
+                cause = pmt.dict_ref(meta, DROPPED, pmt.PMT_NIL)
+                worker = pmt.dict_ref(meta, WORKER, pmt.PMT_NIL)
+                self._report("dropped", self._next,
+                             cause=pmt.symbol_to_string(cause) if pmt.is_symbol(cause) else None,
+                             worker=pmt.symbol_to_string(worker) if pmt.is_symbol(worker) else None)
+            else:
+                self.message_port_pub(PDUS, msg)
+                self._stats["emitted"] += 1
             self._next += 1
 
     def _skip_to(self, seq, reason):
@@ -486,6 +889,113 @@ class _worker_stamp(gr.basic_block):
                                              pmt.cdr(msg)))
 
 
+class _worker_gate(gr.basic_block):
+    """Between a worker's PULL and its decoder:
+    - a PDU whose "worker_instance" is not this process's (queued for a
+      predecessor at the same endpoint, before it died) is dropped and
+      counted ("stale"; its seq was reported missing at the collector);
+    - with max_queue > 0, a PDU arriving while the decoder already has
+      max_queue PDUs waiting is dropped: a notice (its metadata plus
+      "dropped" = "worker_queue_full" and "worker", an empty u8vector) goes
+      to the collector on "dropped", whose pdu_reorder reports the seq
+      ("dropped") at once instead of waiting for a timeout; the next PDU of
+      its HARQ key carries "harq_reset" (its buffer missed a transmission).
+    Ports: "pdus" in, "pdus" out (to the decoder), "dropped" out."""
+
+    def __init__(self, name, instance, decoder, max_queue):
+        gr.basic_block.__init__(self, "worker_gate", None, None)
+        self.name = pmt.intern(name)
+        self.instance = instance
+        self.max_queue = max_queue
+        self._decoder_bb = decoder.to_basic_block()
+        self._own_bb = None
+        self._reset = set()
+        self.passed = self.dropped = self.stale = 0
+        self.message_port_register_in(PDUS)
+        self.message_port_register_out(PDUS)
+        self.message_port_register_out(DROPPED)
+        self.set_msg_handler(PDUS, self.handle)
+
+    def queue(self):
+        """PDUs waiting for the decoder (its message queue) and for the gate."""
+        if self._own_bb is None:
+            self._own_bb = self.to_basic_block()
+        return self._decoder_bb.nmsgs(PDUS) + self._own_bb.nmsgs(PDUS)
+
+    def handle(self, msg):
+        if not _is_pdu(msg):
+            self.message_port_pub(PDUS, msg)  # the decoder reports it
+            return
+        meta = pmt.car(msg)
+        try:
+            instance = _meta_int(meta, INSTANCE)
+        except TypeError:
+            instance = None
+        if instance is not None and instance != self.instance:
+            self.stale += 1
+            if self.stale == 1 or self.stale % 1000 == 0:
+                sys.stderr.write("gpurx-worker %s: %d PDU(s) meant for a previous instance at this "
+                                 "endpoint dropped\n" % (pmt.symbol_to_string(self.name),
+                                                         self.stale))
+                sys.stderr.flush()
+            return
+        if self.max_queue and self.queue() >= self.max_queue:
+            self.dropped += 1
+            key = _harq_key(meta)
+            if key is not None:
+                self._reset.add(key)
+            notice = pmt.dict_add(pmt.dict_add(meta, DROPPED, pmt.intern("worker_queue_full")),
+                                  WORKER, self.name)
+            self.message_port_pub(DROPPED, pmt.cons(notice, pmt.init_u8vector(0, [])))
+            return
+        if self._reset:
+            key = _harq_key(meta)
+            if key in self._reset:
+                self._reset.discard(key)
+                msg = pmt.cons(pmt.dict_add(meta, HARQ_RESET, pmt.PMT_T), pmt.cdr(msg))
+        self.passed += 1
+        self.message_port_pub(PDUS, msg)
+
+
+class _heartbeat(gr.basic_block):
+    """Posts a heartbeat every interval_ms on "out": a dict with "endpoint"
+    (the worker's name), "instance", "beat" (a count) and the counts
+    counts() returns (decoded, dropped, stale, queue)."""
+
+    def __init__(self, name, instance, interval_ms, counts):
+        gr.basic_block.__init__(self, "worker_heartbeat", None, None)
+        self.name, self.instance = name, instance
+        self.interval_s = interval_ms / 1e3
+        self.counts = counts
+        self.beats = 0
+        self._stop = threading.Event()
+        self._thread = None
+        self.message_port_register_out(pmt.intern("out"))
+
+    def _run(self):
+        port = pmt.intern("out")
+        while True:
+            fields = dict(endpoint=self.name, instance=self.instance, beat=self.beats)
+            fields.update(self.counts())
+            self.message_port_pub(port, _dict(**fields))
+            self.beats += 1
+            if self._stop.wait(self.interval_s):
+                return
+
+    def start(self):
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="worker heartbeat", daemon=True)
+        self._thread.start()
+        return True
+
+    def stop(self):
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+        return True
+
+
 class _error_log(gr.basic_block):
     def __init__(self, name):
         gr.basic_block.__init__(self, "worker_errors", None, None)
@@ -501,34 +1011,69 @@ class _error_log(gr.basic_block):
 
 class worker_flowgraph(gr.top_block):
     """gpurx-worker's flowgraph: zeromq.pull_msg_source (binds listen) ->
-    lte_sch_decoder_pdu -> "worker" stamp (name, default listen) ->
-    zeromq.push_msg_sink (connects to send, where the collector binds).
-    decoded() counts the PDUs sent on."""
+    gate (stale PDUs, max_queue: _worker_gate) -> lte_sch_decoder_pdu ->
+    "worker" stamp (name, default listen) -> zeromq.push_msg_sink (connects
+    to send, where the collector binds; the gate's drop notices go there
+    too). With heartbeat (a ZMQ endpoint), a zeromq.pub_msg_sink there
+    (connecting, or binding with heartbeat_bind) publishes a heartbeat
+    every heartbeat_interval_ms (the front end's worker_monitor takes
+    them). decoded(), dropped(), stale() count PDUs; instance is this
+    process's random id."""
 
     def __init__(self, listen, send, channel="dlsch", backend="auto", devices="0",
                  harq_buffers=16, input="float", iterations=6, cpu_threads=0, max_batch=64,
-                 max_tbs=97896, max_g=262144, timeout_ms=100, name=None):
+                 max_tbs=97896, max_g=262144, timeout_ms=100, name=None, heartbeat=None,
+                 heartbeat_interval_ms=200, heartbeat_bind=False, max_queue=1024,
+                 early_termination=True):
         gr.top_block.__init__(self, "gpurx-worker")
         from gnuradio import gpurx
-        for param, v in (("listen", listen), ("send", send)):
+        for param, v in (("listen", listen), ("send", send)) + (
+                (("heartbeat", heartbeat),) if heartbeat is not None else ()):
             if not isinstance(v, str) or "://" not in v:
                 raise ValueError("worker: %s must be a ZMQ endpoint (transport://address), got %r"
                                  % (param, v))
+        if not isinstance(max_queue, int) or max_queue < 0:
+            raise ValueError("worker: max_queue must be >= 0 (0: unbounded), got %r" % (max_queue,))
+        if not isinstance(heartbeat_interval_ms, (int, float)) or not 1 <= heartbeat_interval_ms <= 60e3:
+            raise ValueError("worker: heartbeat_interval_ms must be 1..60000, got %r"
+                             % (heartbeat_interval_ms,))
         opts = gpurx.pipeline_options(max_batch=max_batch, backend=backend, devices=devices,
                                       cpu_threads=cpu_threads)
         self.decoder = gpurx.lte_sch_decoder_pdu(channel, iterations, "scaled-max-log-map", input,
-                                                 harq_buffers, True, max_tbs, max_g, "auto", opts)
+                                                 harq_buffers, bool(early_termination), max_tbs,
+                                                 max_g, "auto", opts)
+        self.name = name or listen
+        self.instance = new_instance()
         self.source = zeromq.pull_msg_source(listen, timeout_ms, True)
-        self.stamp = _worker_stamp(name or listen)
+        self.gate = _worker_gate(self.name, self.instance, self.decoder, max_queue)
+        self.stamp = _worker_stamp(self.name)
         self.sink = zeromq.push_msg_sink(send, timeout_ms, False)
-        self.errors = _error_log(listen)
-        self.msg_connect(self.source, "out", self.decoder, "pdus")
+        self.errors = _error_log(self.name)
+        self.msg_connect(self.source, "out", self.gate, "pdus")
+        self.msg_connect(self.gate, "pdus", self.decoder, "pdus")
+        self.msg_connect(self.gate, "dropped", self.sink, "in")
         self.msg_connect(self.decoder, "pdus", self.stamp, "pdus")
         self.msg_connect(self.stamp, "pdus", self.sink, "in")
         self.msg_connect(self.decoder, "errors", self.errors, "errors")
+        self.heartbeat = None
+        if heartbeat is not None:
+            self.heartbeat = _heartbeat(self.name, self.instance, heartbeat_interval_ms,
+                                        self.counts)
+            self.heartbeat_sink = zeromq.pub_msg_sink(heartbeat, timeout_ms, bool(heartbeat_bind))
+            self.msg_connect(self.heartbeat, "out", self.heartbeat_sink, "in")
+
+    def counts(self):
+        return dict(decoded=self.stamp.count, dropped=self.gate.dropped, stale=self.gate.stale,
+                    queue=self.gate.queue())
 
     def decoded(self):
         return self.stamp.count
+
+    def dropped(self):
+        return self.gate.dropped
+
+    def stale(self):
+        return self.gate.stale
 
     def backend(self):
         return self.decoder.backend()

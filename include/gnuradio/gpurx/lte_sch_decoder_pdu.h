@@ -38,8 +38,11 @@ namespace gpurx {
  * its CRC is still output, flagged crc_ok = false.
  *
  * HARQ: harq_buffers soft buffers, keyed by (rnti, harq_process, codeword).
- * A toggled ndi, or another tbs, starts a new TB in the key's buffer; the
- * same ndi and tbs is a retransmission, combined with the buffer (after
+ * A toggled ndi, or another tbs, starts a new TB in the key's buffer, and
+ * so does an optional "harq_reset" (bool, or 0/1) that is true, whatever
+ * ndi says: nothing before it is combined with it (a key that came from
+ * another decoder, docs/scale-out.md); the same ndi and tbs is a
+ * retransmission, combined with the buffer (after
  * every transmission before it has been decoded: it never shares a batch
  * with them). A TB that passes its CRC releases its buffer. A new key when
  * every buffer is taken evicts the least recently used one (logged). A

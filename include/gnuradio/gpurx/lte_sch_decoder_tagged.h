@@ -25,7 +25,8 @@ namespace gpurx {
  * still scrambled. Its parameters are tags on its first item, named as
  * lte_sch_decoder_pdu's metadata keys (tbs, rv, qm, rnti, cell_id,
  * subframe, harq_process, ndi; codeword, nl, n_soft, kc, k_mimo,
- * m_dl_harq, m_limit; n_symb), with the same defaults and HARQ semantics.
+ * m_dl_harq, m_limit; n_symb; harq_reset), with the same defaults and HARQ
+ * semantics.
  *
  * Out: the TB's tbs bits (uint8 0/1) as a packet tagged \p len_tag_key =
  * tbs, the input packet's tags (the length tag excepted), "crc_ok",

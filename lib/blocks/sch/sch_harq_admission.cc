@@ -15,11 +15,11 @@ namespace sch = core::sch;
 
 sch_harq_note harq_note_of(const sch::tb_request& r)
 {
-    return { r.rnti, r.harq_process, r.codeword, r.ndi, r.tbs };
+    return { r.rnti, r.harq_process, r.codeword, r.ndi, r.tbs, r.harq_reset ? 1 : 0 };
 }
 
 namespace {
-// harq_pool reads only the key, ndi and tbs of a request.
+// harq_pool reads only the key, ndi, tbs and harq_reset of a request.
 sch::tb_request request_of(const sch_harq_note& n)
 {
     sch::tb_request r;
@@ -28,6 +28,7 @@ sch::tb_request request_of(const sch_harq_note& n)
     r.codeword = n.codeword;
     r.ndi = n.ndi;
     r.tbs = n.tbs;
+    r.harq_reset = n.reset != 0;
     return r;
 }
 } // namespace

@@ -26,6 +26,7 @@ namespace gpurx {
 //! frame_shape::note.
 struct sch_harq_note {
     int32_t rnti, harq_process, codeword, ndi, tbs;
+    int32_t reset; //!< tb_request::harq_reset
 };
 sch_harq_note harq_note_of(const core::sch::tb_request& req);
 

@@ -31,7 +31,7 @@ bool int_key(const pmt::pmt_t& meta, const char* key, need n, long long& out, st
         out = pmt::to_long(v);
     } else if (pmt::is_uint64(v) && pmt::to_uint64(v) <= uint64_t(LLONG_MAX)) {
         out = (long long)pmt::to_uint64(v);
-    } else if (pmt::is_bool(v) && std::string(key) == "ndi") {
+    } else if (pmt::is_bool(v) && (std::string(key) == "ndi" || std::string(key) == "harq_reset")) {
         out = pmt::to_bool(v) ? 1 : 0;
     } else {
         why = std::string("metadata \"") + key + "\" is " + pmt_description(v) + ", not an integer";
@@ -89,6 +89,14 @@ bool tb_request_of(const pmt::pmt_t& meta,
             return false;
         *f.to = int(v);
     }
+    v = 0;
+    if (!int_key(meta, "harq_reset", need::optional, v, why))
+        return false;
+    if (v != 0 && v != 1) {
+        why = "harq_reset=" + std::to_string(v) + ": must be 0 or 1 (or a bool)";
+        return false;
+    }
+    req.harq_reset = v == 1;
     v = 0;
     if (!int_key(meta, "n_soft", need::optional, v, why))
         return false;

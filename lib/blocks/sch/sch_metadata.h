@@ -11,6 +11,8 @@
 //   downlink, optional: codeword (0), nl (1), n_soft (absent or 0: no
 //     soft-buffer limit), kc (1), k_mimo (1), m_dl_harq (8), m_limit (8)
 //   uplink, optional: n_symb (12)
+//   optional: harq_reset (bool, or integer 0/1; false): start the key's
+//     HARQ buffer afresh
 //   g: the encoders' G (required there); the decoders take G from the
 //     frame's length, and a "g" present must agree with it.
 // Every error names the key and its value.

@@ -405,6 +405,44 @@ TEST(Harq, PoolFollowsNdiReleaseAndEviction)
     EXPECT_EQ(pool.in_use(), 1);
 }
 
+TEST(Harq, ResetStartsTheBufferAfreshWhateverNdiSays)
+{
+    // A key that comes back to a decoder that held it before (scale-out:
+    // moved away and back) finds a stale buffer of the same ndi and tbs:
+    // without harq_reset its next transmission would be combined with it.
+    sch::harq_pool pool(2);
+    auto r = request(sch::DLSCH, 1000, 3000, 2, 0);
+    const auto p = sch::frame_params_of(r);
+    auto d = pool.assign(r, p);
+    pool.completed(d.slot, false);
+    r.rv = 2;
+    r.harq_reset = true;
+    d = pool.assign(r, p);
+    EXPECT_EQ(d.slot, 0);
+    EXPECT_FALSE(d.combine);
+    EXPECT_EQ(d.transmissions, 1);
+    EXPECT_TRUE(d.error.empty());
+    pool.completed(d.slot, false);
+    // The buffer now holds this transmission: the next one combines with it.
+    r.rv = 3;
+    r.harq_reset = false;
+    d = pool.assign(r, p);
+    EXPECT_EQ(d.slot, 0);
+    EXPECT_TRUE(d.combine);
+    EXPECT_EQ(d.transmissions, 2);
+    pool.completed(d.slot, false);
+    // On a key without a buffer it changes nothing: a fresh buffer.
+    auto other = r;
+    other.rnti = 99;
+    other.harq_reset = true;
+    d = pool.assign(other, p);
+    EXPECT_EQ(d.slot, 1);
+    EXPECT_FALSE(d.combine);
+    EXPECT_EQ(d.transmissions, 1);
+    pool.completed(d.slot, false);
+    EXPECT_EQ(pool.in_use(), 2);
+}
+
 // Mixed subframes, noisy, on both backends: the CUDA decoder gives the CPU
 // twin's bits, CRCs and iteration counts exactly.
 TEST(Agreement, CudaMatchesCpuBitForBit)
