@@ -721,8 +721,12 @@ void print_stages(const std::string& what, const figure& f)
     // spend waiting for a device, it spent working.
     const double caller_busy = 1 - waited / w;
     note(caller_busy, "the caller (booking, taking out, checking frames)");
-    std::printf("\ncaller busy (not waiting for a device): %s of the wall time; busiest: %s, %s\n",
-                pct(caller_busy).c_str(), busiest_what.c_str(), pct(busiest).c_str());
+    // Per codeword, what the caller spent when not waiting: the rate one
+    // thread could feed at most, whatever the GPUs.
+    const double ns = f.frames ? 1e9 * (w - waited) / double(f.frames) : 0;
+    std::printf("\ncaller busy (not waiting for a device): %s of the wall time, %.0f ns per codeword (alone it "
+                "could feed %.1f Gbit/s of K=6144); busiest: %s, %s\n",
+                pct(caller_busy).c_str(), ns, ns > 0 ? 6144.0 / ns : 0.0, busiest_what.c_str(), pct(busiest).c_str());
 }
 
 } // namespace
