@@ -21,9 +21,12 @@ fi
 out=${OUT:-$PWD/.devout}
 mkdir -p "$out"
 root=$PWD
-# ctest files name absolute paths of the build machine (/work/main/...).
-if [ "$root" != /work/main ] && [ ! -e /work/main ]; then
-    mkdir -p /work && ln -s "$root" /work/main
+# ctest files name absolute paths of the build machine (/work/main/..., or
+# a worktree's: the source directory the build tree was configured from).
+src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' build/CMakeCache.txt 2>/dev/null)
+src=${src:-/work/main}
+if [ "$root" != "$src" ] && [ ! -e "$src" ]; then
+    mkdir -p "$(dirname "$src")" && ln -s "$root" "$src"
 fi
 # The host's ctest may be a Python entry point (pip's cmake) that breaks once
 # PYTHONHOME points at the bundle: resolve the real binary first.
