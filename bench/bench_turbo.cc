@@ -687,6 +687,8 @@ void print_stages(const std::string& what, const figure& f)
 {
     std::printf("\n%s: %.2f Gbit/s, %.3f s timed, device threads per GPU: %zu\n\n", what.c_str(), f.gbps, f.secs,
                 f.device_threads);
+    std::printf("busy: a stage's time summed over the batches / wall time; a stage's time includes waiting "
+                "behind the same GPU's other slots, so near or above 100%% that part never rests\n\n");
     std::printf("| device | batches | host copy GB/s (busy) | enqueue us/batch (busy) | caller waits for it | "
                 "H2D GB/s (busy) | kernel ms/batch (busy) | D2H GB/s (busy) |\n|---|---|---|---|---|---|---|---|\n");
     double waited = 0, busiest = 0;
@@ -958,10 +960,16 @@ int main(int argc, char** argv)
                         x(r.place_caller.gbps, one.place_caller.gbps, r.k), r.place_threads.gbps,
                         x(r.place_threads.gbps, one.place_threads.gbps, r.k), r.many.gbps,
                         x(r.many.gbps, one.many.gbps, r.k), r.threads, r.links_bound, r.together_bound, r.copy_bound);
+        // The host memory's traffic capacity taken as twice the best copy
+        // rate (a copy reads and writes each byte): an estimate, not a
+        // refusal bound (DMA may reach memory at other rates than cores).
+        const double traffic = 2 * best_copy, many_bytes = 3 * fb.h2d + fb.d2h, place_bytes = fb.h2d + fb.d2h;
         std::printf("\nhost memory: best copy rate %.1f GB/s (%.1f GB/s of memory traffic); a codeword moves about "
                     "%.0f B of host memory through submit_many (copy read and write, DMA in and out), %.0f B in "
-                    "place (DMA in and out)\n",
-                    best_copy, 2 * best_copy, 3 * fb.h2d + fb.d2h, fb.h2d + fb.d2h);
+                    "place (DMA in and out): at that traffic, about %.1f Gbit/s through submit_many and %.1f in "
+                    "place, all GPUs together (an estimate)\n",
+                    best_copy, traffic, many_bytes, place_bytes, traffic / many_bytes * double(K),
+                    traffic / place_bytes * double(K));
         std::printf("frames timed (compared), in place caller / in place threads / submit_many:");
         for (const auto& r : rows)
             std::printf(" %zu GPU: %zu (%zu), %zu (%zu), %zu (%zu);", r.k, r.place_caller.frames,
