@@ -21,9 +21,12 @@ fi
 out=${OUT:-$PWD/.devout}
 mkdir -p "$out"
 root=$PWD
-# ctest files name absolute paths of the build machine (/work/main/...).
-if [ "$root" != /work/main ] && [ ! -e /work/main ]; then
-    mkdir -p /work && ln -s "$root" /work/main
+# ctest files name absolute paths of the build machine (/work/main/..., or
+# a worktree's: the source directory the build tree was configured from).
+src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' build/CMakeCache.txt 2>/dev/null)
+src=${src:-/work/main}
+if [ "$root" != "$src" ] && [ ! -e "$src" ]; then
+    mkdir -p "$(dirname "$src")" && ln -s "$root" "$src"
 fi
 # The host's ctest may be a Python entry point (pip's cmake) that breaks once
 # PYTHONHOME points at the bundle: resolve the real binary first.
@@ -96,7 +99,29 @@ for step in "$@"; do
       done
       ;;
     bench-devices)
-      build/bench/bench_turbo --devices | tee "$out/bench_devices.md"
+      # The host's topology first (which GPU on which NUMA node, the links
+      # between them), then 1, 2, 4, 8 and all GPUs in one run with the
+      # host's copy rate, the links alone and all at once, and per device
+      # where each end-to-end run spent its time (BENCH_DEVICES_ARGS: e.g.
+      # "--device-threads 4" or "--quick").
+      {
+        echo "== nvidia-smi topo -m"
+        nvidia-smi topo -m 2>&1 || true
+        echo "== lscpu (NUMA)"
+        lscpu 2>/dev/null | grep -E "^(CPU\(s\)|Model name|Socket|Core|Thread|NUMA|L3)" || true
+        echo "== GPU -> NUMA node (sysfs)"
+        for bus in $(nvidia-smi --query-gpu=pci.bus_id --format=csv,noheader 2>/dev/null); do
+          b=$(echo "$bus" | tr 'A-F' 'a-f' | sed 's/^0000\(....:\)/\1/')
+          echo "$bus numa_node=$(cat /sys/bus/pci/devices/$b/numa_node 2>/dev/null || echo '?')" \
+               "local_cpulist=$(cat /sys/bus/pci/devices/$b/local_cpulist 2>/dev/null || echo '?')" \
+               "link=$(cat /sys/bus/pci/devices/$b/current_link_speed 2>/dev/null || echo '?') x$(cat /sys/bus/pci/devices/$b/current_link_width 2>/dev/null || echo '?')"
+        done
+        echo "== memory"
+        grep -E "MemTotal|Hugepagesize" /proc/meminfo || true
+        nvidia-smi -q -d MEMORY 2>/dev/null | grep -iE "bar1|total" | head -4 || true
+      } 2>&1 | tee "$out/topology.txt"
+      build/bench/bench_turbo --devices ${BENCH_DEVICES_ARGS:-} | tee "$out/bench_devices.md"
+      [ "${PIPESTATUS[0]}" = 0 ] || status=1
       ;;
     bench-flowgraph)
       python3 bench/bench_flowgraph.py --backend cuda | tee "$out/bench_flowgraph.md"

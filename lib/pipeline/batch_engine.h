@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace gr {
@@ -39,6 +40,19 @@ struct input_run {
     size_t offset;      //!< where the run starts in the input data area
     size_t bytes;       //!< its length
     const uint8_t* src; //!< the caller's bytes (pinned: full DMA rate)
+};
+
+/*!
+ * What one device's batches spent on the device, summed over the batches
+ * completed since profiling was switched on (the CUDA engine times each
+ * batch's input copies, kernel and output copies with CUDA events). A copy
+ * engine and the SMs each run one thing at a time per device for these
+ * batches, so a sum divided by the wall time is how busy that part was.
+ */
+struct device_stage_times {
+    uint64_t batches = 0;
+    double h2d_s = 0, kernel_s = 0, d2h_s = 0;
+    double h2d_bytes = 0, d2h_bytes = 0;
 };
 
 class batch_engine
@@ -82,6 +96,41 @@ public:
     virtual bool cancelled(size_t slot) { (void)slot; return false; }
     //! "cpu", or "cuda" with the device(s) the slots run on.
     virtual std::string name() const = 0;
+
+    // Devices, for a pipeline that stages and launches each device's
+    // batches from threads of its own (pipeline_config::device_threads).
+    // launch() of slots of different devices may then run at once, from
+    // different threads; the slots of one device are launched by one thread
+    // at a time, and done()/wait() of a slot are called only once its
+    // launch() has returned (the pipeline orders that).
+
+    //! Devices the slots are spread over (the CPU engine: 1).
+    virtual size_t ndevices() const { return 1; }
+    //! Which of them (0..ndevices()-1) slot \p slot runs on.
+    virtual size_t device_of(size_t slot) const
+    {
+        (void)slot;
+        return 0;
+    }
+    //! CPUs near device \p d (its NUMA node's, on a host of several nodes);
+    //! empty: no preference.
+    virtual std::vector<int> device_cpus(size_t d) const
+    {
+        (void)d;
+        return {};
+    }
+    //! Device \p d for reports ("cuda 1, PCI 0000:18:00.0, NUMA node 0").
+    virtual std::string device_label(size_t d) const
+    {
+        (void)d;
+        return "cpu";
+    }
+    //! Time each batch on its device from now on (device_stage_times),
+    //! the sums starting from zero; off at first: the timing events cost a
+    //! little per batch.
+    virtual void set_profiling(bool on) { (void)on; }
+    //! Per device (ndevices() entries), or empty when the engine keeps none.
+    virtual std::vector<device_stage_times> stage_times() const { return {}; }
 };
 
 //! Makes the kernel a CPU engine runs.

@@ -4,15 +4,19 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "pipeline/batch_pipeline.h"
+#include "pipeline/host_topology.h"
 #include "pipeline/worker_pool.h"
 
 #include "cuda/cuda_probe.h"
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
+#include <deque>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 namespace gr {
 namespace gpurx {
@@ -21,7 +25,24 @@ namespace core {
 namespace {
 // Frames start on 16-byte boundaries so kernels may use vector loads.
 constexpr size_t align_up(size_t n) { return (n + 15) & ~size_t(15); }
+
+double seconds_since(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
 } // namespace
+
+// One device's thread: takes the device's launched slots in order, copies
+// their submit_many() frames into the staging (with the device's other
+// copy threads), and launches them. Its threads run on the device's NUMA
+// node when the host has several.
+struct batch_pipeline::device_worker {
+    std::thread thread;
+    std::deque<size_t> queue; // slots to stage and launch, oldest first
+    std::condition_variable wake;
+    std::vector<int> cpus;
+    size_t threads = 1;
+};
 
 void pipeline_config::validate() const
 {
@@ -34,6 +55,9 @@ void pipeline_config::validate() const
     if (staging_threads < 1 || staging_threads > 256)
         throw std::invalid_argument("staging_threads must be in 1..256, got " +
                                     std::to_string(staging_threads));
+    if (device_threads > 256)
+        throw std::invalid_argument("device_threads must be in 0..256, got " +
+                                    std::to_string(device_threads));
     if (max_in_bytes == 0 || max_in_bytes > UINT32_MAX)
         throw std::invalid_argument("max_in_bytes must be in 1..2^32-1, got " +
                                     std::to_string(max_in_bytes));
@@ -79,18 +103,209 @@ batch_pipeline::batch_pipeline(std::unique_ptr<batch_engine> engine,
         s.out = d_engine->out_data(i);
     }
     d_zeros.assign(align_up(d_cfg.max_out_bytes), 0);
+    d_stats.resize(d_engine->ndevices());
+    for (size_t d = 0; d < d_stats.size(); d++) {
+        d_stats[d].label = d_engine->device_label(d);
+        d_stats[d].cpus = d_engine->device_cpus(d);
+    }
+    if (d_cfg.profile)
+        d_engine->set_profiling(true);
+    if (d_cfg.device_threads > 0)
+        start_workers();
 }
 
 batch_pipeline::~batch_pipeline()
 {
+    // Batches queued but not yet launched are dropped with the pipeline;
+    // one a device thread is launching is finished first.
+    stop_workers();
     // Never free staging memory under a running batch.
-    for (size_t i = 0; i < d_slots.size(); i++)
-        if (d_slots[i].state == slot_state::in_flight) {
+    for (size_t i = 0; i < d_slots.size(); i++) {
+        auto& s = d_slots[i];
+        if (s.state == slot_state::in_flight && !(s.queued && !s.staged)) {
             try {
                 d_engine->wait(i);
             } catch (...) {
             }
         }
+    }
+}
+
+void batch_pipeline::start_workers()
+{
+    for (size_t d = 0; d < d_engine->ndevices(); d++) {
+        auto w = std::make_unique<device_worker>();
+        w->cpus = d_engine->device_cpus(d);
+        w->threads = d_cfg.device_threads;
+        d_workers.push_back(std::move(w));
+    }
+    try {
+        for (size_t d = 0; d < d_workers.size(); d++)
+            d_workers[d]->thread = std::thread([this, d] { worker_loop(d); });
+    } catch (...) {
+        stop_workers(); // the constructor throws: no destructor to join them
+        throw;
+    }
+}
+
+void batch_pipeline::stop_workers()
+{
+    {
+        std::lock_guard<std::mutex> lock(d_async_mutex);
+        d_quit = true;
+    }
+    for (auto& w : d_workers) {
+        w->wake.notify_all();
+        if (w->thread.joinable())
+            w->thread.join();
+    }
+    d_workers.clear();
+}
+
+void batch_pipeline::worker_loop(size_t device)
+{
+    device_worker& w = *d_workers[device];
+    // Pinned first: the copy threads started below inherit the node.
+    pin_thread(w.cpus);
+    std::unique_ptr<worker_pool> pool;
+    std::unique_lock<std::mutex> lock(d_async_mutex);
+    for (;;) {
+        w.wake.wait(lock, [&] { return d_quit || !w.queue.empty(); });
+        if (d_quit)
+            return;
+        const size_t index = w.queue.front();
+        w.queue.pop_front();
+        slot& s = d_slots[index];
+        lock.unlock();
+        std::exception_ptr error;
+        double copy_s = 0, launch_s = 0;
+        size_t copied = 0;
+        try {
+            if (!s.copies.empty()) {
+                if (!pool && w.threads > 1)
+                    pool = std::make_unique<worker_pool>(w.threads);
+                const auto t0 = clock::now();
+                copied = stage_copies(s, pool.get());
+                copy_s = seconds_since(t0);
+            }
+            const auto t1 = clock::now();
+            d_engine->launch(index, s.nkernel, s.in_used, s.out_used, s.runs.data(), s.runs.size());
+            launch_s = seconds_since(t1);
+        } catch (...) {
+            error = std::current_exception();
+        }
+        lock.lock();
+        s.staged = true;
+        s.error = error;
+        auto& st = d_stats[device];
+        st.batches += !error;
+        st.frames += error ? 0 : s.nkernel;
+        st.staged_bytes += double(copied);
+        st.copy_s += copy_s;
+        st.launch_s += launch_s;
+        d_staged_cv.notify_all();
+    }
+}
+
+size_t batch_pipeline::stage_copies(slot& s, worker_pool* pool)
+{
+    // Pieces: a job over 1 MiB is cut into one piece per copy thread (below
+    // that a hand-off costs more than it saves).
+    struct piece {
+        const copy_job* job;
+        size_t from, to;
+    };
+    std::vector<piece> pieces;
+    size_t bytes = 0;
+    const size_t parts = pool ? pool->size() : 1;
+    for (const auto& j : s.copies) {
+        bytes += j.n * j.in_bytes;
+        const size_t k = j.n * j.in_bytes >= (size_t(1) << 20) ? std::min(parts, j.n) : 1;
+        for (size_t p = 0; p < k; p++)
+            pieces.push_back({ &j, j.n * p / k, j.n * (p + 1) / k });
+    }
+    auto copy_piece = [&](size_t i, size_t) {
+        const piece& p = pieces[i];
+        const copy_job& j = *p.job;
+        const size_t dst_stride = align_up(j.in_bytes);
+        uint8_t* dst = s.in + j.first_in;
+        // Source laid out as the staging: one copy of the whole piece (the
+        // last frame's padding is not read: the source may end there).
+        if (j.src_stride == dst_stride) {
+            if (p.to > p.from)
+                std::memcpy(dst + p.from * dst_stride, j.src + p.from * j.src_stride,
+                            (p.to - p.from - 1) * dst_stride + j.in_bytes);
+            return;
+        }
+        for (size_t f = p.from; f < p.to; f++)
+            std::memcpy(dst + f * dst_stride, j.src + f * j.src_stride, j.in_bytes);
+    };
+    if (pool && pieces.size() > 1)
+        pool->parallel_for(pieces.size(), copy_piece);
+    else
+        for (size_t i = 0; i < pieces.size(); i++)
+            copy_piece(i, 0);
+    s.copies.clear();
+    return bytes;
+}
+
+bool batch_pipeline::await_staged(size_t index, bool block)
+{
+    auto& s = d_slots[index];
+    if (!s.queued)
+        return true;
+    std::unique_lock<std::mutex> lock(d_async_mutex);
+    if (!s.staged) {
+        if (!block)
+            return false;
+        const auto t0 = clock::now();
+        d_staged_cv.wait(lock, [&] { return s.staged; });
+        d_stats[d_engine->device_of(index)].wait_s += seconds_since(t0);
+    }
+    s.queued = false;
+    if (s.error) {
+        // Its frames were not run: held as a cancelled batch (resume()
+        // launches it again), never handed out as output.
+        auto e = s.error;
+        s.error = nullptr;
+        s.state = slot_state::cancelled;
+        d_held = true;
+        std::rethrow_exception(e);
+    }
+    return true;
+}
+
+void batch_pipeline::await_all_staged()
+{
+    for (size_t i = 0; i < d_slots.size(); i++)
+        if (d_slots[i].queued)
+            await_staged(i, true);
+}
+
+std::vector<pipeline_device_stats> batch_pipeline::stats() const
+{
+    std::vector<pipeline_device_stats> v;
+    {
+        std::lock_guard<std::mutex> lock(d_async_mutex);
+        v = d_stats;
+    }
+    const auto t = d_engine->stage_times();
+    for (size_t d = 0; d < v.size() && d < t.size(); d++)
+        v[d].device = t[d];
+    return v;
+}
+
+void batch_pipeline::reset_stats()
+{
+    if (d_cfg.profile)
+        d_engine->set_profiling(true); // starts the engine's sums again
+    std::lock_guard<std::mutex> lock(d_async_mutex);
+    for (auto& st : d_stats) {
+        pipeline_device_stats fresh;
+        fresh.label = st.label;
+        fresh.cpus = st.cpus;
+        st = fresh;
+    }
 }
 
 bool batch_pipeline::can_accept() const
@@ -109,6 +324,7 @@ batch_pipeline::slot& batch_pipeline::filling_slot()
         s.entries.clear();
         s.nkernel = s.in_used = s.out_used = s.read = 0;
         s.runs.clear();
+        s.copies.clear();
         s.first_submit = clock::now();
     } else if (s.state != slot_state::filling) {
         throw std::logic_error("batch_pipeline: submit() while no slot can accept a frame");
@@ -238,34 +454,20 @@ size_t batch_pipeline::submit_many(const void* in,
     if (m == 0)
         return 0;
     auto& s = d_slots[d_fill];
-    // The copies: contiguous runs of frames per staging thread.
     const auto* src = static_cast<const uint8_t*>(in);
-    uint8_t* dst = s.in + first_in;
-    const size_t dst_stride = align_up(in_bytes);
-    auto copy_run = [&](size_t from, size_t to) {
-        // Source laid out as the staging (frames of a multiple of 16 bytes,
-        // back to back): one copy of the whole run, which lets memcpy use
-        // its large-copy path instead of one call per frame.
-        // (The last frame's padding is not read: the source may end there.)
-        if (in_stride == dst_stride) {
-            if (to > from)
-                std::memcpy(dst + from * dst_stride, src + from * in_stride,
-                            (to - from - 1) * dst_stride + in_bytes);
-            return;
-        }
-        for (size_t i = from; i < to; i++)
-            std::memcpy(dst + i * dst_stride, src + i * in_stride, in_bytes);
-    };
-    // Below about 1 MiB a thread hand-off costs more than it saves.
-    if (d_cfg.staging_threads > 1 && m * in_bytes >= (size_t(1) << 20)) {
-        if (!d_stager)
+    s.copies.push_back({ first_in, src, in_stride, in_bytes, m });
+    if (!async()) {
+        // The copies now, spread over staging_threads (runs over 1 MiB: below
+        // that a thread hand-off costs more than it saves).
+        if (d_cfg.staging_threads > 1 && m * in_bytes >= (size_t(1) << 20) && !d_stager)
             d_stager = std::make_unique<worker_pool>(d_cfg.staging_threads);
-        const size_t parts = d_stager->size();
-        d_stager->parallel_for(parts, [&](size_t part, size_t) {
-            copy_run(m * part / parts, m * (part + 1) / parts);
-        });
-    } else {
-        copy_run(0, m);
+        const auto t0 = clock::now();
+        const size_t bytes = stage_copies(s, d_cfg.staging_threads > 1 ? d_stager.get() : nullptr);
+        const double secs = seconds_since(t0);
+        std::lock_guard<std::mutex> lock(d_async_mutex);
+        auto& st = d_stats[d_engine->device_of(d_fill)];
+        st.staged_bytes += double(bytes);
+        st.copy_s += secs;
     }
     launch_if_full(s);
     return m;
@@ -352,7 +554,31 @@ void batch_pipeline::run_slot(size_t index)
         s.state = slot_state::cancelled; // runs when resume() ends the hold
         return;
     }
+    if (async()) {
+        // The device's thread stages and launches it; front() waits for that.
+        const size_t d = d_engine->device_of(index);
+        {
+            std::lock_guard<std::mutex> lock(d_async_mutex);
+            s.queued = true;
+            s.staged = false;
+            s.error = nullptr;
+            d_workers[d]->queue.push_back(index);
+        }
+        d_workers[d]->wake.notify_one();
+        return;
+    }
+    if (!s.copies.empty()) // left by the device threads before a cancel check was set
+        stage_copies(s, nullptr);
+    const auto t0 = clock::now();
     d_engine->launch(index, s.nkernel, s.in_used, s.out_used, s.runs.data(), s.runs.size());
+    {
+        const double secs = seconds_since(t0);
+        std::lock_guard<std::mutex> lock(d_async_mutex);
+        auto& st = d_stats[d_engine->device_of(index)];
+        st.batches++;
+        st.frames += s.nkernel;
+        st.launch_s += secs;
+    }
     if (d_engine->cancelled(index)) {
         s.state = slot_state::cancelled;
         d_held = true;
@@ -368,6 +594,12 @@ void batch_pipeline::launch(size_t index)
 
 void batch_pipeline::set_cancel_check(std::function<bool()> check)
 {
+    // The check is asked from the launching thread, which must be the
+    // caller's (e.g. "has GNU Radio asked this block's thread to stop?"):
+    // from now on the caller launches; what the device threads hold is
+    // launched first.
+    await_all_staged();
+    d_cancel_set = bool(check);
     d_engine->set_cancel_check(std::move(check));
 }
 
@@ -391,8 +623,11 @@ bool batch_pipeline::resume()
 void batch_pipeline::wait_in_flight()
 {
     for (size_t i = 0; i < d_slots.size(); i++)
-        if (d_slots[i].state == slot_state::in_flight && d_slots[i].nkernel > 0)
-            d_engine->wait(i);
+        if (d_slots[i].state == slot_state::in_flight && d_slots[i].nkernel > 0) {
+            await_staged(i, true);
+            if (d_slots[i].state == slot_state::in_flight)
+                d_engine->wait(i);
+        }
 }
 
 size_t batch_pipeline::unfinished() const
@@ -448,9 +683,15 @@ const completed_frame* batch_pipeline::front(bool block)
     auto& s = d_slots[d_head];
     if (s.state == slot_state::in_flight) {
         if (s.nkernel > 0) {
-            if (block)
+            if (!await_staged(d_head, block))
+                return nullptr;
+            if (block) {
+                const auto t0 = clock::now();
                 d_engine->wait(d_head);
-            else if (!d_engine->done(d_head))
+                const double secs = seconds_since(t0);
+                std::lock_guard<std::mutex> lock(d_async_mutex);
+                d_stats[d_engine->device_of(d_head)].wait_s += secs;
+            } else if (!d_engine->done(d_head))
                 return nullptr;
         }
         s.state = slot_state::done;

@@ -12,6 +12,12 @@
 // another's kernel; with several GPUs, consecutive slots alternate between
 // them). Completed frames leave strictly in submission order.
 //
+// The caller books frames; by default it also copies submit_many()'s input
+// into the staging and enqueues each batch. With device_threads, each
+// device's batches are staged and launched by threads of that device (on its
+// NUMA node), so several GPUs are fed at once; the order is unchanged (the
+// slots, each with its frames' sequence numbers, complete in turn).
+//
 // Per-frame parameters and results are the family's own records
 // (pipeline_config::types); the pipeline copies them without reading them.
 #ifndef INCLUDED_GPURX_PIPELINE_BATCH_PIPELINE_H
@@ -22,10 +28,13 @@
 #include "pipeline/frame.h"
 
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -47,6 +56,26 @@ struct pipeline_config {
     //! including the caller: one core copies about 6-10 GB/s, less than
     //! PCIe carries, so a fast device needs several. 1: the caller alone.
     size_t staging_threads = 1;
+    /*!
+     * Host threads per device that stage and launch that device's batches
+     * (0: the caller does, as staging_threads says). With N > 0 each device
+     * (each GPU of a multi-GPU engine; the CPU engine is one) has a thread
+     * of its own that launches its batches, and N threads in all that copy
+     * submit_many()'s frames into its staging, on the GPU's NUMA node where
+     * the host has several. The caller then only books frames, so
+     * submission, staging and launch of several GPUs run at once; frames
+     * still leave in submission order (the slots complete in turn).
+     * submit_many() then reads its input when the batch launches, not when
+     * it is called: the input must stay valid and unchanged until those
+     * frames have come out of front() (or drain() has returned), as for
+     * submit_many_in_place(). While a cancel check is set
+     * (set_cancel_check()) batches are launched by the caller, which the
+     * check must be asked from.
+     */
+    size_t device_threads = 0;
+    //! Time each batch's copies and kernel on its device (stats()); the
+    //! timing events cost a little per batch.
+    bool profile = false;
 
     //! Throws std::invalid_argument naming the bad field.
     void validate() const;
@@ -69,6 +98,24 @@ struct completed_frame {
     {
         return static_cast<const R*>(result);
     }
+};
+
+/*!
+ * Where one device's batches spent their time, since the pipeline was made
+ * or reset_stats(): the host's part (copying frames into the staging,
+ * enqueueing the batch, the caller waiting for its completion) and, with
+ * pipeline_config::profile, the device's (engine stage times).
+ */
+struct pipeline_device_stats {
+    std::string label;     //!< the engine's name for the device
+    std::vector<int> cpus; //!< where its threads run (empty: anywhere)
+    uint64_t batches = 0;  //!< launched
+    uint64_t frames = 0;   //!< in those batches, rejected ones excluded
+    double staged_bytes = 0; //!< copied into its staging by submit_many()
+    double copy_s = 0;       //!< wall time of those copies
+    double launch_s = 0;     //!< host time enqueueing its batches (launch())
+    double wait_s = 0;       //!< time front(true) waited for its batches
+    device_stage_times device; //!< from the engine (profile on)
 };
 
 class batch_pipeline
@@ -213,11 +260,25 @@ public:
     bool frame_open() const { return d_frame_open; } //!< between begin_frame() and commit_frame()
     const pipeline_config& config() const { return d_cfg; }
     std::string engine_name() const { return d_engine->name(); }
+    //! Per device of the engine, in the engine's order.
+    std::vector<pipeline_device_stats> stats() const;
+    //! Starts the figures of stats() again (the engine's too, with profile):
+    //! best called with no batch in flight, which would be counted in part.
+    void reset_stats();
 
 private:
     //! cancelled: launched, stopped early by the cancel check; launched
     //! again by resume().
     enum class slot_state { free, filling, in_flight, done, cancelled };
+    //! submit_many() frames whose copy into the staging is left to the device threads.
+    struct copy_job {
+        size_t first_in;   //!< staging offset of the first frame
+        const uint8_t* src;
+        size_t src_stride;
+        size_t in_bytes;
+        size_t n;
+    };
+    struct device_worker;
     struct entry {
         uint64_t seq;
         uint64_t user;
@@ -232,6 +293,13 @@ private:
         size_t out_used = 0;
         size_t read = 0;        // next entry to pop
         std::vector<input_run> runs; // input left in the caller's memory (submit_many_in_place)
+        std::vector<copy_job> copies; // submit_many()'s copies left to the device threads
+        // Handed to a device thread (device_threads > 0): until it has
+        // launched the batch (staged == true, under d_async_mutex), the
+        // engine is not asked about the slot.
+        bool queued = false;
+        bool staged = false;
+        std::exception_ptr error; // the device thread's staging or launch failed
         clock::time_point first_submit;
         // The engine's staging of this slot, fixed for the pipeline's life:
         // looked up once, not per frame (a frame costs ~0.3 us at 17 Gbit/s).
@@ -262,6 +330,19 @@ private:
     void run_slot(size_t index); // hands the slot's batch to the engine
     void launch_if_full(slot& s);
     void advance_fill();
+    //! Copies the slot's submit_many() frames into its staging with \p pool
+    //! (nullptr: the calling thread alone); returns the bytes copied.
+    size_t stage_copies(slot& s, worker_pool* pool);
+    //! Waits until the device thread has launched slot \p s (or failed:
+    //! then the slot is held as a cancelled one and the error rethrown).
+    //! False when \p block is false and it has not yet.
+    bool await_staged(size_t index, bool block);
+    void start_workers();
+    void stop_workers();
+    void worker_loop(size_t device);
+    //! Waits for every batch handed to a device thread to be launched.
+    void await_all_staged();
+    bool async() const { return !d_workers.empty() && !d_cancel_set; }
 
     std::unique_ptr<batch_engine> d_engine;
     pipeline_config d_cfg;
@@ -275,6 +356,15 @@ private:
     bool d_held = false;          // a batch was cancelled: launch nothing until resume()
     size_t d_pending = 0;
     completed_frame d_front{};
+
+    // Device threads (device_threads > 0). d_async_mutex guards their
+    // queues, the slots' queued/staged/error and d_stats.
+    std::vector<std::unique_ptr<device_worker>> d_workers;
+    mutable std::mutex d_async_mutex;
+    std::condition_variable d_staged_cv;
+    bool d_quit = false;
+    bool d_cancel_set = false; // a cancel check is set: the caller launches
+    std::vector<pipeline_device_stats> d_stats;
 };
 
 //! How a family's kernels are made, for either backend.

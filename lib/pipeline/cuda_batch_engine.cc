@@ -6,6 +6,9 @@
 #include "pipeline/batch_engine.h"
 #include "cuda/cuda_check.h"
 #include "cuda/device_context.h"
+#include "pipeline/host_topology.h"
+
+#include <cuda_runtime_api.h>
 
 #include <string>
 #include <vector>
@@ -29,17 +32,51 @@ class cuda_batch_engine final : public batch_engine
     struct device_state {
         std::shared_ptr<device_context> ctx;
         std::unique_ptr<cuda_kernel> kernel;
+        std::string bus_id;    // "0000:18:00.0"; "" when CUDA does not say
+        int numa_node = -1;    // -1: unknown, or a host of one node
+        std::vector<int> cpus; // the node's CPUs on a host of several nodes, else empty
+        device_stage_times times; // profiling: completed batches
+    };
+    // Timing events of a profiled launch: before the input copies, after
+    // them, after the kernel, after the output copies.
+    struct timing_events {
+        cudaEvent_t ev[4] = { nullptr, nullptr, nullptr, nullptr };
     };
     struct slot {
         device_state* dev = nullptr;
+        size_t dev_index = 0;
         stream_lease stream;
         memory_lease host_in, host_out, dev_in, dev_out, dev_scratch;
         bool in_flight = false;
+        timing_events timing;
+        bool timed = false; // the launch in flight recorded the timing events
+        double h2d_bytes = 0, d2h_bytes = 0;
     };
     slot_geometry d_geo;
     std::vector<device_state> d_devices;
     std::vector<slot> d_slots;
     size_t d_frames_bytes, d_params_bytes, d_results_bytes;
+    bool d_profiling = false;
+
+    // Adds a completed slot's stage times to its device's (caller's thread:
+    // done() and wait() are called from the pipeline's owner only).
+    void account(slot& s)
+    {
+        if (!s.timed)
+            return;
+        s.timed = false;
+        float ms[3];
+        for (int k = 0; k < 3; k++)
+            GPURX_CUDA_CHECK_CTX(cudaEventElapsedTime(&ms[k], s.timing.ev[k], s.timing.ev[k + 1]),
+                                 "batch timing on CUDA device " + std::to_string(s.dev->ctx->device()));
+        auto& t = s.dev->times;
+        t.batches++;
+        t.h2d_s += ms[0] * 1e-3;
+        t.kernel_s += ms[1] * 1e-3;
+        t.d2h_s += ms[2] * 1e-3;
+        t.h2d_bytes += s.h2d_bytes;
+        t.d2h_bytes += s.d2h_bytes;
+    }
 
 public:
     cuda_batch_engine(const cuda_kernel_factory& make_kernel,
@@ -55,18 +92,34 @@ public:
     {
         if (devices.empty())
             throw std::invalid_argument("cuda_batch_engine: no device");
+        const bool numa = numa_node_count() > 1;
         for (size_t d = 0; d < devices.size(); d++) {
-            d_devices[d].ctx = device_context::acquire(devices[d]);
-            d_devices[d].ctx->make_current();
-            d_devices[d].kernel = make_kernel(devices[d]);
+            auto& dev = d_devices[d];
+            dev.ctx = device_context::acquire(devices[d]);
+            dev.ctx->make_current();
+            dev.kernel = make_kernel(devices[d]);
+            char bus[32] = { 0 };
+            GPURX_CUDA_CHECK_CTX(cudaDeviceGetPCIBusId(bus, sizeof(bus), devices[d]),
+                                 "PCI bus id of CUDA device " + std::to_string(devices[d]));
+            dev.bus_id = bus;
+            dev.numa_node = pci_numa_node(dev.bus_id);
+            if (numa)
+                dev.cpus = numa_node_cpus(dev.numa_node);
         }
         const size_t in_bytes = d_frames_bytes + d_params_bytes + g.in_capacity;
         const size_t out_bytes = d_results_bytes + g.out_capacity;
         for (size_t i = 0; i < d_slots.size(); i++) {
             auto& s = d_slots[i];
-            s.dev = &d_devices[i % d_devices.size()];
+            s.dev_index = i % d_devices.size();
+            s.dev = &d_devices[s.dev_index];
             auto& ctx = *s.dev->ctx;
             s.stream = ctx.stream();
+            // Pinned pages are placed when allocated, on the node of the CPU
+            // that allocates them: allocated from the device's node, the
+            // staging its threads write and its DMA reads stays on that
+            // node. (A buffer reused from the context's pool keeps the
+            // node it was allocated on.)
+            scoped_thread_pin near_device(s.dev->cpus);
             s.host_in = ctx.pinned(in_bytes);
             s.host_out = ctx.pinned(out_bytes);
             s.dev_in = ctx.device_memory(in_bytes);
@@ -79,9 +132,48 @@ public:
     ~cuda_batch_engine() override
     {
         // Leases go back to the pool only after their last use has finished.
-        for (auto& s : d_slots)
+        for (auto& s : d_slots) {
             if (s.in_flight)
                 cudaEventSynchronize(s.stream.event());
+            for (cudaEvent_t e : s.timing.ev)
+                if (e)
+                    cudaEventDestroy(e);
+        }
+    }
+
+    size_t ndevices() const override { return d_devices.size(); }
+    size_t device_of(size_t i) const override { return d_slots[i].dev_index; }
+    std::vector<int> device_cpus(size_t d) const override { return d_devices[d].cpus; }
+    std::string device_label(size_t d) const override
+    {
+        const auto& dev = d_devices[d];
+        return "cuda " + std::to_string(dev.ctx->device()) + ", PCI " + (dev.bus_id.empty() ? "?" : dev.bus_id) +
+               ", NUMA node " + (dev.numa_node < 0 ? std::string("-") : std::to_string(dev.numa_node));
+    }
+    // Switching on starts the sums again (a benchmark's timed part). Called
+    // from the pipeline's owner while no device thread launches with a
+    // changed flag: d_profiling is written only when it changes.
+    void set_profiling(bool on) override
+    {
+        for (auto& d : d_devices)
+            d.times = device_stage_times{};
+        if (on)
+            for (auto& s : d_slots)
+                for (cudaEvent_t& e : s.timing.ev)
+                    if (!e) {
+                        s.dev->ctx->make_current();
+                        GPURX_CUDA_CHECK_CTX(cudaEventCreate(&e), "timing event on CUDA device " +
+                                                                      std::to_string(s.dev->ctx->device()));
+                    }
+        if (d_profiling != on)
+            d_profiling = on;
+    }
+    std::vector<device_stage_times> stage_times() const override
+    {
+        std::vector<device_stage_times> v;
+        for (const auto& d : d_devices)
+            v.push_back(d.times);
+        return v;
     }
 
     size_t nslots() const override { return d_slots.size(); }
@@ -114,12 +206,20 @@ public:
         const size_t data_in = d_frames_bytes + d_params_bytes;
         const size_t pb = nframes * d_geo.types.param_bytes;
         const size_t rb = nframes * d_geo.types.result_bytes;
+        s.timed = d_profiling && s.timing.ev[0];
+        if (s.timed) {
+            s.h2d_bytes = double(nframes * sizeof(frame_desc) + pb + in_bytes);
+            s.d2h_bytes = double(rb + out_bytes);
+            GPURX_CUDA_CHECK(cudaEventRecord(s.timing.ev[0], st));
+        }
         GPURX_CUDA_CHECK(cudaMemcpyAsync(
             din, hin, nframes * sizeof(frame_desc), cudaMemcpyHostToDevice, st));
         if (pb)
             GPURX_CUDA_CHECK(cudaMemcpyAsync(
                 din + d_frames_bytes, hin + d_frames_bytes, pb, cudaMemcpyHostToDevice, st));
         copy_input(din + data_in, hin + data_in, in_bytes, runs, nruns, st);
+        if (s.timed)
+            GPURX_CUDA_CHECK(cudaEventRecord(s.timing.ev[1], st));
         const batch_view dev{ reinterpret_cast<const frame_desc*>(din),
                               nframes,
                               din + d_frames_bytes,
@@ -129,6 +229,8 @@ public:
                               s.dev_scratch.get<uint8_t>() };
         const batch_view host{ frames(i), nframes, params(i), nullptr, nullptr, nullptr, nullptr };
         s.dev->kernel->enqueue(dev, host, st);
+        if (s.timed)
+            GPURX_CUDA_CHECK(cudaEventRecord(s.timing.ev[2], st));
         if (rb)
             GPURX_CUDA_CHECK(cudaMemcpyAsync(hout, dout, rb, cudaMemcpyDeviceToHost, st));
         if (out_bytes)
@@ -137,6 +239,8 @@ public:
                                              out_bytes,
                                              cudaMemcpyDeviceToHost,
                                              st));
+        if (s.timed)
+            GPURX_CUDA_CHECK(cudaEventRecord(s.timing.ev[3], st));
         GPURX_CUDA_CHECK(cudaEventRecord(s.stream.event(), st));
         s.in_flight = true;
     }
@@ -175,6 +279,7 @@ public:
         GPURX_CUDA_CHECK_CTX(e, "batch completion on CUDA device " +
                                     std::to_string(s.dev->ctx->device()));
         s.in_flight = false;
+        account(s);
         return true;
     }
 
@@ -187,6 +292,7 @@ public:
                              "batch completion on CUDA device " +
                                  std::to_string(s.dev->ctx->device()));
         s.in_flight = false;
+        account(s);
     }
 
     std::string name() const override
