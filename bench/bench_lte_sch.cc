@@ -14,6 +14,7 @@
 //                    kernel alone on the same code blocks; then end to end
 //                    through the pipeline (host to host), float32 and int8
 //                    LLRs; and the mixed subframe end to end.
+//   --slots=N        with --gpu: batches in flight end to end (3)
 //   --cpu            cpu-sch on one worker thread, then the peer
 //                    srsran_dlsch_bench (--peer PATH) on the same core in
 //                    the same run: with all iterations run (Es/N0 3 dB, no
@@ -227,11 +228,13 @@ struct run_result {
  * the GPU by DMA from there (submit_many_in_place, one TB per call: each
  * has its own parameters); needs TBs of one G.
  */
+size_t g_slots = 3; // --slots: batches in flight end to end
+
 run_result end_to_end(const std::vector<tb_case>& cases, const sch_config& cfg, bool int8, bool in_place,
                       size_t total, size_t max_batch, const bench::link_rates& link, const std::string& what)
 {
     const auto ref = reference(cases, cfg, int8);
-    auto p = make_sch_pipeline(cfg, backend_kind::cuda, max_batch, 0, 3);
+    auto p = make_sch_pipeline(cfg, backend_kind::cuda, max_batch, 0, g_slots);
     checker chk{ cases, ref, 16 };
     const size_t warm = max_batch * 2;
     // In place: max_batch TBs' inputs back to back, case j at j mod cases.
@@ -477,6 +480,8 @@ options parse(int argc, char** argv)
             o.peer = val("--peer");
         else if (!val("--cells").empty())
             o.cells = std::stoi(val("--cells"));
+        else if (!val("--slots").empty())
+            g_slots = size_t(std::stoi(val("--slots")));
         else if (!val("--esn0").empty())
             o.esn0 = std::stod(val("--esn0"));
         else if (!val("--esn0-et").empty())
@@ -493,7 +498,7 @@ options parse(int argc, char** argv)
             }
         } else
             bench::fail("unknown argument " + a +
-                        " (--gpu | --cpu [--peer=PATH] [--peer-half-iterations=N[,N..]] [--seconds=S], --cells=N,"
+                        " (--gpu [--slots=N] | --cpu [--peer=PATH] [--peer-half-iterations=N[,N..]] [--seconds=S], --cells=N,"
                         " --esn0=dB, --esn0-et=dB)");
     }
     if (o.cells < 1 || o.cells > 1000)
