@@ -5,6 +5,9 @@
  */
 #include "pipeline/worker_pool.h"
 
+#include <stdexcept>
+#include <string>
+
 #include <algorithm>
 
 namespace gr {
@@ -18,11 +21,24 @@ size_t worker_pool::resolve(size_t threads)
 
 worker_pool::worker_pool(size_t threads) : d_size(resolve(threads))
 {
-    for (size_t w = 1; w < d_size; w++)
-        d_threads.emplace_back([this, w] { worker_loop(w); });
+    try {
+        for (size_t w = 1; w < d_size; w++)
+            d_threads.emplace_back([this, w] { worker_loop(w); });
+    } catch (const std::exception& e) {
+        // A thread that cannot start (no memory left for its stack: a
+        // large staging under an address-space limit, or a thread limit)
+        // must not leave the started ones waiting on a condition variable
+        // that is being destroyed (that hangs), nor joinable threads
+        // (that terminates).
+        const size_t started = d_threads.size() + 1;
+        shut_down();
+        throw std::runtime_error("could not start CPU worker thread " + std::to_string(started) + " of " +
+                                 std::to_string(d_size) + " (" + e.what() +
+                                 "): lower cpu_threads, or max_batch and slots (the staging's memory)");
+    }
 }
 
-worker_pool::~worker_pool()
+void worker_pool::shut_down()
 {
     {
         std::lock_guard<std::mutex> lock(d_mutex);
@@ -31,7 +47,10 @@ worker_pool::~worker_pool()
     d_wake.notify_all();
     for (auto& t : d_threads)
         t.join();
+    d_threads.clear();
 }
+
+worker_pool::~worker_pool() { shut_down(); }
 
 // Items are handed out one at a time under the lock: items are whole frames
 // or SIMD groups of frames (microseconds to milliseconds each), so the lock

@@ -70,6 +70,7 @@ public:
     static size_t resolve(size_t threads);
 
 private:
+    void shut_down(); // stops and joins the worker threads
     void worker_loop(size_t worker);
     void run_items(size_t worker);
 

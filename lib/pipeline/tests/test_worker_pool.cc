@@ -8,6 +8,11 @@
 // the pool's life, and an exception reaches the caller.
 #include "pipeline/worker_pool.h"
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <fstream>
+#include <string>
 
 #include <atomic>
 #include <thread>
@@ -99,4 +104,40 @@ TEST(WorkerPool, CancelCheckNeverHandsOutAnItemTwiceOrPastTheEnd)
         for (size_t i = 0; i < n; i++)
             ASSERT_EQ(hits[i].load(), 1) << "round " << round << ", item " << i << " of " << n;
     }
+}
+
+// Threads that cannot start (no address space left for their stacks, as a
+// huge staging under RLIMIT_AS leaves it on a many-core host) make the
+// constructor throw, naming what to lower; the threads already started are
+// stopped. It used to hang destroying the condition variable they waited
+// on. In a child process, so that the limit binds nothing else.
+TEST(WorkerPool, ThreadsThatCannotStartThrowAndLeaveNothingWaiting)
+{
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        alarm(20); // a hang ends the child by SIGALRM
+        std::ifstream status("/proc/self/status");
+        std::string line;
+        size_t vm_kb = 0;
+        while (std::getline(status, line))
+            if (line.rfind("VmSize:", 0) == 0)
+                vm_kb = std::stoul(line.substr(7));
+        const rlim_t limit = rlim_t(vm_kb + 64 * 1024) * 1024; // 64 MiB more: a few 8 MiB stacks
+        const rlimit rl{ limit, limit };
+        if (vm_kb == 0 || setrlimit(RLIMIT_AS, &rl) != 0)
+            _exit(3);
+        try {
+            worker_pool pool(64);
+            _exit(pool.size() == 64 ? 4 : 5); // every thread started: the limit did not bind
+        } catch (const std::runtime_error& e) {
+            _exit(std::string(e.what()).find("cpu_threads") != std::string::npos ? 0 : 6);
+        } catch (...) {
+            _exit(7);
+        }
+    }
+    int st = 0;
+    ASSERT_EQ(waitpid(pid, &st, 0), pid);
+    ASSERT_TRUE(WIFEXITED(st)) << "the child hung (signal " << (WIFSIGNALED(st) ? WTERMSIG(st) : 0) << ")";
+    EXPECT_EQ(WEXITSTATUS(st), 0) << "3: no limit set; 4, 5: every thread started; 6: message; 7: other exception";
 }
