@@ -143,6 +143,7 @@ TEST(TurboWindow, PlanIsTheQppInterleaver)
     for (const auto& q : core::lte_qpp_table()) {
         const auto& p = tw::plan_for(q.K);
         ASSERT_EQ(p.K, q.K);
+        ASSERT_EQ(p.P & (p.P - 1), 0) << "P=" << p.P << " is not a power of two";
         ASSERT_EQ(p.P * p.W, q.K);
         ASSERT_EQ(p.P * p.C, tw::LANES);
         EXPECT_TRUE(p.W >= tw::MIN_WINDOW || p.P == 1) << q.K;
