@@ -17,7 +17,10 @@
 // reflects the register once on the way in and once on the way out.
 //
 // The arithmetic has one definition, times_x below (the spec's shift
-// register, one bit): every table and constant is built from it at start-up.
+// register, one bit): every table and fold constant is built from it at
+// start-up, for either polynomial, so the builds can differ from the spec
+// and from each other only in how they lay out and combine the bits, which
+// is what test_lte_crc checks against a register written independently.
 #ifndef INCLUDED_GPURX_TURBO_LTE_CRC_IMPL_H
 #define INCLUDED_GPURX_TURBO_LTE_CRC_IMPL_H
 
