@@ -5,6 +5,7 @@
  */
 #include "sch/sch_cpu_kernel.h"
 #include "pipeline/worker_pool.h"
+#include "sch/sch_arith.h"
 #include "sch/sch_steps.h"
 #include "turbo/turbo_implementations.h"
 
@@ -110,10 +111,13 @@ void sch_cpu_kernel::run(const batch_view& b, worker_pool& pool)
         const size_t first = size_t(d_cbs.first[f]);
         sch::frame_result& r = res[f];
         r.iterations = 0;
-        for (int c = 0; c < tbs[f].C; c++)
+        int32_t checks[sch::MAX_CODE_BLOCKS];
+        for (int c = 0; c < tbs[f].C; c++) {
             r.iterations = std::max(r.iterations, tres[first + size_t(c)].iterations);
+            checks[c] = tres[first + size_t(c)].check; // the early stop's block CRC, when it ran
+        }
         sch::assemble(tbs[f], s + lay.cb_out + first * sch::CB_OUT_STRIDE, sch::CB_OUT_STRIDE,
-                      b.out + b.frames[f].out_offset, r);
+                      b.out + b.frames[f].out_offset, r, checks);
     });
     if (pool.cancelled())
         return;

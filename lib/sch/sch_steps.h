@@ -47,10 +47,14 @@ void dematch(const frame_params& p, int r, const int8_t* descrambled, const int3
 /*!
  * Step 4: \p blocks points to code block 0's K hard bits, the others
  * following every \p stride bytes; \p out gets the TB's tbs bits; \p res
- * its CRCs (iterations left as they are).
+ * its CRCs (iterations left as they are). \p checks, when given: the turbo
+ * decoder's early-termination result of each code block (1 passed, 0
+ * failed, -1 none ran), its block CRC (CRC24A for one block, else CRC24B) on
+ * exactly these hard bits; a block whose result is 0 or 1 is not checked
+ * again.
  */
 void assemble(const frame_params& p, const uint8_t* blocks, size_t stride, uint8_t* out,
-              frame_result& res);
+              frame_result& res, const int32_t* checks = nullptr);
 
 } // namespace sch
 } // namespace core

@@ -103,10 +103,10 @@ inline void backward_pass(const half_ptrs& h, int W, typename S::V m[8], const t
 // last one ends in the termination's beta, always.
 inline void shift_edges(const job& jb, int d, const int16_t* aend, const int16_t* bstart)
 {
-    const int P = jb.pl->P;
+    const int P = jb.pl->P; // a power of two (windows_for): t % P as a mask, not a division per lane
     for (int s = 0; s < 8; s++)
         for (int t = 0; t < L; t++) {
-            const int w = t % P;
+            const int w = t & (P - 1);
             jb.ainit[d][L * s + t] = w == 0 ? int16_t(s == 0 ? 0 : turbo_fx::NEG) : aend[L * s + t - 1];
             jb.binit[d][L * s + t] = w == P - 1 ? jb.tail[d][L * s + t] : bstart[L * s + t + 1];
         }

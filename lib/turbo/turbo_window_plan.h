@@ -30,6 +30,9 @@ namespace turbo_win {
 
 constexpr int LANES = 16;      //!< int16 lanes of one vector (AVX2 width)
 constexpr int MAX_WINDOWS = 16; //!< windows per codeword at most
+// P is a power of two: lanes are split into codeword and window by shift
+// and mask (turbo_window_decoder.cc, turbo_window_kernel.h).
+static_assert((MAX_WINDOWS & (MAX_WINDOWS - 1)) == 0 && LANES % MAX_WINDOWS == 0, "windows: a power of two");
 //! Windows shorter than this lose BER (their edges start from the previous
 //! iteration's metrics): 64-step windows cost 0.06 dB at K = 1024, 384-step
 //! ones 0.007 dB at K = 6144 (docs/cpu-turbo.md). Fewer windows cost no

@@ -142,6 +142,8 @@ TEST(TurboWindow, PlanIsTheQppInterleaver)
 {
     for (const auto& q : core::lte_qpp_table()) {
         const auto& p = tw::plan_for(q.K);
+        ASSERT_EQ(p.K, q.K);
+        ASSERT_EQ(p.P & (p.P - 1), 0) << "P=" << p.P << " is not a power of two";
         ASSERT_EQ(p.P * p.W, q.K);
         ASSERT_EQ(p.P * p.C, tw::LANES);
         EXPECT_TRUE(p.W >= tw::MIN_WINDOW || p.P == 1) << q.K;
@@ -158,6 +160,8 @@ TEST(TurboWindow, PlanIsTheQppInterleaver)
         }
     }
     EXPECT_EQ(tw::windows_for(6144), 16);
+    for (int K : { -8, 0, 32, 39, 41, 513, 520, 1040, 2080, 6080 + 32, 6145, 6208, 1 << 30 })
+        EXPECT_THROW(tw::plan_for(K), std::invalid_argument) << K;
     EXPECT_EQ(tw::windows_for(2048), 16);
     EXPECT_EQ(tw::windows_for(1024), 8);
     EXPECT_EQ(tw::windows_for(40), 1);
