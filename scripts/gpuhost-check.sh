@@ -7,7 +7,7 @@
 #   command: bash scripts/gpuhost-check.sh [tests] [sanitize] [bench-turbo]
 #            [bench-pipeline] [bench-flowgraph] [example] [ber] [bench-old-new]
 #            [bench-devices] [bench-viterbi-peers] [viterbi-ber] [mimo-ber]
-#            [latency] [bench-cpu-turbo] [bench-cpu-sch] [bench-link] [bench-mimo-ofdm]
+#            [latency] [bench-cpu-turbo] [bench-sch] [bench-cpu-sch] [bench-link] [bench-mimo-ofdm]
 #            [bench-scale-out] [hybrid]
 # bench-viterbi-peers also needs the peers' binaries carried in .peers/
 # (copied from ../shared/peers: libfec_viterbi_bench, grfec_cc_bench.py).
@@ -228,6 +228,16 @@ for step in "$@"; do
             $pin build/bench/bench_turbo_cpu --threads $T --seconds 4 --K $K 2>&1 | tail -n 2 | tee -a "$out/bench_cpu_turbo.txt"
           done
         done
+      done
+      ;;
+    bench-sch)
+      # docs/benchmarks.md, the LTE transport decoder on the GPU: kernel only
+      # and end to end, 100 cells per launch, once per count of batches in
+      # flight in SCH_SLOTS (3).
+      for s in ${SCH_SLOTS:-3}; do
+        echo "== bench_lte_sch --gpu --cells=100 --esn0-et=4.3 --slots=$s" | tee -a "$out/bench_sch.txt"
+        build/bench/bench_lte_sch --gpu --cells=100 --esn0-et=4.3 --slots=$s 2>&1 | tee -a "$out/bench_sch.txt"
+        [ "${PIPESTATUS[0]}" = 0 ] || status=1
       done
       ;;
     bench-cpu-sch)
