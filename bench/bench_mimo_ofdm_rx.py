@@ -83,16 +83,21 @@ def stage(a, paths, what):
         t0 = time.perf_counter()
         tb.run()
         seconds += time.perf_counter() - t0
-    if rx is not None:
-        busy = []
-        for name in ("sync", "estimator", "detector", "v2s", "packets", "tagger", "decoder", "counter"):
-            try:
-                busy.append((name, getattr(rx, name).pc_work_time_total() / 1e9 / seconds))
-            except (AttributeError, RuntimeError):
-                pass
-        if busy:
-            print("time in work() per second of the run: " +
-                  ", ".join("%s %.2f" % (n, b) for n, b in busy))
+    named = {"sync": sync} if what in ("sync", "estimator") else {}
+    if what == "estimator":
+        named["estimator"] = est
+    for name in ("sync", "estimator", "detector", "v2s", "packets", "tagger", "decoder", "counter"):
+        if rx is not None and hasattr(rx, name):
+            named[name] = getattr(rx, name)
+    busy = []
+    for name, blk in named.items():
+        try:
+            busy.append((name, blk.pc_work_time_total() / 1e9 / seconds))
+        except (AttributeError, RuntimeError):
+            pass
+    if busy:
+        print("%s: time in work() per second of the run: " % what +
+              ", ".join("%s %.2f" % (n, b) for n, b in busy))
     return seconds, rx
 
 
