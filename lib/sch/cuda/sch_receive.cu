@@ -21,8 +21,10 @@
 //              gather: no atomics, so the sum is exact as on the CPU),
 //              combines with the soft buffer and writes the decoder's int8
 //              input;
-//  assemble    one block per code block: CRCs word-parallel (each word's
-//              remainder times x^(32m+24) mod g from a table, XOR-reduced);
+//  assemble    one block per code block: its 0/1 bytes packed once into a
+//              bit array in shared memory (16-byte loads); CRCs
+//              word-parallel from it (each word times x^(32m+24) mod g from
+//              a table, XOR-reduced; both CRCs' words in one pass);
 //              the TB's CRC24A as the sum of its code blocks' shares (their
 //              data's CRC times x^(bits after it)); the data bits copied to
 //              the TB's output; then one thread per TB joins the results.
@@ -333,39 +335,38 @@ __global__ void __launch_bounds__(DEMATCH_THREADS) dematch_table_kernel(receive_
 }
 
 constexpr int ASSEMBLE_THREADS = 256;
+constexpr int CB_BIT_WORDS = 6144 / 32; //!< a code block's bits, packed
 
-__device__ __forceinline__ uint32_t block_xor(uint32_t v, uint32_t* shared)
+//! (w * t) mod g over GF(2) for a 32-bit w and 24-bit t: the same value as
+//! crc24_mulmod(crc24_word_mod(w, g), t, g) (both are w t mod g), in one
+//! 32-step Horner loop instead of two loops of 32 and 24 steps.
+__device__ __forceinline__ uint32_t crc24_mulmod32(uint32_t w, uint32_t t, uint32_t g)
 {
-    for (int o = 16; o > 0; o >>= 1)
-        v ^= __shfl_xor_sync(0xFFFFFFFFu, v, o);
-    if (threadIdx.x == 0)
-        *shared = 0;
-    __syncthreads();
-    if ((threadIdx.x & 31) == 0)
-        atomicXor(shared, v);
-    __syncthreads();
-    const uint32_t r = *shared;
-    __syncthreads();
+    uint32_t r = 0;
+#pragma unroll
+    for (int i = 31; i >= 0; i--) {
+        r = ((r << 1) & 0xFFFFFFu) ^ (g & (0u - ((r >> 23) & 1u)));
+        r ^= t & (0u - ((w >> i) & 1u));
+    }
     return r;
 }
 
-// A word-parallel CRC of \p n bits (bit(k) gives bit k, the first highest):
-// each thread's words as polynomials mod g, times x^(32m+24) for the m
-// words after them (table t), XOR-reduced over the block.
-template <typename Bit>
-__device__ uint32_t block_crc(int n, uint32_t g, const uint32_t* t, uint32_t* red, Bit bit)
+//! 32 bits of the packed array from bit \p s on, LSB-first (bit b is bit s+b).
+__device__ __forceinline__ uint32_t bits_at(const uint32_t* bits, int s)
 {
-    const int W = (n + 31) / 32, pad = 32 * W - n;
-    uint32_t acc = 0;
-    for (int m = threadIdx.x; m < W; m += blockDim.x) {
-        uint32_t word = 0;
-        for (int b = 0; b < 32; b++) {
-            const int k = 32 * m + b - pad; // leading zeros leave a CRC unchanged
-            word = (word << 1) | (k >= 0 ? bit(k) : 0u);
-        }
-        acc ^= crc24_mulmod(crc24_word_mod(word, g), t[W - 1 - m], g);
-    }
-    return block_xor(acc, red);
+    return __funnelshift_r(bits[s >> 5], bits[(s >> 5) + 1], uint32_t(s) & 31u);
+}
+
+//! The 0/1 byte's bit 0 of each of a word's 4 bytes, as 4 bits (byte j to bit j).
+__device__ __forceinline__ uint32_t pack4(uint32_t x)
+{
+    x &= 0x01010101u;
+    return (x | (x >> 7) | (x >> 14) | (x >> 21)) & 0xFu;
+}
+//! The inverse: 4 bits to 4 bytes of 0/1.
+__device__ __forceinline__ uint32_t unpack4(uint32_t b)
+{
+    return (b & 1u) | ((b & 2u) << 7) | ((b & 4u) << 14) | ((b & 8u) << 21);
 }
 
 // x^L mod g from x^(32q) (table) and L mod 32 more steps.
@@ -381,34 +382,110 @@ __device__ uint32_t crc24_xpow(int L, uint32_t g, const uint32_t* pow32)
 // block); its data bits' share of the TB's CRC24A (the CRC is linear: the
 // segment's CRC times x^(bits after it)), XORed into the TB's accumulator;
 // and its data bits copied into the TB's output.
+//
+// The decoder's 0/1 bytes are read once, 16 at a time, and packed into a
+// bit array in shared memory (bit 32 + k is byte k, bits 0..31 zero: a
+// CRC's leading zeros then need no test); every 32-bit word of either CRC
+// is then a funnel shift of two array words, whatever its alignment (block
+// 0's data start at F), and the output bytes are expanded from the array
+// and written 16 at a time. Each CRC word is w times x^(32m+24) mod g
+// (table), XOR-reduced: both CRCs' words are spread over the block's
+// threads together, and reduced together.
 __global__ void __launch_bounds__(ASSEMBLE_THREADS) assemble_kernel(receive_args a)
 {
-    __shared__ uint32_t red;
+    __shared__ uint32_t bits[CB_BIT_WORDS + 4];
+    __shared__ uint32_t partial[ASSEMBLE_THREADS / 32][2];
     const int i = blockIdx.x;
     const cb_entry e = reinterpret_cast<const cb_entry*>(a.scratch + a.layout.cb_entries)[i];
     const frame_params& p = a.tbs[e.tb];
     const int r = e.r, K = cb_K(p, r), F = cb_filler(p, r);
     const int L = p.C > 1 ? 24 : 0;
     const uint8_t* c = a.scratch + a.layout.cb_out + size_t(i) * CB_OUT_STRIDE;
-    const auto bit = [c](int k) { return uint32_t(c[k] & 1u); };
-    const uint32_t cb = L ? block_crc(K, crc24b_poly, a.tables.crc_b, &red, bit)
-                          : block_crc(K, crc24a_poly, a.tables.crc_a, &red, bit);
-    const int D = K - L - F;                                        // data bits
+
+    // Pack: chunk j (bytes 16j..16j+15) is half-word 2 + j of the array;
+    // chunks past K (zeros) fill it to the last word a funnel shift reads.
+    const int W = (K + 31) / 32;
+    const int chunks = 2 * (W + 1);
+    const bool c_aligned = (reinterpret_cast<uintptr_t>(c) & 15u) == 0;
+    auto* half = reinterpret_cast<uint16_t*>(bits);
+    if (threadIdx.x == 0)
+        bits[0] = 0;
+    for (int j = threadIdx.x; j < chunks; j += blockDim.x) {
+        const int k0 = 16 * j;
+        uint32_t h = 0;
+        if (k0 + 16 <= K && c_aligned) {
+            const uint4 v = *reinterpret_cast<const uint4*>(c + k0);
+            h = pack4(v.x) | (pack4(v.y) << 4) | (pack4(v.z) << 8) | (pack4(v.w) << 12);
+        } else {
+            for (int b = 0; b < 16 && k0 + b < K; b++)
+                h |= uint32_t(c[k0 + b] & 1u) << b;
+        }
+        half[2 + j] = uint16_t(h);
+    }
+    __syncthreads();
+
+    // CRC words: items [0, W) the block's own CRC over bits [0, K), items
+    // [W, W + Ws) the data segment's over [F, F + D), each word m of n bits
+    // starting at bit 32m - pad (pad = 32 W - n leading zeros).
+    const int D = K - L - F; // data bits
+    const int Ws = (D + 31) / 32;
+    const int pad = 32 * W - K, pad_s = 32 * Ws - D;
+    const uint32_t g_cb = L ? crc24b_poly : crc24a_poly;
+    const uint32_t* t_cb = L ? a.tables.crc_b : a.tables.crc_a;
+    uint32_t acc_cb = 0, acc_seg = 0;
+    for (int m = threadIdx.x; m < W + Ws; m += blockDim.x) {
+        if (m < W) {
+            // Bits before 0 are the array's zero word.
+            const uint32_t v = bits_at(bits, 32 + 32 * m - pad);
+            acc_cb ^= crc24_mulmod32(__brev(v), t_cb[W - 1 - m], g_cb);
+        } else {
+            const int ms = m - W;
+            uint32_t v = bits_at(bits, 32 + F + 32 * ms - pad_s);
+            if (ms == 0)
+                v &= ~0u << pad_s; // the filler bits before F count as zeros
+            acc_seg ^= crc24_mulmod32(__brev(v), a.tables.crc_a[Ws - 1 - ms], crc24a_poly);
+        }
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+        acc_cb ^= __shfl_xor_sync(0xFFFFFFFFu, acc_cb, o);
+        acc_seg ^= __shfl_xor_sync(0xFFFFFFFFu, acc_seg, o);
+    }
+    if ((threadIdx.x & 31) == 0) {
+        partial[threadIdx.x / 32][0] = acc_cb;
+        partial[threadIdx.x / 32][1] = acc_seg;
+    }
+
+    // The data bits into the TB's output: 16-byte stores on 16-byte
+    // boundaries, the bytes before the first and after the last one apart.
     const int S = r == 0 ? 0 : cb_bit_offset(p, r) - r * L - p.F; // where they start in the TB
-    const int B = p.tbs + 24;
-    const uint32_t seg = block_crc(D, crc24a_poly, a.tables.crc_a, &red, [c, F](int k) {
-        return uint32_t(c[F + k] & 1u);
-    });
+    const int n = min(D, p.tbs - S);
+    uint8_t* out = a.out + a.frames[e.tb].out_offset + S;
+    const int head = min(n, int((16u - (reinterpret_cast<uintptr_t>(out) & 15u)) & 15u));
+    const int body = (n - head) / 16;
+    const int tail_at = head + 16 * body;
+    for (int q = threadIdx.x; q < body; q += blockDim.x) {
+        const uint32_t b = bits_at(bits, 32 + F + head + 16 * q);
+        *reinterpret_cast<uint4*>(out + head + 16 * q) =
+            make_uint4(unpack4(b), unpack4(b >> 4), unpack4(b >> 8), unpack4(b >> 12));
+    }
+    for (int k = threadIdx.x; k < head + (n - tail_at); k += blockDim.x) {
+        const int at = k < head ? k : tail_at + (k - head);
+        out[at] = uint8_t((bits[(32 + F + at) >> 5] >> ((32 + F + at) & 31)) & 1u);
+    }
+
+    __syncthreads();
     if (threadIdx.x == 0) {
+        uint32_t cb = 0, seg = 0;
+        for (int w = 0; w < ASSEMBLE_THREADS / 32; w++) {
+            cb ^= partial[w][0];
+            seg ^= partial[w][1];
+        }
+        const int B = p.tbs + 24;
         reinterpret_cast<int32_t*>(a.scratch + a.layout.cb_ok)[i] = cb == 0;
         if (seg)
             atomicXor(reinterpret_cast<uint32_t*>(a.scratch + a.layout.tb_crc) + e.tb,
                       crc24_mulmod(seg, crc24_xpow(B - S - D, crc24a_poly, a.tables.pow32_a), crc24a_poly));
     }
-    uint8_t* out = a.out + a.frames[e.tb].out_offset;
-    const int n = min(D, p.tbs - S);
-    for (int k = threadIdx.x; k < n; k += blockDim.x)
-        out[S + k] = c[F + k] & 1u;
 }
 
 // One thread per TB: its results from its code blocks'.
