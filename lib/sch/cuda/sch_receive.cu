@@ -11,6 +11,8 @@
 //              the group from tables, each lane stepped to its word by a
 //              small matrix; then the warp walks the 32 words, lane l taking
 //              element l of each, so loads and stores are coalesced;
+//              only the TBs descramble_in_dematch() leaves to it (uplink,
+//              or a code block too long to hold on chip);
 //  cb_setup    one block per TB: its first code block in launch order
 //              (single-block TBs first), and its blocks' turbo frames;
 //  dematch     one block per code block: the rank of every circular-buffer
@@ -20,7 +22,10 @@
 //              repetition; each thread sums its positions' copies (a
 //              gather: no atomics, so the sum is exact as on the CPU),
 //              combines with the soft buffer and writes the decoder's int8
-//              input;
+//              input; on the downlink the block descrambles its E LLRs
+//              itself as it loads them (the descramble kernel's Gold words
+//              for the range [at, at + E)), so the TB's LLRs are not
+//              written out and read back;
 //  assemble    one block per code block: its 0/1 bytes packed once into a
 //              bit array in shared memory (16-byte loads); CRCs
 //              word-parallel from it (each word times x^(32m+24) mod g from
@@ -60,6 +65,36 @@ __device__ __forceinline__ uint32_t gf2_apply_d(const uint32_t* columns, uint32_
 
 constexpr int DESCRAMBLE_THREADS = 256;
 
+// Scrambling word 32 group + lane (c(32w) .. c(32w+31), w that word) of
+// the sequence of c_init, for every lane of a warp (all 32 call it): x2's
+// state at the 1024-bit group's start is its matrix on c_init, a column
+// per lane XOR-reduced across the warp; each lane then steps to its own
+// word with its lane matrix (shared memory, conflict-free: the stride 31
+// is odd).
+__device__ __forceinline__ uint32_t gold_group_word(const device_tables& t, const uint32_t* lane_x1,
+                                                    const uint32_t* lane_x2, uint32_t c_init, int group,
+                                                    int lane)
+{
+    uint32_t x2 = lane < 31 && ((c_init >> lane) & 1u) ? t.x2_group[group * 31 + lane] : 0u;
+    for (int o = 16; o > 0; o >>= 1)
+        x2 ^= __shfl_xor_sync(0xFFFFFFFFu, x2, o);
+    return gold_word(gf2_apply_d(&lane_x1[lane * 31], t.x1_group[group]), gf2_apply_d(&lane_x2[lane * 31], x2));
+}
+
+// Received LLR j as int8 (clamped to -127, or quantized from float),
+// negated where scrambling bit \p lane of word \p c is set.
+__device__ __forceinline__ int8_t descrambled_llr(const uint8_t* in, bool int8_in, int j, uint32_t c, int lane)
+{
+    int v;
+    if (int8_in) {
+        v = reinterpret_cast<const int8_t*>(in)[j];
+        v = v < -127 ? -127 : v;
+    } else {
+        v = quantize_llr(reinterpret_cast<const float*>(in)[j], int8_llr_steps, int8_llr_max);
+    }
+    return int8_t(((c >> lane) & 1u) ? -v : v);
+}
+
 // grid: (groups of 8 warps, TB). A warp takes 32 words (1024 LLRs): x2's
 // state at the group's start is its matrix on c_init, a column per lane
 // XOR-reduced across the warp; each lane then steps to its own word with
@@ -67,12 +102,14 @@ constexpr int DESCRAMBLE_THREADS = 256;
 __global__ void __launch_bounds__(DESCRAMBLE_THREADS) descramble_kernel(receive_args a)
 {
     __shared__ uint32_t lane_x1[32 * 31], lane_x2[32 * 31];
+    const int f = blockIdx.y;
+    if (descramble_in_dematch(a.tbs[f]))
+        return; // the dematching descrambles it (the whole block returns)
     for (int k = threadIdx.x; k < 32 * 31; k += blockDim.x) {
         lane_x1[k] = a.tables.lane_x1[k];
         lane_x2[k] = a.tables.lane_x2[k];
     }
     __syncthreads();
-    const int f = blockIdx.y;
     const int G = a.tbs[f].G;
     const uint32_t c_init = a.tbs[f].c_init & 0x7FFFFFFFu;
     const bool int8_in = a.tbs[f].input == turbo::INPUT_INT8;
@@ -80,26 +117,14 @@ __global__ void __launch_bounds__(DESCRAMBLE_THREADS) descramble_kernel(receive_
     const int group = blockIdx.x * (DESCRAMBLE_THREADS / 32) + int(threadIdx.x / 32);
     if (group * 1024 >= G)
         return;
-    uint32_t x2 = lane < 31 && ((c_init >> lane) & 1u) ? a.tables.x2_group[group * 31 + lane] : 0u;
-    for (int o = 16; o > 0; o >>= 1)
-        x2 ^= __shfl_xor_sync(0xFFFFFFFFu, x2, o);
-    const uint32_t mine = gold_word(gf2_apply_d(&lane_x1[lane * 31], a.tables.x1_group[group]),
-                                    gf2_apply_d(&lane_x2[lane * 31], x2));
+    const uint32_t mine = gold_group_word(a.tables, lane_x1, lane_x2, c_init, group, lane);
     const uint8_t* in = a.in + a.frames[f].in_offset;
     int8_t* out = reinterpret_cast<int8_t*>(a.scratch + a.layout.descrambled_of(size_t(f)));
     for (int i = 0; i < 32; i++) {
         const uint32_t c = __shfl_sync(0xFFFFFFFFu, mine, i);
         const int j = group * 1024 + i * 32 + lane;
-        if (j < G) {
-            int v;
-            if (int8_in) {
-                v = reinterpret_cast<const int8_t*>(in)[j];
-                v = v < -127 ? -127 : v;
-            } else {
-                v = quantize_llr(reinterpret_cast<const float*>(in)[j], int8_llr_steps, int8_llr_max);
-            }
-            out[j] = int8_t(((c >> lane) & 1u) ? -v : v);
-        }
+        if (j < G)
+            out[j] = descrambled_llr(in, int8_in, j, c, lane);
     }
 }
 
@@ -177,9 +202,52 @@ __device__ cb_work begin_code_block(const receive_args& a, int held, int8_t* rx_
     w.soft = p.harq_slot >= 0 ? a.soft + size_t(p.harq_slot) * a.soft_llrs + size_t(e.r) * MAX_CB_LLRS : nullptr;
     w.ul = p.channel == ULSCH;
     w.on_chip = w.E <= held;
-    if (w.on_chip)
+    if (descramble_in_dematch(p)) {
+        // The descrambling of [at, at + E) here (on_chip holds: held is
+        // min(max_E, MAX_HELD_LLRS)), the descramble kernel's arithmetic: a
+        // warp per 1024-bit group the range meets. Saves writing the TB's
+        // LLRs out and reading them back.
+        __shared__ uint32_t lane_x1[32 * 31], lane_x2[32 * 31];
+        for (int k = threadIdx.x; k < 32 * 31; k += blockDim.x) {
+            lane_x1[k] = a.tables.lane_x1[k];
+            lane_x2[k] = a.tables.lane_x2[k];
+        }
+        __syncthreads();
+        const uint32_t c_init = p.c_init & 0x7FFFFFFFu;
+        const bool int8_in = p.input == turbo::INPUT_INT8;
+        const uint8_t* in = a.in + a.frames[e.tb].in_offset;
+        const bool in_aligned = (reinterpret_cast<uintptr_t>(in) & 3u) == 0;
+        const int lane = threadIdx.x & 31;
+        const int at = w.at, end = w.at + w.E;
+        for (int group = (at >> 10) + int(threadIdx.x / 32); group <= ((end - 1) >> 10);
+             group += int(blockDim.x / 32)) {
+            const uint32_t mine = gold_group_word(a.tables, lane_x1, lane_x2, c_init, group, lane);
+            // Four LLRs a lane per step (int8: one 4-byte load, 128 bytes
+            // a warp), their scrambling bits at the bottom of c.
+            for (int i = 0; i < 8; i++) {
+                const uint32_t c = __shfl_sync(0xFFFFFFFFu, mine, 4 * i + (lane >> 3)) >> (4 * (lane & 7));
+                const int j0 = group * 1024 + i * 128 + 4 * lane;
+                if (j0 + 4 <= at || j0 >= end)
+                    continue;
+                if (int8_in && in_aligned && j0 >= at && j0 + 4 <= end) {
+                    const char4 v = *reinterpret_cast<const char4*>(in + j0);
+                    const int vs[4] = { v.x, v.y, v.z, v.w };
+#pragma unroll
+                    for (int b = 0; b < 4; b++) {
+                        const int x = vs[b] < -127 ? -127 : vs[b];
+                        rx_held[j0 + b - at] = int8_t(((c >> b) & 1u) ? -x : x);
+                    }
+                } else {
+                    for (int b = 0; b < 4; b++)
+                        if (j0 + b >= at && j0 + b < end)
+                            rx_held[j0 + b - at] = descrambled_llr(in, int8_in, j0 + b, c, b);
+                }
+            }
+        }
+    } else if (w.on_chip) {
         for (int k = threadIdx.x; k < w.E; k += blockDim.x)
             rx_held[k] = w.rx[w.ul ? transmitted_index(p, w.at + k) : w.at + k];
+    }
     __syncthreads();
     return w;
 }
@@ -565,7 +633,7 @@ device_tables upload_tables(uint32_t* words, int crc_words)
 
 void launch_descramble(const receive_args& a, int max_G, void* stream)
 {
-    if (a.ntb == 0)
+    if (a.ntb == 0 || max_G == 0)
         return;
     const int groups = (max_G + 1023) / 1024;
     const dim3 grid((groups + DESCRAMBLE_THREADS / 32 - 1) / (DESCRAMBLE_THREADS / 32), a.ntb);
@@ -585,9 +653,9 @@ void launch_dematch(const receive_args& a, int max_E, void* stream)
 {
     if (a.ncb == 0)
         return;
-    // Up to 32 KB of LLRs per block on chip; larger E (heavy repetition)
+    // Up to MAX_HELD_LLRS per block on chip; larger E (heavy repetition)
     // reads them from global memory.
-    const int held = std::min(max_E, 32 * 1024);
+    const int held = std::min(max_E, MAX_HELD_LLRS);
     auto fn = a.tb_shapes ? &dematch_table_kernel : &dematch_kernel;
     allow_smem(fn, size_t(held));
     fn<<<a.ncb, DEMATCH_THREADS, size_t(held), static_cast<cudaStream_t>(stream)>>>(a, held);
