@@ -32,6 +32,9 @@ struct device_tables {
     const uint32_t* x2_group;
     const uint32_t* lane_x1;
     const uint32_t* lane_x2;
+    //! x1's state at every word, 1600 + 32 w (w < 32 GOLD_GROUPS): x1 does
+    //! not depend on c_init, so its lane-matrix step is done once here.
+    const uint32_t* x1_word;
 };
 //! Words of device memory upload_tables() fills.
 size_t table_words(int crc_words);

@@ -70,15 +70,15 @@ constexpr int DESCRAMBLE_THREADS = 256;
 // state at the 1024-bit group's start is its matrix on c_init, a column
 // per lane XOR-reduced across the warp; each lane then steps to its own
 // word with its lane matrix (shared memory, conflict-free: the stride 31
-// is odd).
-__device__ __forceinline__ uint32_t gold_group_word(const device_tables& t, const uint32_t* lane_x1,
-                                                    const uint32_t* lane_x2, uint32_t c_init, int group,
-                                                    int lane)
+// is odd). x1's state at the word is a table (the same lane-matrix step,
+// done once on the host).
+__device__ __forceinline__ uint32_t gold_group_word(const device_tables& t, const uint32_t* lane_x2,
+                                                    uint32_t c_init, int group, int lane)
 {
     uint32_t x2 = lane < 31 && ((c_init >> lane) & 1u) ? t.x2_group[group * 31 + lane] : 0u;
     for (int o = 16; o > 0; o >>= 1)
         x2 ^= __shfl_xor_sync(0xFFFFFFFFu, x2, o);
-    return gold_word(gf2_apply_d(&lane_x1[lane * 31], t.x1_group[group]), gf2_apply_d(&lane_x2[lane * 31], x2));
+    return gold_word(t.x1_word[group * 32 + lane], gf2_apply_d(&lane_x2[lane * 31], x2));
 }
 
 // Received LLR j as int8 (clamped to -127, or quantized from float),
@@ -101,14 +101,12 @@ __device__ __forceinline__ int8_t descrambled_llr(const uint8_t* in, bool int8_i
 // its lane matrix (shared memory, conflict-free: the stride 31 is odd).
 __global__ void __launch_bounds__(DESCRAMBLE_THREADS) descramble_kernel(receive_args a)
 {
-    __shared__ uint32_t lane_x1[32 * 31], lane_x2[32 * 31];
+    __shared__ uint32_t lane_x2[32 * 31];
     const int f = blockIdx.y;
     if (descramble_in_dematch(a.tbs[f]))
         return; // the dematching descrambles it (the whole block returns)
-    for (int k = threadIdx.x; k < 32 * 31; k += blockDim.x) {
-        lane_x1[k] = a.tables.lane_x1[k];
+    for (int k = threadIdx.x; k < 32 * 31; k += blockDim.x)
         lane_x2[k] = a.tables.lane_x2[k];
-    }
     __syncthreads();
     const int G = a.tbs[f].G;
     const uint32_t c_init = a.tbs[f].c_init & 0x7FFFFFFFu;
@@ -117,7 +115,7 @@ __global__ void __launch_bounds__(DESCRAMBLE_THREADS) descramble_kernel(receive_
     const int group = blockIdx.x * (DESCRAMBLE_THREADS / 32) + int(threadIdx.x / 32);
     if (group * 1024 >= G)
         return;
-    const uint32_t mine = gold_group_word(a.tables, lane_x1, lane_x2, c_init, group, lane);
+    const uint32_t mine = gold_group_word(a.tables, lane_x2, c_init, group, lane);
     const uint8_t* in = a.in + a.frames[f].in_offset;
     int8_t* out = reinterpret_cast<int8_t*>(a.scratch + a.layout.descrambled_of(size_t(f)));
     for (int i = 0; i < 32; i++) {
@@ -207,11 +205,9 @@ __device__ cb_work begin_code_block(const receive_args& a, int held, int8_t* rx_
         // min(max_E, MAX_HELD_LLRS)), the descramble kernel's arithmetic: a
         // warp per 1024-bit group the range meets. Saves writing the TB's
         // LLRs out and reading them back.
-        __shared__ uint32_t lane_x1[32 * 31], lane_x2[32 * 31];
-        for (int k = threadIdx.x; k < 32 * 31; k += blockDim.x) {
-            lane_x1[k] = a.tables.lane_x1[k];
+        __shared__ uint32_t lane_x2[32 * 31];
+        for (int k = threadIdx.x; k < 32 * 31; k += blockDim.x)
             lane_x2[k] = a.tables.lane_x2[k];
-        }
         __syncthreads();
         const uint32_t c_init = p.c_init & 0x7FFFFFFFu;
         const bool int8_in = p.input == turbo::INPUT_INT8;
@@ -221,7 +217,7 @@ __device__ cb_work begin_code_block(const receive_args& a, int held, int8_t* rx_
         const int at = w.at, end = w.at + w.E;
         for (int group = (at >> 10) + int(threadIdx.x / 32); group <= ((end - 1) >> 10);
              group += int(blockDim.x / 32)) {
-            const uint32_t mine = gold_group_word(a.tables, lane_x1, lane_x2, c_init, group, lane);
+            const uint32_t mine = gold_group_word(a.tables, lane_x2, c_init, group, lane);
             // Four LLRs a lane per step (int8: one 4-byte load, 128 bytes
             // a warp), their scrambling bits at the bottom of c.
             for (int i = 0; i < 8; i++) {
@@ -606,7 +602,8 @@ void launch_build_shapes(const shape_tables& t, const shape_builds& b, void* str
 size_t table_words(int crc_words)
 {
     const auto& g = gold_warp();
-    return 3 * size_t(crc_words) + g.x1_group.size() + g.x2_group.size() + g.lane_x1.size() + g.lane_x2.size();
+    return 3 * size_t(crc_words) + g.x1_group.size() + g.x2_group.size() + g.lane_x1.size() + g.lane_x2.size() +
+           32 * g.x1_group.size();
 }
 
 device_tables upload_tables(uint32_t* words, int crc_words)
@@ -627,6 +624,11 @@ device_tables upload_tables(uint32_t* words, int crc_words)
     t.x2_group = put(g.x2_group);
     t.lane_x1 = put(g.lane_x1);
     t.lane_x2 = put(g.lane_x2);
+    std::vector<uint32_t> x1_word(32 * g.x1_group.size());
+    for (size_t grp = 0; grp < g.x1_group.size(); grp++)
+        for (size_t l = 0; l < 32; l++)
+            x1_word[32 * grp + l] = gf2_apply(&g.lane_x1[l * 31], g.x1_group[grp]);
+    t.x1_word = put(x1_word);
     GPURX_CUDA_CHECK(cudaMemcpy(words, all.data(), all.size() * 4, cudaMemcpyHostToDevice));
     return t;
 }
