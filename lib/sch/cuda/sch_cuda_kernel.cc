@@ -95,7 +95,8 @@ public:
                                        " exceeds the decoder's bounds (C " + std::to_string(p.C) +
                                        ", G " + std::to_string(p.G) + ", slot " +
                                        std::to_string(p.harq_slot) + ")");
-            max_G = std::max(max_G, p.G);
+            if (!sch::descramble_in_dematch(p)) // the others' descrambling is the dematching's
+                max_G = std::max(max_G, p.G);
             max_E = std::max({ max_E, p.E_lo, p.E_hi });
         }
         // Descrambling needs nothing of the code blocks: it runs while the

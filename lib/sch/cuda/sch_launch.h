@@ -10,6 +10,7 @@
 #ifndef INCLUDED_GPURX_SCH_CUDA_SCH_LAUNCH_H
 #define INCLUDED_GPURX_SCH_CUDA_SCH_LAUNCH_H
 
+#include "common/host_device.h"
 #include "pipeline/batch_kernel.h"
 #include "sch/sch_batch.h"
 #include "sch/sch_frame.h"
@@ -31,6 +32,9 @@ struct device_tables {
     const uint32_t* x2_group;
     const uint32_t* lane_x1;
     const uint32_t* lane_x2;
+    //! x1's state at every word, 1600 + 32 w (w < 32 GOLD_GROUPS): x1 does
+    //! not depend on c_init, so its lane-matrix step is done once here.
+    const uint32_t* x1_word;
 };
 //! Words of device memory upload_tables() fills.
 size_t table_words(int crc_words);
@@ -82,6 +86,25 @@ struct receive_args {
     const int32_t* tb_shapes; //!< per TB: slots of block 0, of K- blocks, of K+ blocks; nullptr: no tables
 };
 
+//! The most received LLRs of a code block the dematching holds in shared
+//! memory; larger E (heavy repetition) are read from global memory.
+constexpr int MAX_HELD_LLRS = 32 * 1024;
+/*!
+ * Whether the dematching descrambles TB \p p's LLRs itself, as it loads each
+ * code block's E of them into shared memory (the Gold words of its range
+ * from the same tables), instead of the descramble kernel writing them out
+ * and reading them back: on the downlink, whose code blocks' bits are
+ * contiguous, when every block's LLRs fit on chip. The uplink's channel
+ * interleaver scatters a block's bits over the TB: it keeps the separate
+ * kernel.
+ */
+GPURX_HD bool descramble_in_dematch(const frame_params& p)
+{
+    return p.channel != ULSCH && p.E_lo <= MAX_HELD_LLRS && p.E_hi <= MAX_HELD_LLRS;
+}
+
+//! Descrambles the TBs that descramble_in_dematch() leaves to it (no launch
+//! when there are none).
 void launch_descramble(const receive_args& a, int max_G, void* stream);
 void launch_cb_setup(const receive_args& a, void* stream);
 //! \p max_E: the largest E of the batch's code blocks (sizes the shared copy of their LLRs).

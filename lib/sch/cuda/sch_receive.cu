@@ -11,6 +11,8 @@
 //              the group from tables, each lane stepped to its word by a
 //              small matrix; then the warp walks the 32 words, lane l taking
 //              element l of each, so loads and stores are coalesced;
+//              only the TBs descramble_in_dematch() leaves to it (uplink,
+//              or a code block too long to hold on chip);
 //  cb_setup    one block per TB: its first code block in launch order
 //              (single-block TBs first), and its blocks' turbo frames;
 //  dematch     one block per code block: the rank of every circular-buffer
@@ -20,9 +22,14 @@
 //              repetition; each thread sums its positions' copies (a
 //              gather: no atomics, so the sum is exact as on the CPU),
 //              combines with the soft buffer and writes the decoder's int8
-//              input;
-//  assemble    one block per code block: CRCs word-parallel (each word's
-//              remainder times x^(32m+24) mod g from a table, XOR-reduced);
+//              input; on the downlink the block descrambles its E LLRs
+//              itself as it loads them (the descramble kernel's Gold words
+//              for the range [at, at + E)), so the TB's LLRs are not
+//              written out and read back;
+//  assemble    one block per code block: its 0/1 bytes packed once into a
+//              bit array in shared memory (16-byte loads); CRCs
+//              word-parallel from it (each word times x^(32m+24) mod g from
+//              a table, XOR-reduced; both CRCs' words in one pass);
 //              the TB's CRC24A as the sum of its code blocks' shares (their
 //              data's CRC times x^(bits after it)); the data bits copied to
 //              the TB's output; then one thread per TB joins the results.
@@ -58,19 +65,49 @@ __device__ __forceinline__ uint32_t gf2_apply_d(const uint32_t* columns, uint32_
 
 constexpr int DESCRAMBLE_THREADS = 256;
 
+// Scrambling word 32 group + lane (c(32w) .. c(32w+31), w that word) of
+// the sequence of c_init, for every lane of a warp (all 32 call it): x2's
+// state at the 1024-bit group's start is its matrix on c_init, a column
+// per lane XOR-reduced across the warp; each lane then steps to its own
+// word with its lane matrix (shared memory, conflict-free: the stride 31
+// is odd). x1's state at the word is a table (the same lane-matrix step,
+// done once on the host).
+__device__ __forceinline__ uint32_t gold_group_word(const device_tables& t, const uint32_t* lane_x2,
+                                                    uint32_t c_init, int group, int lane)
+{
+    uint32_t x2 = lane < 31 && ((c_init >> lane) & 1u) ? t.x2_group[group * 31 + lane] : 0u;
+    for (int o = 16; o > 0; o >>= 1)
+        x2 ^= __shfl_xor_sync(0xFFFFFFFFu, x2, o);
+    return gold_word(t.x1_word[group * 32 + lane], gf2_apply_d(&lane_x2[lane * 31], x2));
+}
+
+// Received LLR j as int8 (clamped to -127, or quantized from float),
+// negated where scrambling bit \p lane of word \p c is set.
+__device__ __forceinline__ int8_t descrambled_llr(const uint8_t* in, bool int8_in, int j, uint32_t c, int lane)
+{
+    int v;
+    if (int8_in) {
+        v = reinterpret_cast<const int8_t*>(in)[j];
+        v = v < -127 ? -127 : v;
+    } else {
+        v = quantize_llr(reinterpret_cast<const float*>(in)[j], int8_llr_steps, int8_llr_max);
+    }
+    return int8_t(((c >> lane) & 1u) ? -v : v);
+}
+
 // grid: (groups of 8 warps, TB). A warp takes 32 words (1024 LLRs): x2's
 // state at the group's start is its matrix on c_init, a column per lane
 // XOR-reduced across the warp; each lane then steps to its own word with
 // its lane matrix (shared memory, conflict-free: the stride 31 is odd).
 __global__ void __launch_bounds__(DESCRAMBLE_THREADS) descramble_kernel(receive_args a)
 {
-    __shared__ uint32_t lane_x1[32 * 31], lane_x2[32 * 31];
-    for (int k = threadIdx.x; k < 32 * 31; k += blockDim.x) {
-        lane_x1[k] = a.tables.lane_x1[k];
-        lane_x2[k] = a.tables.lane_x2[k];
-    }
-    __syncthreads();
+    __shared__ uint32_t lane_x2[32 * 31];
     const int f = blockIdx.y;
+    if (descramble_in_dematch(a.tbs[f]))
+        return; // the dematching descrambles it (the whole block returns)
+    for (int k = threadIdx.x; k < 32 * 31; k += blockDim.x)
+        lane_x2[k] = a.tables.lane_x2[k];
+    __syncthreads();
     const int G = a.tbs[f].G;
     const uint32_t c_init = a.tbs[f].c_init & 0x7FFFFFFFu;
     const bool int8_in = a.tbs[f].input == turbo::INPUT_INT8;
@@ -78,26 +115,14 @@ __global__ void __launch_bounds__(DESCRAMBLE_THREADS) descramble_kernel(receive_
     const int group = blockIdx.x * (DESCRAMBLE_THREADS / 32) + int(threadIdx.x / 32);
     if (group * 1024 >= G)
         return;
-    uint32_t x2 = lane < 31 && ((c_init >> lane) & 1u) ? a.tables.x2_group[group * 31 + lane] : 0u;
-    for (int o = 16; o > 0; o >>= 1)
-        x2 ^= __shfl_xor_sync(0xFFFFFFFFu, x2, o);
-    const uint32_t mine = gold_word(gf2_apply_d(&lane_x1[lane * 31], a.tables.x1_group[group]),
-                                    gf2_apply_d(&lane_x2[lane * 31], x2));
+    const uint32_t mine = gold_group_word(a.tables, lane_x2, c_init, group, lane);
     const uint8_t* in = a.in + a.frames[f].in_offset;
     int8_t* out = reinterpret_cast<int8_t*>(a.scratch + a.layout.descrambled_of(size_t(f)));
     for (int i = 0; i < 32; i++) {
         const uint32_t c = __shfl_sync(0xFFFFFFFFu, mine, i);
         const int j = group * 1024 + i * 32 + lane;
-        if (j < G) {
-            int v;
-            if (int8_in) {
-                v = reinterpret_cast<const int8_t*>(in)[j];
-                v = v < -127 ? -127 : v;
-            } else {
-                v = quantize_llr(reinterpret_cast<const float*>(in)[j], int8_llr_steps, int8_llr_max);
-            }
-            out[j] = int8_t(((c >> lane) & 1u) ? -v : v);
-        }
+        if (j < G)
+            out[j] = descrambled_llr(in, int8_in, j, c, lane);
     }
 }
 
@@ -175,9 +200,50 @@ __device__ cb_work begin_code_block(const receive_args& a, int held, int8_t* rx_
     w.soft = p.harq_slot >= 0 ? a.soft + size_t(p.harq_slot) * a.soft_llrs + size_t(e.r) * MAX_CB_LLRS : nullptr;
     w.ul = p.channel == ULSCH;
     w.on_chip = w.E <= held;
-    if (w.on_chip)
+    if (descramble_in_dematch(p)) {
+        // The descrambling of [at, at + E) here (on_chip holds: held is
+        // min(max_E, MAX_HELD_LLRS)), the descramble kernel's arithmetic: a
+        // warp per 1024-bit group the range meets. Saves writing the TB's
+        // LLRs out and reading them back.
+        __shared__ uint32_t lane_x2[32 * 31];
+        for (int k = threadIdx.x; k < 32 * 31; k += blockDim.x)
+            lane_x2[k] = a.tables.lane_x2[k];
+        __syncthreads();
+        const uint32_t c_init = p.c_init & 0x7FFFFFFFu;
+        const bool int8_in = p.input == turbo::INPUT_INT8;
+        const uint8_t* in = a.in + a.frames[e.tb].in_offset;
+        const bool in_aligned = (reinterpret_cast<uintptr_t>(in) & 3u) == 0;
+        const int lane = threadIdx.x & 31;
+        const int at = w.at, end = w.at + w.E;
+        for (int group = (at >> 10) + int(threadIdx.x / 32); group <= ((end - 1) >> 10);
+             group += int(blockDim.x / 32)) {
+            const uint32_t mine = gold_group_word(a.tables, lane_x2, c_init, group, lane);
+            // Four LLRs a lane per step (int8: one 4-byte load, 128 bytes
+            // a warp), their scrambling bits at the bottom of c.
+            for (int i = 0; i < 8; i++) {
+                const uint32_t c = __shfl_sync(0xFFFFFFFFu, mine, 4 * i + (lane >> 3)) >> (4 * (lane & 7));
+                const int j0 = group * 1024 + i * 128 + 4 * lane;
+                if (j0 + 4 <= at || j0 >= end)
+                    continue;
+                if (int8_in && in_aligned && j0 >= at && j0 + 4 <= end) {
+                    const char4 v = *reinterpret_cast<const char4*>(in + j0);
+                    const int vs[4] = { v.x, v.y, v.z, v.w };
+#pragma unroll
+                    for (int b = 0; b < 4; b++) {
+                        const int x = vs[b] < -127 ? -127 : vs[b];
+                        rx_held[j0 + b - at] = int8_t(((c >> b) & 1u) ? -x : x);
+                    }
+                } else {
+                    for (int b = 0; b < 4; b++)
+                        if (j0 + b >= at && j0 + b < end)
+                            rx_held[j0 + b - at] = descrambled_llr(in, int8_in, j0 + b, c, b);
+                }
+            }
+        }
+    } else if (w.on_chip) {
         for (int k = threadIdx.x; k < w.E; k += blockDim.x)
             rx_held[k] = w.rx[w.ul ? transmitted_index(p, w.at + k) : w.at + k];
+    }
     __syncthreads();
     return w;
 }
@@ -333,39 +399,38 @@ __global__ void __launch_bounds__(DEMATCH_THREADS) dematch_table_kernel(receive_
 }
 
 constexpr int ASSEMBLE_THREADS = 256;
+constexpr int CB_BIT_WORDS = 6144 / 32; //!< a code block's bits, packed
 
-__device__ __forceinline__ uint32_t block_xor(uint32_t v, uint32_t* shared)
+//! (w * t) mod g over GF(2) for a 32-bit w and 24-bit t: the same value as
+//! crc24_mulmod(crc24_word_mod(w, g), t, g) (both are w t mod g), in one
+//! 32-step Horner loop instead of two loops of 32 and 24 steps.
+__device__ __forceinline__ uint32_t crc24_mulmod32(uint32_t w, uint32_t t, uint32_t g)
 {
-    for (int o = 16; o > 0; o >>= 1)
-        v ^= __shfl_xor_sync(0xFFFFFFFFu, v, o);
-    if (threadIdx.x == 0)
-        *shared = 0;
-    __syncthreads();
-    if ((threadIdx.x & 31) == 0)
-        atomicXor(shared, v);
-    __syncthreads();
-    const uint32_t r = *shared;
-    __syncthreads();
+    uint32_t r = 0;
+#pragma unroll
+    for (int i = 31; i >= 0; i--) {
+        r = ((r << 1) & 0xFFFFFFu) ^ (g & (0u - ((r >> 23) & 1u)));
+        r ^= t & (0u - ((w >> i) & 1u));
+    }
     return r;
 }
 
-// A word-parallel CRC of \p n bits (bit(k) gives bit k, the first highest):
-// each thread's words as polynomials mod g, times x^(32m+24) for the m
-// words after them (table t), XOR-reduced over the block.
-template <typename Bit>
-__device__ uint32_t block_crc(int n, uint32_t g, const uint32_t* t, uint32_t* red, Bit bit)
+//! 32 bits of the packed array from bit \p s on, LSB-first (bit b is bit s+b).
+__device__ __forceinline__ uint32_t bits_at(const uint32_t* bits, int s)
 {
-    const int W = (n + 31) / 32, pad = 32 * W - n;
-    uint32_t acc = 0;
-    for (int m = threadIdx.x; m < W; m += blockDim.x) {
-        uint32_t word = 0;
-        for (int b = 0; b < 32; b++) {
-            const int k = 32 * m + b - pad; // leading zeros leave a CRC unchanged
-            word = (word << 1) | (k >= 0 ? bit(k) : 0u);
-        }
-        acc ^= crc24_mulmod(crc24_word_mod(word, g), t[W - 1 - m], g);
-    }
-    return block_xor(acc, red);
+    return __funnelshift_r(bits[s >> 5], bits[(s >> 5) + 1], uint32_t(s) & 31u);
+}
+
+//! The 0/1 byte's bit 0 of each of a word's 4 bytes, as 4 bits (byte j to bit j).
+__device__ __forceinline__ uint32_t pack4(uint32_t x)
+{
+    x &= 0x01010101u;
+    return (x | (x >> 7) | (x >> 14) | (x >> 21)) & 0xFu;
+}
+//! The inverse: 4 bits to 4 bytes of 0/1.
+__device__ __forceinline__ uint32_t unpack4(uint32_t b)
+{
+    return (b & 1u) | ((b & 2u) << 7) | ((b & 4u) << 14) | ((b & 8u) << 21);
 }
 
 // x^L mod g from x^(32q) (table) and L mod 32 more steps.
@@ -381,34 +446,110 @@ __device__ uint32_t crc24_xpow(int L, uint32_t g, const uint32_t* pow32)
 // block); its data bits' share of the TB's CRC24A (the CRC is linear: the
 // segment's CRC times x^(bits after it)), XORed into the TB's accumulator;
 // and its data bits copied into the TB's output.
+//
+// The decoder's 0/1 bytes are read once, 16 at a time, and packed into a
+// bit array in shared memory (bit 32 + k is byte k, bits 0..31 zero: a
+// CRC's leading zeros then need no test); every 32-bit word of either CRC
+// is then a funnel shift of two array words, whatever its alignment (block
+// 0's data start at F), and the output bytes are expanded from the array
+// and written 16 at a time. Each CRC word is w times x^(32m+24) mod g
+// (table), XOR-reduced: both CRCs' words are spread over the block's
+// threads together, and reduced together.
 __global__ void __launch_bounds__(ASSEMBLE_THREADS) assemble_kernel(receive_args a)
 {
-    __shared__ uint32_t red;
+    __shared__ uint32_t bits[CB_BIT_WORDS + 4];
+    __shared__ uint32_t partial[ASSEMBLE_THREADS / 32][2];
     const int i = blockIdx.x;
     const cb_entry e = reinterpret_cast<const cb_entry*>(a.scratch + a.layout.cb_entries)[i];
     const frame_params& p = a.tbs[e.tb];
     const int r = e.r, K = cb_K(p, r), F = cb_filler(p, r);
     const int L = p.C > 1 ? 24 : 0;
     const uint8_t* c = a.scratch + a.layout.cb_out + size_t(i) * CB_OUT_STRIDE;
-    const auto bit = [c](int k) { return uint32_t(c[k] & 1u); };
-    const uint32_t cb = L ? block_crc(K, crc24b_poly, a.tables.crc_b, &red, bit)
-                          : block_crc(K, crc24a_poly, a.tables.crc_a, &red, bit);
-    const int D = K - L - F;                                        // data bits
+
+    // Pack: chunk j (bytes 16j..16j+15) is half-word 2 + j of the array;
+    // chunks past K (zeros) fill it to the last word a funnel shift reads.
+    const int W = (K + 31) / 32;
+    const int chunks = 2 * (W + 1);
+    const bool c_aligned = (reinterpret_cast<uintptr_t>(c) & 15u) == 0;
+    auto* half = reinterpret_cast<uint16_t*>(bits);
+    if (threadIdx.x == 0)
+        bits[0] = 0;
+    for (int j = threadIdx.x; j < chunks; j += blockDim.x) {
+        const int k0 = 16 * j;
+        uint32_t h = 0;
+        if (k0 + 16 <= K && c_aligned) {
+            const uint4 v = *reinterpret_cast<const uint4*>(c + k0);
+            h = pack4(v.x) | (pack4(v.y) << 4) | (pack4(v.z) << 8) | (pack4(v.w) << 12);
+        } else {
+            for (int b = 0; b < 16 && k0 + b < K; b++)
+                h |= uint32_t(c[k0 + b] & 1u) << b;
+        }
+        half[2 + j] = uint16_t(h);
+    }
+    __syncthreads();
+
+    // CRC words: items [0, W) the block's own CRC over bits [0, K), items
+    // [W, W + Ws) the data segment's over [F, F + D), each word m of n bits
+    // starting at bit 32m - pad (pad = 32 W - n leading zeros).
+    const int D = K - L - F; // data bits
+    const int Ws = (D + 31) / 32;
+    const int pad = 32 * W - K, pad_s = 32 * Ws - D;
+    const uint32_t g_cb = L ? crc24b_poly : crc24a_poly;
+    const uint32_t* t_cb = L ? a.tables.crc_b : a.tables.crc_a;
+    uint32_t acc_cb = 0, acc_seg = 0;
+    for (int m = threadIdx.x; m < W + Ws; m += blockDim.x) {
+        if (m < W) {
+            // Bits before 0 are the array's zero word.
+            const uint32_t v = bits_at(bits, 32 + 32 * m - pad);
+            acc_cb ^= crc24_mulmod32(__brev(v), t_cb[W - 1 - m], g_cb);
+        } else {
+            const int ms = m - W;
+            uint32_t v = bits_at(bits, 32 + F + 32 * ms - pad_s);
+            if (ms == 0)
+                v &= ~0u << pad_s; // the filler bits before F count as zeros
+            acc_seg ^= crc24_mulmod32(__brev(v), a.tables.crc_a[Ws - 1 - ms], crc24a_poly);
+        }
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+        acc_cb ^= __shfl_xor_sync(0xFFFFFFFFu, acc_cb, o);
+        acc_seg ^= __shfl_xor_sync(0xFFFFFFFFu, acc_seg, o);
+    }
+    if ((threadIdx.x & 31) == 0) {
+        partial[threadIdx.x / 32][0] = acc_cb;
+        partial[threadIdx.x / 32][1] = acc_seg;
+    }
+
+    // The data bits into the TB's output: 16-byte stores on 16-byte
+    // boundaries, the bytes before the first and after the last one apart.
     const int S = r == 0 ? 0 : cb_bit_offset(p, r) - r * L - p.F; // where they start in the TB
-    const int B = p.tbs + 24;
-    const uint32_t seg = block_crc(D, crc24a_poly, a.tables.crc_a, &red, [c, F](int k) {
-        return uint32_t(c[F + k] & 1u);
-    });
+    const int n = min(D, p.tbs - S);
+    uint8_t* out = a.out + a.frames[e.tb].out_offset + S;
+    const int head = min(n, int((16u - (reinterpret_cast<uintptr_t>(out) & 15u)) & 15u));
+    const int body = (n - head) / 16;
+    const int tail_at = head + 16 * body;
+    for (int q = threadIdx.x; q < body; q += blockDim.x) {
+        const uint32_t b = bits_at(bits, 32 + F + head + 16 * q);
+        *reinterpret_cast<uint4*>(out + head + 16 * q) =
+            make_uint4(unpack4(b), unpack4(b >> 4), unpack4(b >> 8), unpack4(b >> 12));
+    }
+    for (int k = threadIdx.x; k < head + (n - tail_at); k += blockDim.x) {
+        const int at = k < head ? k : tail_at + (k - head);
+        out[at] = uint8_t((bits[(32 + F + at) >> 5] >> ((32 + F + at) & 31)) & 1u);
+    }
+
+    __syncthreads();
     if (threadIdx.x == 0) {
+        uint32_t cb = 0, seg = 0;
+        for (int w = 0; w < ASSEMBLE_THREADS / 32; w++) {
+            cb ^= partial[w][0];
+            seg ^= partial[w][1];
+        }
+        const int B = p.tbs + 24;
         reinterpret_cast<int32_t*>(a.scratch + a.layout.cb_ok)[i] = cb == 0;
         if (seg)
             atomicXor(reinterpret_cast<uint32_t*>(a.scratch + a.layout.tb_crc) + e.tb,
                       crc24_mulmod(seg, crc24_xpow(B - S - D, crc24a_poly, a.tables.pow32_a), crc24a_poly));
     }
-    uint8_t* out = a.out + a.frames[e.tb].out_offset;
-    const int n = min(D, p.tbs - S);
-    for (int k = threadIdx.x; k < n; k += blockDim.x)
-        out[S + k] = c[F + k] & 1u;
 }
 
 // One thread per TB: its results from its code blocks'.
@@ -461,7 +602,8 @@ void launch_build_shapes(const shape_tables& t, const shape_builds& b, void* str
 size_t table_words(int crc_words)
 {
     const auto& g = gold_warp();
-    return 3 * size_t(crc_words) + g.x1_group.size() + g.x2_group.size() + g.lane_x1.size() + g.lane_x2.size();
+    return 3 * size_t(crc_words) + g.x1_group.size() + g.x2_group.size() + g.lane_x1.size() + g.lane_x2.size() +
+           32 * g.x1_group.size();
 }
 
 device_tables upload_tables(uint32_t* words, int crc_words)
@@ -482,13 +624,18 @@ device_tables upload_tables(uint32_t* words, int crc_words)
     t.x2_group = put(g.x2_group);
     t.lane_x1 = put(g.lane_x1);
     t.lane_x2 = put(g.lane_x2);
+    std::vector<uint32_t> x1_word(32 * g.x1_group.size());
+    for (size_t grp = 0; grp < g.x1_group.size(); grp++)
+        for (size_t l = 0; l < 32; l++)
+            x1_word[32 * grp + l] = gf2_apply(&g.lane_x1[l * 31], g.x1_group[grp]);
+    t.x1_word = put(x1_word);
     GPURX_CUDA_CHECK(cudaMemcpy(words, all.data(), all.size() * 4, cudaMemcpyHostToDevice));
     return t;
 }
 
 void launch_descramble(const receive_args& a, int max_G, void* stream)
 {
-    if (a.ntb == 0)
+    if (a.ntb == 0 || max_G == 0)
         return;
     const int groups = (max_G + 1023) / 1024;
     const dim3 grid((groups + DESCRAMBLE_THREADS / 32 - 1) / (DESCRAMBLE_THREADS / 32), a.ntb);
@@ -508,9 +655,9 @@ void launch_dematch(const receive_args& a, int max_E, void* stream)
 {
     if (a.ncb == 0)
         return;
-    // Up to 32 KB of LLRs per block on chip; larger E (heavy repetition)
+    // Up to MAX_HELD_LLRS per block on chip; larger E (heavy repetition)
     // reads them from global memory.
-    const int held = std::min(max_E, 32 * 1024);
+    const int held = std::min(max_E, MAX_HELD_LLRS);
     auto fn = a.tb_shapes ? &dematch_table_kernel : &dematch_kernel;
     allow_smem(fn, size_t(held));
     fn<<<a.ncb, DEMATCH_THREADS, size_t(held), static_cast<cudaStream_t>(stream)>>>(a, held);
