@@ -10,6 +10,7 @@
 // sequence number, user tag and data, mixed with the frame-by-frame calls,
 // in partial batches and partial runs, and across a stop in mid-stream.
 #include "copy/copy_kernel.h"
+#include "cuda/cuda_probe.h"
 #include "pipeline/batch_pipeline.h"
 #include "pipeline/worker_pool.h"
 #include "test_util.h"
@@ -57,11 +58,18 @@ void fill(uint8_t* dst, size_t i, size_t vlen)
 // sometimes withdrawn and booked again), with single frames and rejected
 // ones among them, and takes them out in runs of random length, popped in
 // random parts, sometimes frame by frame. Checks order, tags and data.
-void batched_stream(size_t slots, size_t batch, int flush_us, uint32_t seed)
+void batched_stream(const core::backend_choice& where,
+                    size_t device_threads,
+                    size_t slots,
+                    size_t batch,
+                    int flush_us,
+                    uint32_t seed)
 {
     const size_t vlen = 37; // 148 bytes: a stride of 160, padding between frames
     const size_t bytes = vlen * sizeof(float);
-    auto pipe = core::make_pipeline(copy_kernels(vlen), test::cpu_backend(), make_cfg(slots, batch, flush_us, vlen));
+    auto cfg = make_cfg(slots, batch, flush_us, vlen);
+    cfg.device_threads = device_threads;
+    auto pipe = core::make_pipeline(copy_kernels(vlen), where, cfg);
     std::mt19937 rng(seed);
     const size_t nframes = 4 * batch * slots + 29;
     size_t next_in = 0, next_out = 0;
@@ -173,20 +181,42 @@ void batched_stream(size_t slots, size_t batch, int flush_us, uint32_t seed)
     EXPECT_TRUE(pipe->front_many(false).empty());
 }
 
-} // namespace
-
-TEST(PipelineBatched, CpuEveryFrameOnceInOrderUnchanged)
+void batched_all(const core::backend_choice& where, size_t device_threads)
 {
     uint32_t seed = 7;
     for (size_t slots : { 1, 2, 3 })
         for (size_t batch : { 1, 7, 64 })
             for (int flush : { 0, 100, 10000 }) {
                 SCOPED_TRACE("slots=" + std::to_string(slots) + " max_batch=" + std::to_string(batch) +
-                             " flush_us=" + std::to_string(flush));
-                batched_stream(slots, batch, flush, seed++);
+                             " flush_us=" + std::to_string(flush) +
+                             " device_threads=" + std::to_string(device_threads));
+                batched_stream(where, device_threads, slots, batch, flush, seed++);
                 if (::testing::Test::HasFatalFailure())
                     return;
             }
+}
+
+} // namespace
+
+TEST(PipelineBatched, CpuEveryFrameOnceInOrderUnchanged) { batched_all(test::cpu_backend(), 0); }
+// Batches launched by the device's thread: front_many() waits for the launch.
+TEST(PipelineBatched, CpuDeviceThreadsKeepOrder) { batched_all(test::cpu_backend(), 1); }
+TEST(PipelineBatchedCuda, EveryFrameOnceInOrderUnchanged) { batched_all(test::cuda_backend(), 0); }
+TEST(PipelineBatchedCuda, DeviceThreadsKeepOrder) { batched_all(test::cuda_backend(), 1); }
+// Every GPU of the machine in one pipeline (the multi-GPU feed the batched
+// calls are for), the caller or a thread per GPU launching.
+TEST(PipelineBatchedCuda, SeveralDevicesKeepOrder)
+{
+    std::vector<int> all;
+    for (const auto& d : core::probe_cuda().devices)
+        if (d.usable)
+            all.push_back(d.ordinal);
+    std::printf("devices in the pipeline: %zu\n", all.size());
+    for (size_t device_threads : { 0, 1 }) {
+        batched_all(test::cuda_backend(all), device_threads);
+        if (::testing::Test::HasFatalFailure())
+            return;
+    }
 }
 
 // begin_frames() books what the filling slot has room for; a full slot
