@@ -574,7 +574,13 @@ uint64_t batch_pipeline::commit_frame()
 {
     if (!d_open)
         throw std::logic_error("batch_pipeline: commit_frame() without begin_frame()");
-    return commit_frames();
+    // commit_frames(), written out: this is a frame-by-frame producer's path.
+    const uint64_t first = d_next_seq;
+    d_next_seq += d_open;
+    d_pending += d_open;
+    d_open = 0;
+    launch_if_full(d_slots[d_fill]);
+    return first;
 }
 
 uint64_t batch_pipeline::commit_frames()
@@ -744,7 +750,7 @@ bool batch_pipeline::front_in_flight() const
     return st == slot_state::in_flight || st == slot_state::done;
 }
 
-batch_pipeline::slot* batch_pipeline::head_done(bool block)
+inline batch_pipeline::slot* batch_pipeline::head_done(bool block)
 {
     if (d_pending == 0)
         return nullptr;
