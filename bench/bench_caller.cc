@@ -292,12 +292,12 @@ round_result run_round(const options& o, bool batched)
     return r;
 }
 
-size_t parse_size(const char* flag, const char* v)
+size_t parse_size(const char* flag, const char* v, bool zero = false)
 {
     char* end = nullptr;
     const unsigned long long x = std::strtoull(v ? v : "", &end, 10);
-    if (!v || *end || x == 0)
-        bench::fail(std::string(flag) + " needs a positive integer");
+    if (!v || !*v || *end || (x == 0 && !zero))
+        bench::fail(std::string(flag) + (zero ? " needs an integer >= 0" : " needs a positive integer"));
     return size_t(x);
 }
 
@@ -318,7 +318,7 @@ int main(int argc, char** argv)
         else if (a == "--slots")
             o.slots = parse_size("--slots", v), i++;
         else if (a == "--latency-us")
-            o.latency_us = parse_size("--latency-us", v), i++;
+            o.latency_us = parse_size("--latency-us", v, true), i++;
         else if (a == "--cold")
             o.cold = true;
         else if (a == "--feed" && v && (std::string(v) == "frame" || std::string(v) == "batch" ||
