@@ -572,11 +572,18 @@ double timed_pipeline(core::batch_pipeline& pipe, size_t warm, size_t total, siz
 {
     using clk = std::chrono::steady_clock;
     size_t in = 0, done = 0, since = 0;
+    // A batch's completed frames at a time: one completion query per run,
+    // not per frame (on CUDA a driver call, which frame by frame cost the
+    // caller more than the rest of its bookkeeping).
     auto take = [&](bool block) {
-        while (const auto* f = pipe.front(block)) {
-            out(*f, done, done >= warm);
-            pipe.pop();
-            done++;
+        for (;;) {
+            const core::completed_run r = pipe.front_many(block);
+            if (r.empty())
+                return;
+            for (size_t i = 0; i < r.size(); i++)
+                out(r[i], done + i, done + i >= warm);
+            pipe.pop_many(r.size());
+            done += r.size();
             block = false;
         }
     };

@@ -9,8 +9,8 @@
 //     (CUDA events around the launches);
 //  2. end to end through the batching pipeline, host input to host output,
 //     PCIe copies included, float32 and int8 LLRs; the input is written into
-//     the pinned staging in place (begin_frame), so what is timed is
-//     copy-in + decode + copy-out, overlapped across 3 slots;
+//     the pinned staging in place (begin_frames, a batch at a time), so what
+//     is timed is copy-in + decode + copy-out, overlapped across 3 slots;
 //  3. the CPU backend on all cores, same codewords;
 //  4. latency of a single codeword through the pipeline (flush_us = 0).
 //
@@ -317,7 +317,7 @@ struct figure {
 
 //! How pipeline_gbps hands frames over.
 enum class e2e_feed {
-    in_place,    //!< begin_frame()/commit_frame() into the staging (written once, at warm-up)
+    in_place,    //!< begin_frames()/commit_frames() of whole batches into the staging (written once, at warm-up)
     submit_many, //!< submit_many() of whole runs from a pageable buffer: a copy per frame
 };
 
@@ -457,29 +457,33 @@ figure pipeline_gbps(int K, const core::turbo_config& cfg, const core::backend_c
         for (size_t j = 0; j < warm; j++)
             std::memcpy(&many[j * stride], src[j % src.size()].data(), in_bytes);
     }
+    // Both feeds hand over the rest of the batch at once and take completed
+    // frames out a batch at a time: frame by frame (begin_frame, front/pop
+    // after each) the one caller thread spent ~300 ns a codeword and capped
+    // 2 and 4 GPUs at 20 Gbit/s (bench_caller times that bookkeeping).
     const double secs = bench::timed_pipeline(
-        *pipe, warm, total_frames, opt.feed == e2e_feed::submit_many ? max_batch : 1,
+        *pipe, warm, total_frames, max_batch,
         [&](core::batch_pipeline& p, size_t in, size_t n) -> size_t {
             if (in == warm)
                 p.reset_stats(); // the timed part's stages only
-            if (opt.feed == e2e_feed::submit_many) {
-                // Whole batches: runs never cross a multiple of max_batch.
-                const size_t pos = in % warm;
-                n = std::min(n, max_batch - in % max_batch);
+            // Whole batches: runs never cross a multiple of max_batch.
+            const size_t pos = in % warm;
+            n = std::min(n, max_batch - in % max_batch);
+            if (opt.feed == e2e_feed::submit_many)
                 return p.submit_many(&many[pos * stride], stride, in_bytes, K, &params, n, 0);
-            }
-            // Frame in goes to staging position in mod warm (whole batches,
+            // Frame in + i goes to staging position pos + i (whole batches,
             // slots in turn), which the warm-up filled with codeword
-            // (in mod warm) mod 64: its user tag.
-            const size_t s = (in % warm) % src.size();
-            uint8_t* dst = p.begin_frame(in_bytes, K, &params, s);
+            // (pos + i) mod 64; its user tag is that position.
+            const core::frame_run r = p.begin_frames(n, in_bytes, K, &params, pos, 1);
             if (in < warm || cpu)
-                std::memcpy(dst, src[s].data(), in_bytes);
-            p.commit_frame();
-            return 1;
+                for (size_t i = 0; i < r.count; i++)
+                    std::memcpy(r.frame(i), src[(pos + i) % src.size()].data(), in_bytes);
+            p.commit_frames();
+            return r.count;
         },
         [&](const core::completed_frame& f, size_t number, bool timed) {
-            const size_t staged = opt.feed == e2e_feed::submit_many ? (number % warm) % src.size() : size_t(f.user);
+            const size_t staged =
+                (opt.feed == e2e_feed::submit_many ? number % warm : size_t(f.user)) % src.size();
             check.add(staged, f.data, f.out_bytes, all_iterations(f, cfg.iterations),
                       !timed || number % bench::sample_every == 0);
         });
@@ -926,11 +930,11 @@ int main(int argc, char** argv)
             r.place_caller = pipeline_gbps(int(K), cfg, where, true, batch, frames, lk,
                                            "end to end int8, in place, caller launches, " + tag,
                                            { e2e_feed::in_place, 0, true });
-            print_stages("end to end int8, in place (begin_frame), the caller launches, " + tag, r.place_caller);
+            print_stages("end to end int8, in place (begin_frames), the caller launches, " + tag, r.place_caller);
             r.place_threads = pipeline_gbps(int(K), cfg, where, true, batch, frames, lk,
                                             "end to end int8, in place, device threads launch, " + tag,
                                             { e2e_feed::in_place, 1, true });
-            print_stages("end to end int8, in place (begin_frame), a thread per GPU launches, " + tag,
+            print_stages("end to end int8, in place (begin_frames), a thread per GPU launches, " + tag,
                          r.place_threads);
             r.many = pipeline_gbps(int(K), cfg, where, true, batch, frames, lk,
                                    "end to end int8, submit_many, device threads copy, " + tag,

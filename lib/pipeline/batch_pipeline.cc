@@ -353,9 +353,12 @@ void batch_pipeline::check_sizes(size_t in_bytes, size_t out_bytes) const
 
 uint8_t* batch_pipeline::begin_frame(size_t in_bytes, size_t out_bytes, const void* params, uint64_t user)
 {
-    if (d_frame_open)
+    if (d_open)
         throw std::logic_error("batch_pipeline: begin_frame() twice without commit_frame()");
     check_sizes(in_bytes, out_bytes);
+    // One frame: written out here rather than through book_frames(), whose
+    // loop and run bookkeeping cost a frame-by-frame producer more than the
+    // stores themselves.
     auto& s = filling_slot();
     const size_t idx = s.nkernel;
     frame_desc& fd = s.frames[idx];
@@ -371,30 +374,74 @@ uint8_t* batch_pipeline::begin_frame(size_t in_bytes, size_t out_bytes, const vo
     s.nkernel++;
     s.entries.push_back(
         { d_next_seq, user, static_cast<int32_t>(idx), static_cast<uint32_t>(out_bytes) });
-    d_frame_open = true;
+    d_open = 1;
     return dst;
 }
 
-size_t batch_pipeline::add_frames(
-    slot& s, size_t in_bytes, size_t out_bytes, const void* params, size_t m, uint64_t user)
+frame_run batch_pipeline::begin_frames(
+    size_t n, size_t in_bytes, size_t out_bytes, const void* params, uint64_t user, uint64_t user_step)
+{
+    if (d_open)
+        throw std::logic_error("batch_pipeline: begin_frames() while frames are open (commit_frames() first)");
+    check_sizes(in_bytes, out_bytes);
+    frame_run r;
+    if (n == 0 || !can_accept())
+        return r;
+    auto& s = filling_slot();
+    // The filling slot is never full (a full slot launches at once), and its
+    // input area holds max_batch frames of the largest size: m always fit.
+    const size_t m = std::min(n, d_cfg.max_batch - s.entries.size());
+    r.data = s.in + book_frames(s, in_bytes, out_bytes, params, m, user, user_step);
+    r.stride = align_up(in_bytes);
+    r.count = m;
+    d_open = m;
+    return r;
+}
+
+// The per-frame work of every submission path, kept to plain stores: with
+// one caller feeding several GPUs it is what bounds the frame rate. Locals
+// instead of the slot's members in the loop (the record copies would make
+// the compiler reload them), and the parameter record copied once and then
+// doubled (one memcpy call per doubling, not one per frame).
+size_t batch_pipeline::book_frames(slot& s,
+                                   size_t in_bytes,
+                                   size_t out_bytes,
+                                   const void* params,
+                                   size_t m,
+                                   uint64_t user,
+                                   uint64_t user_step)
 {
     const size_t pb = d_cfg.types.param_bytes;
-    const size_t first_in = s.in_used;
+    const size_t in_step = align_up(in_bytes), out_step = align_up(out_bytes);
+    const size_t first_in = s.in_used, idx0 = s.nkernel;
+    size_t in_at = first_in, out_at = s.out_used;
+    frame_desc* fd = s.frames + idx0;
+    const size_t e0 = s.entries.size();
+    s.entries.resize(e0 + m);
+    entry* e = s.entries.data() + e0;
+    const uint64_t seq0 = d_next_seq;
+    const auto ib = static_cast<uint32_t>(in_bytes), ob = static_cast<uint32_t>(out_bytes);
     for (size_t i = 0; i < m; i++) {
-        const size_t idx = s.nkernel;
-        frame_desc& fd = s.frames[idx];
-        fd.in_offset = s.in_used;
-        fd.out_offset = s.out_used;
-        fd.in_bytes = static_cast<uint32_t>(in_bytes);
-        fd.out_bytes = static_cast<uint32_t>(out_bytes);
-        if (pb)
-            std::memcpy(s.params + idx * pb, params, pb);
-        s.in_used += align_up(in_bytes);
-        s.out_used += align_up(out_bytes);
-        s.nkernel++;
-        s.entries.push_back({ d_next_seq++, user, static_cast<int32_t>(idx), static_cast<uint32_t>(out_bytes) });
+        fd[i].in_offset = in_at;
+        fd[i].out_offset = out_at;
+        fd[i].in_bytes = ib;
+        fd[i].out_bytes = ob;
+        in_at += in_step;
+        out_at += out_step;
+        e[i] = { seq0 + i, user + i * user_step, static_cast<int32_t>(idx0 + i), ob };
     }
-    d_pending += m;
+    if (pb && m) {
+        uint8_t* p = s.params + idx0 * pb;
+        std::memcpy(p, params, pb);
+        for (size_t have = 1; have < m;) {
+            const size_t k = std::min(have, m - have);
+            std::memcpy(p + have * pb, p, k * pb);
+            have += k;
+        }
+    }
+    s.in_used = in_at;
+    s.out_used = out_at;
+    s.nkernel = idx0 + m;
     return first_in;
 }
 
@@ -406,14 +453,16 @@ size_t batch_pipeline::open_frames(const char* caller,
                                    uint64_t user,
                                    size_t& first_in)
 {
-    if (d_frame_open)
+    if (d_open)
         throw std::logic_error(std::string("batch_pipeline: ") + caller + "() inside begin_frame()");
     check_sizes(in_bytes, out_bytes);
     if (n == 0 || !can_accept())
         return 0;
     auto& s = filling_slot();
     const size_t m = std::min(n, d_cfg.max_batch - s.entries.size());
-    first_in = add_frames(s, in_bytes, out_bytes, params, m, user);
+    first_in = book_frames(s, in_bytes, out_bytes, params, m, user, 0);
+    d_next_seq += m;
+    d_pending += m;
     return m;
 }
 
@@ -475,15 +524,24 @@ size_t batch_pipeline::submit_many(const void* in,
 
 void batch_pipeline::abort_frame()
 {
-    if (!d_frame_open)
+    if (!d_open)
         throw std::logic_error("batch_pipeline: abort_frame() without begin_frame()");
+    abort_frames();
+}
+
+void batch_pipeline::abort_frames()
+{
+    if (!d_open)
+        return;
+    // The open frames are the slot's last ones: the slot goes back to where
+    // it was before them (they are never launched while open).
     auto& s = d_slots[d_fill];
-    const frame_desc& fd = s.frames[s.nkernel - 1];
-    s.in_used -= align_up(fd.in_bytes);
-    s.out_used -= align_up(fd.out_bytes);
-    s.nkernel--;
-    s.entries.pop_back();
-    d_frame_open = false;
+    const size_t first = s.nkernel - d_open;
+    s.in_used = s.frames[first].in_offset;
+    s.out_used = s.frames[first].out_offset;
+    s.nkernel = first;
+    s.entries.resize(s.entries.size() - d_open);
+    d_open = 0;
     // The withdrawn frame was the slot's only one: the slot is free again,
     // as if begin_frame() had not been called. Left "filling" with no frame
     // (and the withdrawn frame's first_submit), it fell due, and launch_due()
@@ -505,20 +563,36 @@ void batch_pipeline::abort_frame()
 
 void* batch_pipeline::open_frame_params()
 {
-    if (!d_frame_open)
-        throw std::logic_error("batch_pipeline: open_frame_params() without begin_frame()");
+    if (d_open != 1)
+        throw std::logic_error(d_open ? "batch_pipeline: open_frame_params() with several frames open"
+                                      : "batch_pipeline: open_frame_params() without begin_frame()");
     auto& s = d_slots[d_fill];
     return s.params + (s.nkernel - 1) * d_cfg.types.param_bytes;
 }
 
 uint64_t batch_pipeline::commit_frame()
 {
-    if (!d_frame_open)
+    if (!d_open)
         throw std::logic_error("batch_pipeline: commit_frame() without begin_frame()");
-    d_frame_open = false;
-    d_pending++;
+    // commit_frames(), written out: this is a frame-by-frame producer's path.
+    const uint64_t first = d_next_seq;
+    d_next_seq += d_open;
+    d_pending += d_open;
+    d_open = 0;
     launch_if_full(d_slots[d_fill]);
-    return d_next_seq++;
+    return first;
+}
+
+uint64_t batch_pipeline::commit_frames()
+{
+    const uint64_t first = d_next_seq;
+    if (!d_open)
+        return first;
+    d_next_seq += d_open;
+    d_pending += d_open;
+    d_open = 0;
+    launch_if_full(d_slots[d_fill]);
+    return first;
 }
 
 void batch_pipeline::launch_if_full(slot& s)
@@ -529,7 +603,7 @@ void batch_pipeline::launch_if_full(slot& s)
 
 uint64_t batch_pipeline::submit_rejected(size_t out_bytes, uint64_t user)
 {
-    if (d_frame_open)
+    if (d_open)
         throw std::logic_error("batch_pipeline: submit_rejected() inside begin_frame()");
     if (out_bytes > d_cfg.max_out_bytes)
         throw std::length_error("rejected frame output of " + std::to_string(out_bytes) +
@@ -646,14 +720,14 @@ void batch_pipeline::advance_fill() { d_fill = (d_fill + 1) % d_slots.size(); }
 void batch_pipeline::launch_due(clock::time_point now)
 {
     auto& s = d_slots[d_fill];
-    if (!d_frame_open && s.state == slot_state::filling &&
+    if (!d_open && s.state == slot_state::filling &&
         now - s.first_submit >= d_cfg.flush_timeout)
         launch(d_fill);
 }
 
 void batch_pipeline::flush()
 {
-    if (!d_frame_open && d_slots[d_fill].state == slot_state::filling)
+    if (!d_open && d_slots[d_fill].state == slot_state::filling)
         launch(d_fill);
 }
 
@@ -676,7 +750,7 @@ bool batch_pipeline::front_in_flight() const
     return st == slot_state::in_flight || st == slot_state::done;
 }
 
-const completed_frame* batch_pipeline::front(bool block)
+inline batch_pipeline::slot* batch_pipeline::head_done(bool block)
 {
     if (d_pending == 0)
         return nullptr;
@@ -698,19 +772,43 @@ const completed_frame* batch_pipeline::front(bool block)
     }
     if (s.state != slot_state::done)
         return nullptr; // oldest frame still waits in the filling slot
-    const entry& e = s.entries[s.read];
+    return &s;
+}
+
+const completed_frame* batch_pipeline::front(bool block)
+{
+    slot* s = head_done(block);
+    if (!s)
+        return nullptr;
+    const entry& e = s->entries[s->read];
     if (e.kernel_index < 0) {
         d_front = { d_zeros.data(), e.out_bytes, nullptr, e.seq, e.user, true };
     } else {
-        const frame_desc& fd = s.frames[e.kernel_index];
-        d_front = { s.out + fd.out_offset,
+        const frame_desc& fd = s->frames[e.kernel_index];
+        d_front = { s->out + fd.out_offset,
                     e.out_bytes,
-                    s.results + size_t(e.kernel_index) * d_cfg.types.result_bytes,
+                    s->results + size_t(e.kernel_index) * d_cfg.types.result_bytes,
                     e.seq,
                     e.user,
                     false };
     }
     return &d_front;
+}
+
+completed_run batch_pipeline::front_many(bool block, size_t max)
+{
+    completed_run r;
+    slot* s = head_done(block);
+    if (!s)
+        return r;
+    r.d_e = s->entries.data() + s->read;
+    r.d_n = std::min(max, s->entries.size() - s->read);
+    r.d_frames = s->frames;
+    r.d_out = s->out;
+    r.d_results = s->results;
+    r.d_result_bytes = d_cfg.types.result_bytes;
+    r.d_zeros = d_zeros.data();
+    return r;
 }
 
 void batch_pipeline::pop()
@@ -726,10 +824,27 @@ void batch_pipeline::pop()
     }
 }
 
+void batch_pipeline::pop_many(size_t n)
+{
+    auto& s = d_slots[d_head];
+    if (n == 0)
+        return;
+    if (d_pending == 0 || s.state != slot_state::done)
+        throw std::logic_error("batch_pipeline: pop() without a completed front()");
+    if (n > s.entries.size() - s.read)
+        throw std::logic_error("batch_pipeline: pop_many(" + std::to_string(n) + ") beyond the " +
+                               std::to_string(s.entries.size() - s.read) + " frames front_many() gives");
+    s.read += n;
+    d_pending -= n;
+    if (s.read == s.entries.size()) {
+        s.state = slot_state::free;
+        d_head = (d_head + 1) % d_slots.size();
+    }
+}
+
 void batch_pipeline::drain()
 {
-    if (d_frame_open)
-        abort_frame();
+    abort_frames();
     if (d_held)
         resume(); // launches the filling slot too
     else

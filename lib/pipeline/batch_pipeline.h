@@ -100,6 +100,76 @@ struct completed_frame {
     }
 };
 
+//! The pipeline's record of one booked frame (what completed_run reads).
+struct frame_entry {
+    uint64_t seq;
+    uint64_t user;
+    int32_t kernel_index; //!< -1: rejected frame
+    uint32_t out_bytes;
+};
+
+/*!
+ * Frames booked at once by begin_frames(): frame i's input goes to
+ * data + i * stride (the staging's stride, align16(in_bytes)), in_bytes
+ * each. count == 0: none booked.
+ */
+struct frame_run {
+    uint8_t* data = nullptr;
+    size_t stride = 0;
+    size_t count = 0;
+    uint8_t* frame(size_t i) const { return data + i * stride; }
+};
+
+/*!
+ * Completed frames at the head of the pipeline, oldest first, all of one
+ * batch (front_many()). Frame i is built on demand, inline, from the
+ * pipeline's records: no call into the pipeline per frame. Valid until the
+ * next call that changes the pipeline (pop_many(), submission, ...).
+ */
+class completed_run
+{
+public:
+    size_t size() const { return d_n; }
+    bool empty() const { return d_n == 0; }
+    uint64_t seq(size_t i) const { return d_e[i].seq; }
+    uint64_t user(size_t i) const { return d_e[i].user; }
+    bool rejected(size_t i) const { return d_e[i].kernel_index < 0; }
+    size_t out_bytes(size_t i) const { return d_e[i].out_bytes; }
+    //! out_bytes(i) of output (zeros for a rejected frame).
+    const uint8_t* data(size_t i) const
+    {
+        const frame_entry& e = d_e[i];
+        return e.kernel_index < 0 ? d_zeros : d_out + d_frames[e.kernel_index].out_offset;
+    }
+    //! The family's result record; nullptr when rejected.
+    const void* result(size_t i) const
+    {
+        const frame_entry& e = d_e[i];
+        return e.kernel_index < 0 ? nullptr : d_results + size_t(e.kernel_index) * d_result_bytes;
+    }
+    template <typename R>
+    const R* result_as(size_t i) const
+    {
+        return static_cast<const R*>(result(i));
+    }
+    //! Frame i as front() would give it.
+    completed_frame operator[](size_t i) const
+    {
+        const frame_entry& e = d_e[i];
+        return { data(i), e.out_bytes, result(i), e.seq, e.user, e.kernel_index < 0 };
+    }
+
+private:
+    friend class batch_pipeline;
+    const frame_entry* d_e = nullptr;
+    size_t d_n = 0;
+    const frame_desc* d_frames = nullptr;
+    const uint8_t* d_out = nullptr;
+    const uint8_t* d_results = nullptr;
+    size_t d_result_bytes = 0;
+    const uint8_t* d_zeros = nullptr;
+};
+
 /*!
  * Where one device's batches spent their time, since the pipeline was made
  * or reset_stats(): the host's part (copying frames into the staging,
@@ -187,18 +257,46 @@ public:
      * is launched while it is open.
      */
     uint8_t* begin_frame(size_t in_bytes, size_t out_bytes, const void* params, uint64_t user = 0);
-    //! Completes begin_frame(); returns the frame's sequence number.
+    //! Completes begin_frame(); returns the frame's sequence number
+    //! (after begin_frames(): commit_frames()).
     uint64_t commit_frame();
     //! Withdraws the frame begin_frame() opened (its input proved malformed
-    //! while being written): as if begin_frame() had not been called.
+    //! while being written): as if begin_frame() had not been called
+    //! (after begin_frames(): abort_frames()).
     void abort_frame();
     /*!
      * The parameter record of the frame begin_frame() opened, which the
      * caller may still amend before commit_frame(): for a decision that may
      * be taken only once the frame's input has proved well-formed (the
      * shared channel's HARQ buffer, which a withdrawn frame must not touch).
+     * Only with one frame open (begin_frame()).
      */
     void* open_frame_params();
+
+    /*!
+     * begin_frame() for up to \p n frames of one shape at once, for a
+     * producer with many frames at hand (a stream block, a benchmark): books
+     * as many as the filling slot has room for (0 when can_accept() is
+     * false) and returns where their inputs go (frame_run: back to back at
+     * the staging's stride). Frame i gets the user tag user + i * user_step
+     * and the same \p params record. The caller writes the inputs, then
+     * commits all of them with commit_frames() (or withdraws them with
+     * abort_frames()); nothing may be submitted in between and no batch is
+     * launched while they are open. One call books a whole run for about
+     * the cost of one begin_frame(): with one caller thread feeding several
+     * GPUs, the per-frame bookkeeping bounds the rate.
+     */
+    frame_run begin_frames(size_t n,
+                           size_t in_bytes,
+                           size_t out_bytes,
+                           const void* params,
+                           uint64_t user = 0,
+                           uint64_t user_step = 0);
+    //! Completes begin_frames() (or begin_frame()): every open frame is
+    //! submitted, in order; returns the first one's sequence number.
+    uint64_t commit_frames();
+    //! Withdraws every open frame (begin_frames() or begin_frame()).
+    void abort_frames();
 
     /*!
      * Record a frame that will not be processed (malformed input). It keeps
@@ -222,6 +320,19 @@ public:
     const completed_frame* front(bool block = false);
     //! Remove the frame front() returned.
     void pop();
+
+    /*!
+     * front() for many frames: the completed frames at the head, oldest
+     * first, at most \p max, all from the oldest batch (the next batch's
+     * frames come with the next call, once these are popped). Empty when the
+     * oldest frame is not complete. With \p block, waits for the oldest
+     * batch when it is in flight, as front(true). Taking frames out a batch
+     * at a time asks the engine once per batch, not once per frame.
+     */
+    completed_run front_many(bool block = false, size_t max = SIZE_MAX);
+    //! Removes the first \p n frames of the run front_many() returned
+    //! (n <= its size); pop_many(1) is pop().
+    void pop_many(size_t n);
 
     //! Launch everything and wait for all of it. Completed frames stay
     //! available through front()/pop(). A frame still open (begin_frame()
@@ -257,7 +368,7 @@ public:
     size_t pending() const { return d_pending; }  //!< submitted, not yet popped
     bool has_unlaunched() const;                   //!< frames waiting in the filling slot
     bool front_in_flight() const;                  //!< oldest frame's batch is launched
-    bool frame_open() const { return d_frame_open; } //!< between begin_frame() and commit_frame()
+    bool frame_open() const { return d_open > 0; } //!< between begin_frame(s)() and commit_frame(s)()
     const pipeline_config& config() const { return d_cfg; }
     std::string engine_name() const { return d_engine->name(); }
     //! Per device of the engine, in the engine's order.
@@ -279,12 +390,7 @@ private:
         size_t n;
     };
     struct device_worker;
-    struct entry {
-        uint64_t seq;
-        uint64_t user;
-        int32_t kernel_index; //!< -1: rejected frame
-        uint32_t out_bytes;
-    };
+    using entry = frame_entry;
     struct slot {
         slot_state state = slot_state::free;
         std::vector<entry> entries;
@@ -311,12 +417,20 @@ private:
     };
 
     slot& filling_slot();
-    //! Descriptors, parameters and entries of \p m equal frames; returns the
-    //! input offset of the first.
-    size_t add_frames(
-        slot& s, size_t in_bytes, size_t out_bytes, const void* params, size_t m, uint64_t user);
+    //! Descriptors, parameters and entries of \p m equal frames (sequence
+    //! numbers from d_next_seq, user tags user + i * user_step), not yet
+    //! counted as submitted; returns the input offset of the first.
+    size_t book_frames(slot& s,
+                       size_t in_bytes,
+                       size_t out_bytes,
+                       const void* params,
+                       size_t m,
+                       uint64_t user,
+                       uint64_t user_step);
+    //! The head slot when its frames can be taken out (front()), else nullptr.
+    slot* head_done(bool block);
     //! The start of submit_many() and submit_many_in_place(): the checks, then
-    //! add_frames() for as many of the \p n frames as the filling slot takes.
+    //! book_frames() for as many of the \p n frames as the filling slot takes.
     //! Returns that count (0: none taken) and the first one's input offset.
     size_t open_frames(const char* caller,
                        size_t in_bytes,
@@ -352,7 +466,7 @@ private:
     size_t d_fill = 0;            // slot being filled (or next to fill)
     size_t d_head = 0;            // slot holding the oldest frame
     uint64_t d_next_seq = 0;
-    bool d_frame_open = false;    // between begin_frame() and commit_frame()
+    size_t d_open = 0;            // frames booked by begin_frame(s)(), not yet committed
     bool d_held = false;          // a batch was cancelled: launch nothing until resume()
     size_t d_pending = 0;
     completed_frame d_front{};

@@ -179,25 +179,32 @@ int stream_driver::general_work(int noutput_items,
     const uint64_t in0_per_frame = d_layout.inputs[0].items_per_frame;
     int consumed = 0, produced = 0; // frames, output items
 
+    // Completed frames a batch's run at a time (front_many): one question to
+    // the engine per run rather than per frame (on CUDA a driver call).
     auto emit_ready = [&](bool block) {
         bool any = false;
         while (produced + out_per_frame <= noutput_items) {
-            const core::completed_frame* f = pipe.front(block);
-            if (!f)
+            const size_t room = size_t((noutput_items - produced) / out_per_frame);
+            const core::completed_run run = pipe.front_many(block, room);
+            if (run.empty())
                 break;
-            std::memcpy(out + size_t(produced) * d_out_item_bytes, f->data, out_bytes);
-            const uint64_t at = d_block.nitems_written(0) + produced;
-            if (f->rejected) {
-                d_tags.add_tag(at, d_error_key, pmt::mp(d_reasons.front()));
-                d_reasons.pop_front();
-            } else {
-                frame_meta meta;
-                d_adapter.describe(*f, meta);
-                for (const auto& kv : meta)
-                    d_tags.add_tag(at, kv.first, kv.second);
+            const uint64_t written = d_block.nitems_written(0);
+            for (size_t i = 0; i < run.size(); i++) {
+                const core::completed_frame f = run[i];
+                std::memcpy(out + size_t(produced) * d_out_item_bytes, f.data, out_bytes);
+                const uint64_t at = written + produced;
+                if (f.rejected) {
+                    d_tags.add_tag(at, d_error_key, pmt::mp(d_reasons.front()));
+                    d_reasons.pop_front();
+                } else {
+                    frame_meta meta;
+                    d_adapter.describe(f, meta);
+                    for (const auto& kv : meta)
+                        d_tags.add_tag(at, kv.first, kv.second);
+                }
+                produced += out_per_frame;
             }
-            pipe.pop();
-            produced += out_per_frame;
+            pipe.pop_many(run.size());
             any = true;
             block = false; // wait for at most one batch per call
         }
