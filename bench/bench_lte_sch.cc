@@ -14,7 +14,7 @@
 //                    kernel alone on the same code blocks; then end to end
 //                    through the pipeline (host to host), float32 and int8
 //                    LLRs; and the mixed subframe end to end.
-//   --slots=N        with --gpu: batches in flight end to end (3)
+//   --slots=N        with --gpu: batches in flight end to end (4)
 //   --cpu            cpu-sch on one worker thread, then the peer
 //                    srsran_dlsch_bench (--peer PATH) on the same core in
 //                    the same run: with all iterations run (Es/N0 3 dB, no
@@ -228,7 +228,7 @@ struct run_result {
  * the GPU by DMA from there (submit_many_in_place, one TB per call: each
  * has its own parameters); needs TBs of one G.
  */
-size_t g_slots = 3; // --slots: batches in flight end to end
+size_t g_slots = 4; // --slots: batches in flight end to end (4: one more than the blocks' default pays here)
 
 run_result end_to_end(const std::vector<tb_case>& cases, const sch_config& cfg, bool int8, bool in_place,
                       size_t total, size_t max_batch, const bench::link_rates& link, const std::string& what)

@@ -233,8 +233,8 @@ for step in "$@"; do
     bench-sch)
       # docs/benchmarks.md, the LTE transport decoder on the GPU: kernel only
       # and end to end, 100 cells per launch, once per count of batches in
-      # flight in SCH_SLOTS (3).
-      for s in ${SCH_SLOTS:-3}; do
+      # flight in SCH_SLOTS (4).
+      for s in ${SCH_SLOTS:-4}; do
         echo "== bench_lte_sch --gpu --cells=100 --esn0-et=4.3 --slots=$s" | tee -a "$out/bench_sch.txt"
         build/bench/bench_lte_sch --gpu --cells=100 --esn0-et=4.3 --slots=$s 2>&1 | tee -a "$out/bench_sch.txt"
         [ "${PIPESTATUS[0]}" = 0 ] || status=1
