@@ -158,3 +158,25 @@ class gated_source(gr.sync_block):
         out[:] = self.items[self.sent:self.sent + k].reshape(out.shape)
         self.sent += k
         return k
+
+
+def run_two_process_twin(examples, rx_script, tx_script, common, backend, timeout_s):
+    """A two-process twin: the receiver example started first (it binds and
+    waits up to 20 s without a packet), then the transmitter to the end.
+    Returns (transmitter's CompletedProcess, receiver's return code, its
+    stdout, its stderr); the receiver is killed if it is still running."""
+    import subprocess
+    rx = subprocess.Popen([sys.executable, "-B", os.path.join(examples, rx_script),
+                           "--backend", backend, "--idle", "20"] + common,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        tx = subprocess.run([sys.executable, "-B", os.path.join(examples, tx_script)] + common,
+                            capture_output=True, text=True, timeout=timeout_s)
+        if tx.returncode != 0:
+            return tx, None, "", ""
+        out, err = rx.communicate(timeout=timeout_s)
+    finally:
+        if rx.poll() is None:
+            rx.kill()
+            rx.communicate()
+    return tx, rx.returncode, out, err

@@ -17,12 +17,11 @@ samples, with synchronisation, channel and N0 estimated from the frame:
   the same flowgraph runs twice.
 """
 import os
-import subprocess
 import sys
 
 from gnuradio import blocks, gr, gr_unittest
 
-from qa_helpers import BACKEND, require_backend_or_skip
+from qa_helpers import BACKEND, require_backend_or_skip, run_two_process_twin
 
 require_backend_or_skip()
 
@@ -70,19 +69,10 @@ class qa_mimo_ofdm_link(gr_unittest.TestCase):
         port = 53000 + (os.getpid() % 1000)
         common = ["--snr-db", str(CASES[(2, 2, "16qam")]), "--packets", "100", "--seed", "1",
                   "--address", "tcp://127.0.0.1:%d" % port]
-        rx = subprocess.Popen([sys.executable, "-B", os.path.join(EXAMPLES, "mimo_ofdm_link_zmq_rx.py"),
-                               "--backend", BACKEND, "--idle", "20"] + common,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            tx = subprocess.run([sys.executable, "-B", os.path.join(EXAMPLES, "mimo_ofdm_link_zmq_tx.py")] + common,
-                                capture_output=True, text=True, timeout=180)
-            self.assertEqual(tx.returncode, 0, "transmitter:\n" + tx.stderr[-3000:])
-            out, err = rx.communicate(timeout=180)
-        finally:
-            if rx.poll() is None:
-                rx.kill()
-                rx.communicate()
-        self.assertEqual(rx.returncode, 0, "receiver:\n" + err[-3000:])
+        tx, rx_rc, out, err = run_two_process_twin(EXAMPLES, "mimo_ofdm_link_zmq_rx.py", "mimo_ofdm_link_zmq_tx.py",
+                                                   common, BACKEND, 180)
+        self.assertEqual(tx.returncode, 0, "transmitter:\n" + tx.stderr[-3000:])
+        self.assertEqual(rx_rc, 0, "receiver:\n" + err[-3000:])
         line = [l for l in out.splitlines() if l.startswith("packets:")][-1]
         print("two processes, 2x2 16-QAM:", line)
         self.assertGreaterEqual(int(line.split("decoded")[1].split(",")[0]), 99, line)

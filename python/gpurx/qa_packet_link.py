@@ -17,14 +17,13 @@ GPURX_TEST_BACKEND (the decoder's; the front end runs on the CPU):
   parameters named.
 """
 import os
-import subprocess
 import sys
 
 import numpy as np
 import pmt
 from gnuradio import analog, blocks, gr, gr_unittest, gpurx
 
-from qa_helpers import BACKEND, require_backend_or_skip
+from qa_helpers import BACKEND, require_backend_or_skip, run_two_process_twin
 
 require_backend_or_skip()
 
@@ -80,23 +79,13 @@ class qa_packet_link(gr_unittest.TestCase):
         self.check_twin_against_genie("16qam")
 
     def test_03_two_process_twin(self):
-        env = dict(os.environ)
         port = 52000 + (os.getpid() % 1000)
         common = ["--snr-db", str(TWIN_SNR_DB["qpsk"]), "--packets", "100", "--seed", "11",
                   "--address", "tcp://127.0.0.1:%d" % port]
-        rx = subprocess.Popen([sys.executable, "-B", os.path.join(EXAMPLES, "packet_link_zmq_rx.py"),
-                               "--backend", BACKEND, "--idle", "20"] + common,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
-        try:
-            tx = subprocess.run([sys.executable, "-B", os.path.join(EXAMPLES, "packet_link_zmq_tx.py")] + common,
-                                capture_output=True, env=env, text=True, timeout=120)
-            self.assertEqual(tx.returncode, 0, "transmitter:\n" + tx.stderr[-3000:])
-            out, err = rx.communicate(timeout=120)
-        finally:
-            if rx.poll() is None:
-                rx.kill()
-                rx.communicate()
-        self.assertEqual(rx.returncode, 0, "receiver:\n" + err[-3000:])
+        tx, rx_rc, out, err = run_two_process_twin(EXAMPLES, "packet_link_zmq_rx.py", "packet_link_zmq_tx.py",
+                                                   common, BACKEND, 120)
+        self.assertEqual(tx.returncode, 0, "transmitter:\n" + tx.stderr[-3000:])
+        self.assertEqual(rx_rc, 0, "receiver:\n" + err[-3000:])
         line = [l for l in out.splitlines() if l.startswith("packets:")][-1]
         print("two processes:", line)
         decoded = int(line.split("decoded")[1].split(",")[0])

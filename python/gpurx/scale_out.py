@@ -144,6 +144,27 @@ def _is_pdu(msg):
     return pmt.is_pair(msg) and pmt.is_dict(pmt.car(msg))
 
 
+class _block_thread:
+    """A block's background thread (a timer, a heartbeat), run from the
+    block's start() to its stop(): target() returns once stop_event is set;
+    stop() sets it and joins the thread."""
+
+    def __init__(self, target, name):
+        self.stop_event = threading.Event()
+        self._target, self._name, self._thread = target, name, None
+
+    def start(self):
+        self.stop_event.clear()
+        self._thread = threading.Thread(target=self._target, name=self._name, daemon=True)
+        self._thread.start()
+
+    def stop(self):
+        self.stop_event.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+
 class hash_ring:
     """A consistent hash ring: each endpoint owns `vnodes` points
     (hash64("endpoint#i")); a key goes to the endpoint owning the first
@@ -618,8 +639,8 @@ class worker_monitor(gr.basic_block):
         self._lock = threading.Lock()
         self._state = {e: dict(alive=True, last=None, instance=None) for e in endpoints}
         self._unknown = set()
-        self._stop = threading.Event()
-        self._timer = None
+        self._timer = _block_thread(self._tick, "worker_monitor timer")
+        self._stop = self._timer.stop_event
         self.message_port_register_in(HEARTBEATS)
         self.message_port_register_out(CONTROL)
         self.message_port_register_out(ERRORS)
@@ -708,16 +729,11 @@ class worker_monitor(gr.basic_block):
             for st in self._state.values():
                 if st["last"] is None:
                     st["last"] = now
-        self._stop.clear()
-        self._timer = threading.Thread(target=self._tick, name="worker_monitor timer", daemon=True)
         self._timer.start()
         return True
 
     def stop(self):
-        self._stop.set()
-        if self._timer is not None:
-            self._timer.join()
-            self._timer = None
+        self._timer.stop()
         return True
 
 
@@ -758,8 +774,8 @@ class pdu_reorder(gr.basic_block):
         self._lock = threading.Lock()
         self._stats = dict(emitted=0, timeout=0, window_full=0, duplicate=0, late=0, no_seq=0,
                            flush=0, dropped=0)
-        self._stop = threading.Event()
-        self._timer = None
+        self._timer = _block_thread(self._tick, "pdu_reorder timer")
+        self._stop = self._timer.stop_event
         self.message_port_register_in(PDUS)
         self.message_port_register_out(PDUS)
         self.message_port_register_out(ERRORS)
@@ -859,16 +875,11 @@ class pdu_reorder(gr.basic_block):
                     self._expire(time.monotonic())
 
     def start(self):
-        self._stop.clear()
-        self._timer = threading.Thread(target=self._tick, name="pdu_reorder timer", daemon=True)
         self._timer.start()
         return True
 
     def stop(self):
-        self._stop.set()
-        if self._timer is not None:
-            self._timer.join()
-            self._timer = None
+        self._timer.stop()
         return True
 
 
@@ -968,8 +979,8 @@ class _heartbeat(gr.basic_block):
         self.interval_s = interval_ms / 1e3
         self.counts = counts
         self.beats = 0
-        self._stop = threading.Event()
-        self._thread = None
+        self._thread = _block_thread(self._run, "worker heartbeat")
+        self._stop = self._thread.stop_event
         self.message_port_register_out(pmt.intern("out"))
 
     def _run(self):
@@ -983,16 +994,11 @@ class _heartbeat(gr.basic_block):
                 return
 
     def start(self):
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name="worker heartbeat", daemon=True)
         self._thread.start()
         return True
 
     def stop(self):
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
-            self._thread = None
+        self._thread.stop()
         return True
 
 
