@@ -82,40 +82,52 @@ class mimo_ofdm_rx(gr.hier_block2):
     message ports "pdus", "stats"."""
 
     def __init__(self, nt=2, nr=2, modulation="qpsk", payload_bytes=128, code_rate=0.5, num=None,
-                 algorithm="mtt", backend="auto", iterations=6, rnti=4660, cell_id=1, len_tag_key="packet_len"):
+                 algorithm="mtt", backend="auto", iterations=6, rnti=4660, cell_id=1, len_tag_key="packet_len",
+                 frames_in_flight=8, detector_batch_frames=1):
         num = num or ofdm_numerology()
         gr.hier_block2.__init__(self, "mimo_ofdm_rx", gr.io_signature(nr, nr, gr.sizeof_gr_complex),
                                 gr.io_signature(0, 0, 0))
         if backend not in ("auto", "cpu", "cuda"):
             raise ValueError("backend must be 'auto', 'cpu' or 'cuda', got %r" % (backend,))
+        if not isinstance(frames_in_flight, int) or not 2 <= frames_in_flight <= 256:
+            raise ValueError("frames_in_flight must be an integer in 2..256, got %r" % (frames_in_flight,))
+        if not isinstance(detector_batch_frames, int) or not 1 <= detector_batch_frames <= frames_in_flight:
+            raise ValueError("detector_batch_frames must be an integer in 1..frames_in_flight (%d), got %r"
+                             % (frames_in_flight, detector_batch_frames))
         self.params = p = mimo_link_parameters(nt, modulation, payload_bytes, code_rate, num)
         self.sync = mimo_ofdm_sync(nt, nr, num.fft_len, num.cp_len, num.used, num.repeats, p["data_symbols"])
         # The channel within the cyclic prefix: LMMSE smoothing over it.
         self.estimator = mimo_ofdm_channel_estimator(nt, nr, num.fft_len, num.used, num.repeats,
                                                      p["data_symbols"], 1, "cpu" if backend == "cpu" else "auto",
                                                      num.cp_len)
-        # A detector frame is one subcarrier's data symbols: a batch of a
-        # whole OFDM frame's subcarriers (1200 at 20 MHz) keeps the GPU busy
-        # on few launches.
-        opts = pipeline_options(max(64, num.used), 3, 1000, backend)
+        # A detector frame is one subcarrier's data symbols: a batch of
+        # detector_batch_frames OFDM frames' subcarriers (1200 each at 20
+        # MHz) keeps the GPU busy on few launches.
+        opts = pipeline_options(max(64, num.used * detector_batch_frames), 3, 1000, backend)
         self.detector = mimo_detector(nt, nr, modulation, algorithm, noise_input=True,
                                       vectors_per_channel=self.estimator.vectors_per_channel(), options=opts)
         self.v2s = blocks.vector_to_stream(gr.sizeof_float, nt * p["qm"])
         self.packets = blocks.stream_to_tagged_stream(gr.sizeof_float, 1, p["g"], len_tag_key)
-        self.tagger, self.decoder, self.counter = tb_decoding_chain(p, rnti, cell_id, backend, iterations,
-                                                                    len_tag_key)
+        # The decoder launches a batch as soon as it holds the frames in
+        # flight (or 1 ms after its first TB).
+        self.tagger, self.decoder, self.counter = tb_decoding_chain(
+            p, rnti, cell_id, backend, iterations, len_tag_key,
+            options=pipeline_options(max(2, frames_in_flight // 2), 3, 1000, backend))
         for r in range(nr):
             self.connect((self, r), (self.sync, r))
             self.connect((self.sync, r), (self.estimator, r))
         for port in range(3):
             self.connect((self.estimator, port), (self.detector, port))
         self.connect(self.detector, self.v2s, self.packets, self.tagger, self.decoder, self.counter)
-        # Whole packets again (see mimo_ofdm_tx), four in flight: with room
-        # for fewer, the detector's and the decoder's batches wait on each
-        # other.
-        for b, items in ((self.detector, p["res"] // nt), (self.v2s, p["g"]), (self.packets, p["g"]),
-                         (self.tagger, p["g"]), (self.decoder, p["tbs"])):
-            b.set_min_output_buffer(4 * items)
+        # Whole packets again (see mimo_ofdm_tx), frames_in_flight of them
+        # in every buffer: with room for fewer, each stage waits for the
+        # next one's batch to come back before it can go on, and the stages
+        # run by turns instead of at once.
+        symbols = num.repeats * nt + p["data_symbols"]
+        y_per_frame = num.used * p["data_symbols"]
+        for b, items in ((self.sync, symbols), (self.estimator, y_per_frame), (self.detector, p["res"] // nt),
+                         (self.v2s, p["g"]), (self.packets, p["g"]), (self.tagger, p["g"]), (self.decoder, p["tbs"])):
+            b.set_min_output_buffer(frames_in_flight * items)
         expose_counter_ports(self, self.counter)
 
     def decoded(self):

@@ -62,14 +62,16 @@ def tb_tags(p, rnti, cell_id):
     return d
 
 
-def tb_decoding_chain(p, rnti, cell_id, backend, iterations, len_tag_key, input_tags=True):
+def tb_decoding_chain(p, rnti, cell_id, backend, iterations, len_tag_key, input_tags=True, options=None):
     """What every receiver here ends with, for LLR packets of one TB each
     (float, tagged stream of G): the link's TB tags (packet_tagger, unless
     the packets already carry them), lte_sch_decoder_tagged with no HARQ
-    combining, packet_counter. Returns the blocks, to connect in order."""
+    combining, packet_counter. Returns the blocks, to connect in order.
+    options: the decoder's pipeline_options (default: batches of up to 64
+    TBs, 3 in flight, launched 1 ms after their first TB)."""
     decoder = lte_sch_decoder_tagged("dlsch", iterations, "scaled-max-log-map", "float", 0, True,
                                      max(p["tbs"], 16), max(p["g"], 8), "auto", len_tag_key,
-                                     pipeline_options(64, 3, 1000, backend))
+                                     options or pipeline_options(64, 3, 1000, backend))
     chain = [decoder, packet_counter(len_tag_key)]
     if input_tags:
         chain.insert(0, packet_tagger(gr.sizeof_float, tb_tags(p, rnti, cell_id), len_tag_key))

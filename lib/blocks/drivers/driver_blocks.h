@@ -10,6 +10,7 @@
 #ifndef INCLUDED_GPURX_BLOCKS_DRIVER_BLOCKS_H
 #define INCLUDED_GPURX_BLOCKS_DRIVER_BLOCKS_H
 
+#include "blocks/drivers/buffer_limits.h"
 #include "blocks/drivers/continuous_driver.h"
 #include "blocks/drivers/pdu_driver.h"
 #include "blocks/drivers/pipeline_holder.h"
@@ -48,10 +49,13 @@ public:
     // The pipeline is made here, in the thread that calls tb.start(): a
     // failure (memory the machine would allow but the process cannot get)
     // then raises from tb.start() instead of hanging it.
-    bool check_topology(int, int) override
+    bool check_topology(int, int noutputs) override
     {
         d_holder.prepare();
-        restore_buffer_limit();
+        // The tagged form's buffer is sized for its largest packet: on a
+        // restart a smaller one would fail its min_noutput_items ("Buffer
+        // too small for min_noutput_items") and end its thread.
+        d_buffer_limits.restore(*this, noutputs);
         return true;
     }
     bool start() override
@@ -79,26 +83,7 @@ public:
     std::string backend() const override { return d_holder.backend_name(); }
 
 private:
-    // GNU Radio records the size of each output buffer it allocates as the
-    // block's max_output_buffer, and on a restart (tb.start() after
-    // tb.stop() and tb.wait()) that limit takes precedence over
-    // min_output_buffer: the tagged form's buffer, sized for its largest
-    // packet, would come out too small for its min_noutput_items, and its
-    // thread would end ("Buffer too small for min_noutput_items").
-    // check_topology() runs before every allocation: put back the limit set
-    // before the first run.
-    void restore_buffer_limit()
-    {
-        this->expand_minmax_buffer(0);
-        if (!d_buffer_limit_saved) {
-            d_buffer_limit = this->max_output_buffer(0);
-            d_buffer_limit_saved = true;
-        } else {
-            this->set_max_output_buffer(0, d_buffer_limit);
-        }
-    }
-    long d_buffer_limit = -1;
-    bool d_buffer_limit_saved = false;
+    output_buffer_limits d_buffer_limits;
 
     void add_tag(uint64_t offset, const pmt::pmt_t& key, const pmt::pmt_t& value) override
     {

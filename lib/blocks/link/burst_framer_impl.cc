@@ -3,6 +3,7 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include "blocks/drivers/buffer_limits.h"
 #include "link/burst_format.h"
 #include "mimo/qam.h"
 #include <gnuradio/gpurx/burst_framer.h>
@@ -27,7 +28,17 @@ class burst_framer_impl final : public burst_framer
     const int d_gap;
     std::vector<lk::cfloat> d_data;
 
+    output_buffer_limits d_buffer_limits;
+
 public:
+    // Its buffers hold whole frames on every run, not only the first
+    // (buffer_limits.h).
+    bool check_topology(int, int noutputs) override
+    {
+        d_buffer_limits.restore(*this, noutputs);
+        return true;
+    }
+
     burst_framer_impl(const std::string& modulation, int data_symbols, int gap_symbols, const std::string& len_tag_key)
         : gr::tagged_stream_block("burst_framer",
                                   gr::io_signature::make(1, 1, sizeof(uint8_t)),

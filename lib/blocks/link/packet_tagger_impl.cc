@@ -3,6 +3,7 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include "blocks/drivers/buffer_limits.h"
 #include <gnuradio/gpurx/packet_tagger.h>
 #include <gnuradio/io_signature.h>
 
@@ -20,7 +21,17 @@ class packet_tagger_impl final : public packet_tagger
     std::vector<std::pair<pmt::pmt_t, pmt::pmt_t>> d_tags;
     const pmt::pmt_t d_len_key;
 
+    output_buffer_limits d_buffer_limits;
+
 public:
+    // Buffers set for whole packets hold them on every run, not only the
+    // first (buffer_limits.h).
+    bool check_topology(int, int noutputs) override
+    {
+        d_buffer_limits.restore(*this, noutputs);
+        return true;
+    }
+
     packet_tagger_impl(int itemsize, const pmt::pmt_t& tags, const std::string& len_tag_key)
         : gr::sync_block("packet_tagger",
                          gr::io_signature::make(1, 1, std::max(itemsize, 1)),

@@ -5,6 +5,7 @@
  */
 // gpurx.mimo_ofdm_channel_estimator: the GNU Radio face of
 // core::ofdm::estimate_mimo_channel, one frame per call.
+#include "blocks/drivers/buffer_limits.h"
 #include "ofdm/mimo_chanest.h"
 #include "ofdm/mimo_chanest_cuda.h"
 #include <gnuradio/gpurx/mimo_ofdm_channel_estimator.h>
@@ -43,7 +44,17 @@ class mimo_ofdm_channel_estimator_impl final : public mimo_ofdm_channel_estimato
     int y_per_frame() const { return d_used * d_data; }
     int groups() const { return d_used / d_group; }
 
+    output_buffer_limits d_buffer_limits;
+
 public:
+    // Its buffers hold whole frames on every run, not only the first
+    // (buffer_limits.h).
+    bool check_topology(int, int noutputs) override
+    {
+        d_buffer_limits.restore(*this, noutputs);
+        return true;
+    }
+
     mimo_ofdm_channel_estimator_impl(
         int nt, int nr, int fft_len, int used, int repeats, int data_symbols, int group, const std::string& impl,
         int delay_spread)

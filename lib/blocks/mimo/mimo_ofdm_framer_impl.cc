@@ -3,6 +3,7 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include "blocks/drivers/buffer_limits.h"
 #include "ofdm/ofdm_frame.h"
 #include <gnuradio/gpurx/mimo_ofdm_framer.h>
 #include <gnuradio/io_signature.h>
@@ -22,7 +23,17 @@ class mimo_ofdm_framer_impl final : public mimo_ofdm_framer
     const of::ofdm_frame_format d_f;
     const int d_gap;
 
+    output_buffer_limits d_buffer_limits;
+
 public:
+    // Its buffers hold whole frames on every run, not only the first
+    // (buffer_limits.h).
+    bool check_topology(int, int noutputs) override
+    {
+        d_buffer_limits.restore(*this, noutputs);
+        return true;
+    }
+
     mimo_ofdm_framer_impl(int nt, int fft_len, int cp_len, int used, int repeats, int data_symbols, int gap,
                           const std::string& len_tag_key)
         : gr::tagged_stream_block("mimo_ofdm_framer",

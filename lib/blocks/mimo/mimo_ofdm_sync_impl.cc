@@ -5,6 +5,7 @@
  */
 // gpurx.mimo_ofdm_sync: the GNU Radio face of core::ofdm::ofdm_frame_receiver.
 // Input is taken only while no frame waits for output space.
+#include "blocks/drivers/buffer_limits.h"
 #include "blocks/drivers/stream_end.h"
 #include "ofdm/ofdm_sync.h"
 #include <gnuradio/gpurx/mimo_ofdm_sync.h>
@@ -59,7 +60,17 @@ class mimo_ofdm_sync_impl final : public mimo_ofdm_sync
         return produced;
     }
 
+    output_buffer_limits d_buffer_limits;
+
 public:
+    // Its buffers hold whole frames on every run, not only the first
+    // (buffer_limits.h).
+    bool check_topology(int, int noutputs) override
+    {
+        d_buffer_limits.restore(*this, noutputs);
+        return true;
+    }
+
     mimo_ofdm_sync_impl(int nt, int nr, int fft_len, int cp_len, int used, int repeats, int data_symbols,
                         double threshold)
         : gr::block("mimo_ofdm_sync",
