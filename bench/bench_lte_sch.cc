@@ -29,7 +29,8 @@
 //                    a second) and end to end, int8 LLRs, through one
 //                    pipeline over the GPUs (the producer writing each TB
 //                    into the staging in place, batches of 2 x --cells TBs,
-//                    --slots per GPU, 64 batches per GPU timed; the caller
+//                    --slots per GPU, 128 batches per GPU timed, 32 with
+//                    --quick; the caller
 //                    launching, then --device-threads N threads per GPU,
 //                    default 1), with the host's topology, links and copy
 //                    rate (bench_host_survey.h), per device where each
@@ -509,6 +510,7 @@ struct options {
     //! CRC checked after each), so 12 is our 6 full ones.
     std::vector<int> peer_half_iterations{ 12 };
     bench::devices_options devices; //!< --devices [--device-threads N]
+    bool quick = false;             //!< --quick: with --devices, a quarter of the batches
 };
 
 options parse(int argc, char** argv)
@@ -524,6 +526,8 @@ options parse(int argc, char** argv)
         };
         if (a == "--cpu")
             o.cpu = true;
+        else if (a == "--quick")
+            o.quick = true;
         else if (a == "--gpu")
             o.cpu = false;
         else if (!val("--peer").empty())
@@ -550,7 +554,7 @@ options parse(int argc, char** argv)
             ;
         else
             bench::fail("unknown argument " + a +
-                        " (--gpu [--slots=N] | --devices [--device-threads=N] [--slots=N] | --cpu [--peer=PATH] [--peer-half-iterations=N[,N..]] [--seconds=S], --cells=N,"
+                        " (--gpu [--slots=N] | --devices [--device-threads=N] [--slots=N] [--quick] | --cpu [--peer=PATH] [--peer-half-iterations=N[,N..]] [--seconds=S], --cells=N,"
                         " --esn0=dB, --esn0-et=dB)");
     }
     if (o.cells < 1 || o.cells > 1000)
@@ -824,7 +828,7 @@ void run_devices(const options& o)
     cfg.early_termination = false;
     const auto cases = make_cases(cell_requests(32), o.esn0, 5);
     const auto ref8 = reference(cases, cfg, true);
-    const size_t ntb = size_t(2 * o.cells), batches_per_gpu = 64;
+    const size_t ntb = size_t(2 * o.cells), batches_per_gpu = o.quick ? 32 : 128;
     const size_t threads = o.devices.device_threads > 0 ? size_t(o.devices.device_threads) : 1;
     const auto fb = bench::pipeline_frame_bytes(sch::frame_types_of(), size_t(CELL_G), size_t(CELL_TBS));
     std::vector<double> kern, caller, by_threads, links_bound, together_bound, memory;

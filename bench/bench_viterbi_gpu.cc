@@ -30,7 +30,7 @@
 // timed together over about half a second; every frame of each GPU's last
 // launch checked) and end to end through one pipeline over the GPUs (the
 // producer writing in place, a batch of 8192 frames at a time, 8 slots per
-// GPU, 64 batches per GPU timed; the caller launching, then a thread per GPU
+// GPU, 192 batches per GPU timed; the caller launching, then a thread per GPU
 // launching), with the host's topology, links and copy rate
 // (bench_host_survey.h), per device where each end-to-end run spent its
 // time, and each figure's ratio to linear. --quick: a quarter of the frames.
@@ -359,7 +359,7 @@ int run_devices(const core::cuda_probe_result& probe, const bench::devices_optio
     const auto frames = bench::noisy_frames(cfg, frame_bits, core::viterbi::INPUT_INT8, 64);
     const auto expected = bench::viterbi_expected(cfg, frames, frame_bits, core::backend_kind::cuda);
     const int kernel_frames = quick ? 32768 : 131072;
-    const size_t batch = 8192, slots = 8, batches_per_gpu = quick ? 16 : 64;
+    const size_t batch = 8192, slots = 8, batches_per_gpu = quick ? 48 : 192;
     const size_t threads = opt.device_threads > 0 ? size_t(opt.device_threads) : 1;
     const auto fb = bench::pipeline_frame_bytes(core::viterbi::frame_types_of(), frames.bytes[0].size(),
                                                 size_t(frame_bits));
