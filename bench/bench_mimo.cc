@@ -779,7 +779,7 @@ int main(int argc, char** argv)
     int e2e_channels = 64;
     std::string only;
     bench::devices_options devices;
-    bool frames_given = false;
+    [[maybe_unused]] bool frames_given = false; // read by --devices (CUDA builds)
     for (int i = 1; i < argc; i++) {
         if (!std::strcmp(argv[i], "--quick"))
             quick = true;
