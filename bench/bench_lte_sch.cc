@@ -22,11 +22,29 @@
 //                    peer's iteration limit is in srsRAN's half iterations
 //                    (--peer-half-iterations, default 12: our 6 full ones;
 //                    a list runs it once per value).
+//   --devices        1, 2, 4, 8 and all GPUs in one run (bench_devices.h),
+//                    6 full iterations at Es/N0 --esn0 (3 dB): kernel-bound
+//                    (each GPU its own resident --cells cells, 2 TBs each,
+//                    the launches of all GPUs timed together over about half
+//                    a second) and end to end, int8 LLRs, through one
+//                    pipeline over the GPUs (the producer writing each TB
+//                    into the staging in place, batches of 2 x --cells TBs,
+//                    --slots per GPU, 128 batches per GPU timed, 32 with
+//                    --quick; the caller
+//                    launching, then --device-threads N threads per GPU,
+//                    default 1), with the host's topology, links and copy
+//                    rate (bench_host_survey.h), per device where each
+//                    end-to-end run spent its time, and each figure's ratio
+//                    to linear.
 // Each figure is checked: every TB came out, outputs equal the CPU twin's
 // (cpu-sch with the bit-exact turbo twin) for the same inputs, TBs that pass
 // their CRC equal what was sent; the figure is not above its bound (PCIe
 // measured in the run; the GPU's issue and memory; the CPU's issue).
 #include "bench/bench_checks.h"
+#include "bench/bench_devices.h"
+#ifdef GPURX_HAVE_CUDA
+#include "bench/bench_host_survey.h"
+#endif
 #include "pipeline/backend.h"
 #include "cuda/host_pinning.h"
 #include "pipeline/batch_pipeline.h"
@@ -129,11 +147,9 @@ struct outcome {
     std::vector<sch::frame_result> res;
 };
 
-std::unique_ptr<batch_pipeline>
-make_sch_pipeline(sch_config cfg, backend_kind b, size_t max_batch, size_t threads, size_t slots)
+//! The pipeline configuration of cfg's TBs, float32 LLRs in at most.
+pipeline_config sch_pipeline_config(const sch_config& cfg, size_t max_batch, size_t threads, size_t slots)
 {
-    auto reg = sch_registry();
-    const auto choice = reg.choose(cfg);
     pipeline_config pc;
     pc.types = sch::frame_types_of();
     pc.max_batch = max_batch;
@@ -143,8 +159,16 @@ make_sch_pipeline(sch_config cfg, backend_kind b, size_t max_batch, size_t threa
     pc.flush_timeout = std::chrono::microseconds(100000);
     pc.max_in_bytes = size_t(cfg.max_g) * sizeof(float);
     pc.max_out_bytes = size_t(cfg.max_tbs);
+    return pc;
+}
+
+std::unique_ptr<batch_pipeline>
+make_sch_pipeline(sch_config cfg, backend_kind b, size_t max_batch, size_t threads, size_t slots)
+{
+    auto reg = sch_registry();
+    const auto choice = reg.choose(cfg);
     backend_choice where{ b, b == backend_kind::cuda ? std::vector<int>{ 0 } : std::vector<int>{}, "bench" };
-    return make_pipeline(reg.factories(cfg, choice), where, pc);
+    return make_pipeline(reg.factories(cfg, choice), where, sch_pipeline_config(cfg, max_batch, threads, slots));
 }
 
 // Submits cases [i % n] for frames; int8 or float input.
@@ -299,8 +323,9 @@ run_result end_to_end(const std::vector<tb_case>& cases, const sch_config& cfg, 
 #ifdef GPURX_HAVE_CUDA
 void ck(cudaError_t e, const char* what) { bench::cuda_ok(e, what); }
 
-// The TBs resident on the GPU, decoded by the cuda-sch kernel again and again.
+// The TBs resident on one GPU, decoded by the cuda-sch kernel again and again.
 struct resident {
+    int device = 0;
     std::unique_ptr<cuda_kernel> k;
     std::vector<frame_desc> fd;
     std::vector<sch::frame_params> par;
@@ -308,12 +333,14 @@ struct resident {
     size_t n = 0, in_bytes = 0, out_bytes = 0;
     cudaStream_t st{};
 
-    resident(const std::vector<tb_case>& cases, size_t ntb, const sch_config& cfg)
+    resident(const std::vector<tb_case>& cases, size_t ntb, const sch_config& cfg, int device_ = 0)
+        : device(device_)
     {
+        ck(cudaSetDevice(device), "set device");
         auto reg = sch_registry();
         auto c = cfg;
         const auto choice = reg.choose(c);
-        k = reg.factories(c, choice).cuda(0);
+        k = reg.factories(c, choice).cuda(device);
         n = ntb;
         std::vector<uint8_t> in;
         for (size_t i = 0; i < n; i++) {
@@ -341,6 +368,7 @@ struct resident {
     }
     ~resident()
     {
+        cudaSetDevice(device);
         cudaStreamDestroy(st);
         for (void* p : { dfd, dpar, din, dout, dres, dscr })
             cudaFree(p);
@@ -368,6 +396,7 @@ struct resident {
     //! Median ms of one launch over reps.
     double time(int reps)
     {
+        ck(cudaSetDevice(device), "set device");
         cudaEvent_t e0, e1;
         ck(cudaEventCreate(&e0), "event");
         ck(cudaEventCreate(&e1), "event");
@@ -386,8 +415,29 @@ struct resident {
         cudaEventDestroy(e1);
         return t[t.size() / 2];
     }
+    //! Enqueues one launch, without waiting.
+    void launch()
+    {
+        ck(cudaSetDevice(device), "set device");
+        k->enqueue(device_view(), host_view(), st);
+    }
+    //! Waits for what is enqueued.
+    void finish()
+    {
+        ck(cudaSetDevice(device), "set device");
+        ck(cudaStreamSynchronize(st), "sync");
+    }
+    //! Clears the outputs and results on the stream: what check() finds
+    //! after the launches enqueued next, they wrote.
+    void clear()
+    {
+        ck(cudaSetDevice(device), "set device");
+        ck(cudaMemsetAsync(dres, 0xff, n * sizeof(sch::frame_result), st), "memset");
+        ck(cudaMemsetAsync(dout, 0xff, out_bytes, st), "memset");
+    }
     void check(const std::vector<tb_case>& cases, const outcome& ref, const std::string& what)
     {
+        finish();
         std::vector<sch::frame_result> res(n);
         std::vector<uint8_t> out(out_bytes);
         ck(cudaMemcpy(res.data(), dres, n * sizeof(sch::frame_result), cudaMemcpyDeviceToHost), "copy");
@@ -459,6 +509,8 @@ struct options {
     //! iterations (one constituent decoder per srsran_tdec_iteration, its
     //! CRC checked after each), so 12 is our 6 full ones.
     std::vector<int> peer_half_iterations{ 12 };
+    bench::devices_options devices; //!< --devices [--device-threads N]
+    bool quick = false;             //!< --quick: with --devices, a quarter of the batches
 };
 
 options parse(int argc, char** argv)
@@ -474,6 +526,8 @@ options parse(int argc, char** argv)
         };
         if (a == "--cpu")
             o.cpu = true;
+        else if (a == "--quick")
+            o.quick = true;
         else if (a == "--gpu")
             o.cpu = false;
         else if (!val("--peer").empty())
@@ -496,9 +550,11 @@ options parse(int argc, char** argv)
                 o.peer_half_iterations.push_back(std::stoi(l.substr(at, comma - at)));
                 at = comma + 1;
             }
-        } else
+        } else if (bench::parse_devices(o.devices, argc, argv, i))
+            ;
+        else
             bench::fail("unknown argument " + a +
-                        " (--gpu [--slots=N] | --cpu [--peer=PATH] [--peer-half-iterations=N[,N..]] [--seconds=S], --cells=N,"
+                        " (--gpu [--slots=N] | --devices [--device-threads=N] [--slots=N] [--quick] | --cpu [--peer=PATH] [--peer-half-iterations=N[,N..]] [--seconds=S], --cells=N,"
                         " --esn0=dB, --esn0-et=dB)");
     }
     if (o.cells < 1 || o.cells > 1000)
@@ -646,6 +702,183 @@ void run_gpu(const options& o)
                     rm.gbps, rm.gbps * 1e9 / (info_bits(mixed, mixed.size()) * 1e3), rm.gbps / rm.bound, rm.bler);
     }
 }
+
+// ------------------------------------------------ several GPUs (--devices)
+
+/*!
+ * Kernel-bound TB Gbit/s of several GPUs at once: each decodes its own
+ * resident \p ntb TBs; the launches of all of them are timed together (wall
+ * time, about half a second: bench::reps_for the first GPU's median
+ * launch). Checked: every TB of each GPU's last launch as the CPU twin
+ * (\p ref), and the figure not above the sum of the GPUs' kernel bounds.
+ */
+bench::device_figure multi_kernel_gbps(const std::vector<int>& devices, const std::vector<tb_case>& cases,
+                                       size_t ntb, const sch_config& cfg, const outcome& ref, const std::string& what)
+{
+    std::vector<std::unique_ptr<resident>> b;
+    for (int d : devices)
+        b.push_back(std::make_unique<resident>(cases, ntb, cfg, d));
+    // A launch on each GPU first (its kernels load on first use), outside the timed window.
+    for (auto& x : b)
+        x->launch();
+    for (auto& x : b)
+        x->finish();
+    const int reps = bench::reps_for(b[0]->time(3) * 1e-3);
+    for (auto& x : b) {
+        x->clear();
+        x->finish();
+    }
+    const double secs = bench::timed_launches(
+        b.size(), reps, [&](size_t i) { b[i]->launch(); }, [&](size_t i) { b[i]->finish(); });
+    bench::device_figure f;
+    const double bits = info_bits(cases, ntb);
+    const double instr = 16.0 * 6; // the turbo kernel's floor, per bit and iteration
+    std::string why;
+    for (auto& x : b) {
+        x->check(cases, ref, what + ", device " + std::to_string(x->device));
+        const auto g = bench::gpu_limits::of(x->device);
+        const double bytes = double(x->in_bytes + x->out_bytes);
+        f.bound += bench::kernel_bound_gbps(g, bits, instr, bytes);
+        why = bench::kernel_why(g, instr, bytes / bits) + ", summed over " + std::to_string(devices.size()) +
+              " device(s)";
+    }
+    f.gbps = bench::check_bound(what, bits * reps * double(devices.size()) / secs / 1e9, f.bound, "Gbit/s", why);
+    f.frames = f.compared = ntb * devices.size();
+    f.secs = secs;
+    return f;
+}
+
+/*!
+ * End to end, int8 LLRs, through one pipeline over \p devices: batches of
+ * \p max_batch TBs (g_slots per GPU), \p total TBs timed (whole batches, at
+ * least twice the warm-up), the producer writing each TB's LLRs into the
+ * staging in place (bench::submit_in_place, one TB per call: each TB has
+ * its own parameters, so the booking cannot be batched; completed TBs are
+ * taken out a batch at a time). Staging position j holds case j mod the
+ * cases, written by the warm-up. Checked: every TB's CRCs and iterations as
+ * the CPU twin's, its bits every TB of the warm-up and one timed TB in 61;
+ * the figure not above the GPUs' links alone, summed.
+ */
+bench::device_figure multi_e2e_gbps(const std::vector<tb_case>& cases, const sch_config& cfg, const outcome& ref,
+                                    const std::vector<int>& devices, size_t max_batch, size_t total,
+                                    size_t device_threads, const std::vector<bench::link_rates>& links,
+                                    const std::string& what)
+{
+    auto reg = sch_registry();
+    auto c = cfg;
+    const auto choice = reg.choose(c);
+    auto pc = sch_pipeline_config(c, max_batch, 0, g_slots);
+    const size_t in_bytes = size_t(cases[0].params.G), tbs = size_t(cases[0].params.tbs);
+    pc.max_in_bytes = in_bytes; // int8 LLRs
+    pc.device_threads = device_threads;
+    pc.profile = true;
+    std::vector<sch::frame_params> params;
+    for (const auto& t : cases) {
+        if (size_t(t.params.G) != in_bytes || size_t(t.params.tbs) != tbs)
+            bench::fail(what + ": in place needs TBs of one G and TBS");
+        auto q = t.params;
+        q.input = turbo::INPUT_INT8;
+        q.harq_slot = -1;
+        q.combine = 0;
+        params.push_back(q);
+    }
+    auto p = make_pipeline(reg.factories(c, choice), { backend_kind::cuda, devices, "bench" }, pc);
+    const size_t warm = p->config().slots * max_batch; // the slots of every GPU
+    total = std::max(total, 2 * warm);
+    total = (total + max_batch - 1) / max_batch * max_batch;
+    checker chk{ cases, ref, bench::sample_every };
+    const double secs = bench::timed_pipeline(
+        *p, warm, total, max_batch,
+        [&](batch_pipeline& pipe, size_t in, size_t) {
+            return bench::submit_in_place(pipe, in, 1, warm, max_batch, in_bytes, tbs,
+                                          &params[(in % warm) % cases.size()], [&](uint8_t* dst, size_t pos) {
+                                              std::memcpy(dst, cases[pos % cases.size()].llr8.data(), in_bytes);
+                                          });
+        },
+        [&](const completed_frame& f, size_t i, bool timed) {
+            if (f.seq != i)
+                bench::fail(what + ": TB " + std::to_string(f.seq) + " came out as number " + std::to_string(i));
+            const size_t k = size_t(f.user) % cases.size();
+            if (timed)
+                chk(f, k);
+            else
+                checker{ cases, ref, 1 }(f, k); // the warm-up: every TB's bits
+        });
+    if (chk.frames != total)
+        bench::fail(what + ": " + std::to_string(chk.frames) + " of " + std::to_string(total) + " TBs checked");
+    const auto fb = bench::pipeline_frame_bytes(sch::frame_types_of(), in_bytes, tbs);
+    bench::device_figure r;
+    r.bound = bench::link_bound_gbps(links, double(tbs), fb);
+    r.gbps = bench::check_bound(what, double(tbs) * double(total) / secs / 1e9, r.bound, "Gbit/s",
+                                bench::link_why(fb));
+    r.frames = total;
+    r.compared = chk.compared;
+    r.secs = secs;
+    r.stages = p->stats();
+    r.device_threads = device_threads;
+    return r;
+}
+
+//! --devices (see the head of this file).
+void run_devices(const options& o)
+{
+    const auto host = bench::survey_host(core::probe_cuda());
+    sch_config cfg;
+    cfg.harq_buffers = 0;
+    cfg.early_termination = false;
+    const auto cases = make_cases(cell_requests(32), o.esn0, 5);
+    const auto ref8 = reference(cases, cfg, true);
+    const size_t ntb = size_t(2 * o.cells), batches_per_gpu = o.quick ? 32 : 128;
+    const size_t threads = o.devices.device_threads > 0 ? size_t(o.devices.device_threads) : 1;
+    const auto fb = bench::pipeline_frame_bytes(sch::frame_types_of(), size_t(CELL_G), size_t(CELL_TBS));
+    std::vector<double> kern, caller, by_threads, links_bound, together_bound, memory;
+    for (size_t ci = 0; ci < host.counts.size(); ci++) {
+        const size_t k = host.counts[ci];
+        const std::string tag = std::to_string(k) + " GPU" + (k > 1 ? "s" : "");
+        const auto lk = host.links_of(k);
+        kern.push_back(multi_kernel_gbps(host.first(k), cases, ntb, cfg, ref8, "kernel-bound, " + tag).gbps);
+        const size_t total = batches_per_gpu * ntb * k;
+        const auto a = multi_e2e_gbps(cases, cfg, ref8, host.first(k), ntb, total, 0, lk,
+                                      "end to end int8, in place, caller launches, " + tag);
+        bench::print_stages("end to end int8, in place (begin_frames), the caller launches, " + tag, a, CELL_TBS);
+        const auto t = multi_e2e_gbps(cases, cfg, ref8, host.first(k), ntb, total, threads, lk,
+                                      "end to end int8, in place, device threads launch, " + tag);
+        bench::print_stages("end to end int8, in place (begin_frames), " + std::to_string(threads) +
+                                " thread(s) per GPU launch, " + tag,
+                            t, CELL_TBS);
+        std::printf("TBs timed (bits compared), %s: caller launches %zu (%zu), threads launch %zu (%zu)\n",
+                    tag.c_str(), a.frames, a.compared, t.frames, t.compared);
+        std::fflush(stdout);
+        caller.push_back(a.gbps);
+        by_threads.push_back(t.gbps);
+        links_bound.push_back(bench::link_bound_gbps(lk, CELL_TBS, fb));
+        together_bound.push_back(bench::link_bound_gbps({ host.together[ci] }, CELL_TBS, fb));
+        memory.push_back(bench::host_memory_estimate_gbps(host, fb.h2d + fb.d2h, CELL_TBS));
+    }
+    std::printf("\ncuda-sch, 6 full iterations, Es/N0 %.1f dB, TBS %d at 64-QAM (G = %d), int8 LLRs in (%.0f B per "
+                "TB over PCIe in, %.0f B out); kernel-bound: %d cells (%zu TBs) per GPU per launch; end to end: "
+                "batches of %zu TBs, %zu slots per GPU, %zu batches per GPU timed; TB Gbit/s (a cell at its peak: "
+                "%.2f Mbit/s); (of linear): k times the 1-GPU figure of the column\n\n",
+                o.esn0, CELL_TBS, CELL_G, fb.h2d, fb.d2h, o.cells, ntb, ntb, g_slots, batches_per_gpu, CELL_MBPS);
+    const std::vector<bench::scaling_column> e2e = { { "e2e in place, caller launches", caller },
+                                                      { "e2e in place, threads per GPU launch", by_threads } };
+    std::printf("%s", bench::scaling_table(host.counts, { { "kernel-bound Gbit/s", kern }, e2e[0], e2e[1],
+                                                          { "bound: links alone, summed", links_bound, false, 1 },
+                                                          { "bound: links all at once", together_bound, false, 1 },
+                                                          { "host memory estimate", memory, false, 1 } })
+                          .c_str());
+    std::vector<double> host_bound(host.counts.size());
+    for (size_t i = 0; i < host_bound.size(); i++)
+        host_bound[i] = std::min(together_bound[i], memory[i] > 0 ? memory[i] : together_bound[i]);
+    std::printf("\n%s", bench::target_lines(host.counts, kern, e2e, host_bound).c_str());
+    std::printf("cells in real time, all GPUs, end to end (the caller launching): ");
+    for (size_t i = 0; i < host.counts.size(); i++)
+        std::printf("%s%zu GPU(s) %.0f", i ? ", " : "", host.counts[i], caller[i] * 1e3 / CELL_MBPS);
+    std::printf("\nhost memory estimate: twice the best copy rate (%.1f GB/s) over the %.0f B a TB moves through "
+                "host memory (DMA in and out)\nstage times: CUDA events around each batch's copies and kernel, "
+                "profiling on in every end-to-end run above\n",
+                host.best_copy, fb.h2d + fb.d2h);
+}
 #endif
 
 } // namespace
@@ -653,6 +886,17 @@ void run_gpu(const options& o)
 int main(int argc, char** argv)
 {
     const options o = parse(argc, argv);
+    if (o.devices.on) {
+        const std::string why = bench::no_devices_reason(core::probe_cuda());
+        if (!why.empty()) {
+            std::printf("bench_lte_sch --devices: %s: nothing to measure\n", why.c_str());
+            return 0;
+        }
+#ifdef GPURX_HAVE_CUDA
+        run_devices(o);
+        return 0;
+#endif
+    }
     if (o.cpu) {
         run_cpu(o);
         return 0;

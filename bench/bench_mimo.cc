@@ -37,7 +37,7 @@
 //
 //   bench_mimo [--quick] [--vectors N] [--frames F] [--only NAME] [--no-cpu] [--staging T]
 //              [--e2e-batch B] [--e2e-bits X] [--e2e-reps R] [--e2e-channels C] [--slots S] [--int8-out] [--nt N] [--bits B] [--kernel-only]
-//              [--reps R] [--graph] [--in-place]
+//              [--reps R] [--graph] [--in-place] [--devices [--device-threads N]]
 // B: channels per batch (frames of C channels: B / C frames); X: coded bits
 // timed per e2e figure (at least; 1e9, --quick 1e8); R: e2e runs per figure,
 // the median reported with the range (3; --quick 1);
@@ -47,7 +47,20 @@
 // --graph: after each row, the host's microseconds per batch of enqueue()
 // calls and the device's per batch from CUDA graph replays (no launch costs):
 // the whole batch, the prepare step alone, the detect step alone.
+// --devices: 1, 2, 4, 8 and all GPUs in one run (bench_devices.h), one shape
+// (the first row the filters leave: cuda-mtt-fast 4x4 16-QAM by default),
+// float LLRs out: kernel-bound (each GPU its own resident batch of --frames
+// channels, 200000 by default, 50000 with --quick; the launches of all GPUs
+// timed together over about half a second; every frame of each GPU's last
+// launch checked) and end to end through one pipeline over the GPUs (frames
+// of --e2e-channels channels written into the staging in place a batch of
+// --e2e-batch channels at a time, --slots per GPU, --e2e-bits coded bits per
+// GPU timed; the caller launching, then --device-threads threads per GPU,
+// default 1), with the host's topology, links and copy rate
+// (bench_host_survey.h), per device where each end-to-end run spent its
+// time, and each figure's ratio to linear.
 #include "bench_checks.h"
+#include "bench_devices.h"
 #include "mimo/mimo_frame.h"
 #include "mimo/mimo_implementations.h"
 #include "pipeline/batch_pipeline.h"
@@ -56,6 +69,7 @@
 #ifdef GPURX_HAVE_CUDA
 #include "cuda/cuda_check.h"
 #include "mimo/cuda/mimo_launch.h"
+#include "bench_host_survey.h"
 #include <cuda_runtime.h>
 #endif
 
@@ -67,6 +81,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <numeric>
 #include <memory>
 #include <random>
 #include <string>
@@ -359,68 +374,96 @@ double graph_us(cudaStream_t st, int reps, Body body)
     return ms * 1e3 / (double(launches) * per);
 }
 
-// Frame f of `frames` is channel f mod (ref.out.size()) of the reference.
-kernel_rates kernel_gbps(const shape_case& c, const std::vector<std::vector<cf>>& frames, int vectors,
-                         float n0, int reps, const channel_reference& ref, const std::string& what, bool graph = false)
-{
-    auto cfg = config_of(c, c.impl);
-    cfg.noise_variance = n0;
-    const auto choice = core::choose_mimo_implementation(cfg);
-    const auto registry = core::mimo_registry();
-    const auto* e = registry.find(choice.cuda);
-    if (!e)
-        return {};
-    auto kernel = e->make_cuda(cfg, 0);
-    const size_t nf = frames.size();
-    const auto p = core::mimo::frame_params_for(cfg, vectors);
-    const size_t in_b = core::mimo::frame_in_bytes(p),
-                 out_b = core::mimo::frame_out_bytes(p, cfg.llr_type);
-    const size_t in_stride = (in_b + 15) & ~size_t(15), out_stride = (out_b + 15) & ~size_t(15);
-    std::vector<core::frame_desc> fd(nf);
-    std::vector<core::mimo::frame_params> params(nf, p);
-    std::vector<uint8_t> in(nf * in_stride);
-    for (size_t f = 0; f < nf; f++) {
-        fd[f] = { f * in_stride, f * out_stride, uint32_t(in_b), uint32_t(out_b) };
-        std::memcpy(&in[f * in_stride], frames[f].data(), in_b);
-    }
-    void *d_fd, *d_params, *d_in, *d_out, *d_results, *d_scratch;
-    GPURX_CUDA_CHECK(cudaMalloc(&d_fd, nf * sizeof(core::frame_desc)));
-    GPURX_CUDA_CHECK(cudaMalloc(&d_params, nf * sizeof(p)));
-    GPURX_CUDA_CHECK(cudaMalloc(&d_in, in.size()));
-    GPURX_CUDA_CHECK(cudaMalloc(&d_out, nf * out_stride));
-    GPURX_CUDA_CHECK(cudaMalloc(&d_results, nf * sizeof(core::mimo::frame_result)));
-    GPURX_CUDA_CHECK(cudaMalloc(&d_scratch, kernel->scratch_bytes(nf)));
-    GPURX_CUDA_CHECK(cudaMemcpy(d_fd, fd.data(), nf * sizeof(core::frame_desc), cudaMemcpyHostToDevice));
-    GPURX_CUDA_CHECK(cudaMemcpy(d_params, params.data(), nf * sizeof(p), cudaMemcpyHostToDevice));
-    GPURX_CUDA_CHECK(cudaMemcpy(d_in, in.data(), in.size(), cudaMemcpyHostToDevice));
-    const core::batch_view dev{ static_cast<core::frame_desc*>(d_fd), nf, d_params,
-                                static_cast<uint8_t*>(d_in), static_cast<uint8_t*>(d_out), d_results,
-                                static_cast<uint8_t*>(d_scratch) };
-    const core::batch_view host{ fd.data(), nf, params.data(), nullptr, nullptr, nullptr, nullptr };
-    cudaStream_t st;
-    cudaEvent_t a, b;
-    GPURX_CUDA_CHECK(cudaStreamCreate(&st));
-    GPURX_CUDA_CHECK(cudaEventCreate(&a));
-    GPURX_CUDA_CHECK(cudaEventCreate(&b));
-    const double bits = double(nf) * vectors * c.nt * c.bits;
-    kernel_rates r;
-    float ms = 0;
-    kernel->enqueue(dev, host, st); // warm-up (and shared memory limits)
-    // Cleared before the timed launches: what verify finds after them, they wrote.
-    GPURX_CUDA_CHECK(cudaMemsetAsync(d_out, 0xff, nf * out_stride, st));
-    GPURX_CUDA_CHECK(cudaMemsetAsync(d_results, 0xff, nf * sizeof(core::mimo::frame_result), st));
-    GPURX_CUDA_CHECK(cudaStreamSynchronize(st));
-    GPURX_CUDA_CHECK(cudaEventRecord(a, st));
-    const auto h0 = clk::now();
-    for (int i = 0; i < reps; i++)
-        kernel->enqueue(dev, host, st);
-    r.host_us = std::chrono::duration<double, std::micro>(clk::now() - h0).count() / reps;
-    GPURX_CUDA_CHECK(cudaEventRecord(b, st));
-    GPURX_CUDA_CHECK(cudaEventSynchronize(b));
-    GPURX_CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
-    const double kernel_gbps = bits * reps / (ms * 1e-3) / 1e9;
+/*!
+ * A device-resident batch on one GPU: \p nf frames of one channel each,
+ * frame f holding channel f mod data.size() (what the reference's channels
+ * are), with the shape's CUDA implementation, ready to run again and again.
+ */
+struct mimo_resident {
+    int device = 0;
+    std::unique_ptr<core::cuda_kernel> kernel;
+    core::mimo::frame_params p{};
+    size_t nf = 0, in_b = 0, out_b = 0, out_stride = 0, in_total = 0;
+    std::vector<core::frame_desc> fd;
+    std::vector<core::mimo::frame_params> params;
+    void *d_fd = nullptr, *d_params = nullptr, *d_in = nullptr, *d_out = nullptr, *d_results = nullptr,
+         *d_scratch = nullptr;
+    core::batch_view dev{}, host{};
+    cudaStream_t st{};
+
+    mimo_resident(const core::implementation<core::mimo_config>& impl, const core::mimo_config& cfg,
+                  const std::vector<std::vector<cf>>& data, size_t nframes, int vectors, int device_)
+        : device(device_), nf(nframes)
     {
-        // The last timed launch's frames, before anything else runs.
+        GPURX_CUDA_CHECK(cudaSetDevice(device));
+        kernel = impl.make_cuda(cfg, device);
+        p = core::mimo::frame_params_for(cfg, vectors);
+        in_b = core::mimo::frame_in_bytes(p);
+        out_b = core::mimo::frame_out_bytes(p, cfg.llr_type);
+        const size_t in_stride = (in_b + 15) & ~size_t(15);
+        out_stride = (out_b + 15) & ~size_t(15);
+        fd.resize(nf);
+        params.assign(nf, p);
+        std::vector<uint8_t> in(nf * in_stride);
+        for (size_t f = 0; f < nf; f++) {
+            fd[f] = { f * in_stride, f * out_stride, uint32_t(in_b), uint32_t(out_b) };
+            std::memcpy(&in[f * in_stride], data[f % data.size()].data(), in_b);
+        }
+        in_total = in.size();
+        GPURX_CUDA_CHECK(cudaMalloc(&d_fd, nf * sizeof(core::frame_desc)));
+        GPURX_CUDA_CHECK(cudaMalloc(&d_params, nf * sizeof(p)));
+        GPURX_CUDA_CHECK(cudaMalloc(&d_in, in.size()));
+        GPURX_CUDA_CHECK(cudaMalloc(&d_out, nf * out_stride));
+        GPURX_CUDA_CHECK(cudaMalloc(&d_results, nf * sizeof(core::mimo::frame_result)));
+        GPURX_CUDA_CHECK(cudaMalloc(&d_scratch, kernel->scratch_bytes(nf)));
+        GPURX_CUDA_CHECK(cudaMemcpy(d_fd, fd.data(), nf * sizeof(core::frame_desc), cudaMemcpyHostToDevice));
+        GPURX_CUDA_CHECK(cudaMemcpy(d_params, params.data(), nf * sizeof(p), cudaMemcpyHostToDevice));
+        GPURX_CUDA_CHECK(cudaMemcpy(d_in, in.data(), in.size(), cudaMemcpyHostToDevice));
+        dev = { static_cast<core::frame_desc*>(d_fd), nf, d_params, static_cast<uint8_t*>(d_in),
+                static_cast<uint8_t*>(d_out), d_results, static_cast<uint8_t*>(d_scratch) };
+        host = { fd.data(), nf, params.data(), nullptr, nullptr, nullptr, nullptr };
+        GPURX_CUDA_CHECK(cudaStreamCreate(&st));
+        launch(); // warm-up (and shared memory limits)
+        finish();
+    }
+    ~mimo_resident()
+    {
+        cudaSetDevice(device);
+        cudaStreamDestroy(st);
+        for (void* ptr : { d_fd, d_params, d_in, d_out, d_results, d_scratch })
+            cudaFree(ptr);
+    }
+    mimo_resident(const mimo_resident&) = delete;
+    mimo_resident& operator=(const mimo_resident&) = delete;
+
+    //! Enqueues one launch, without waiting.
+    void launch()
+    {
+        GPURX_CUDA_CHECK(cudaSetDevice(device));
+        kernel->enqueue(dev, host, st);
+    }
+    //! Waits for what is enqueued.
+    void finish()
+    {
+        GPURX_CUDA_CHECK(cudaSetDevice(device));
+        GPURX_CUDA_CHECK(cudaStreamSynchronize(st));
+    }
+    //! Clears the outputs and results on the stream: what check() finds
+    //! after the launches enqueued next, they wrote.
+    void clear()
+    {
+        GPURX_CUDA_CHECK(cudaSetDevice(device));
+        GPURX_CUDA_CHECK(cudaMemsetAsync(d_out, 0xff, nf * out_stride, st));
+        GPURX_CUDA_CHECK(cudaMemsetAsync(d_results, 0xff, nf * sizeof(core::mimo::frame_result), st));
+    }
+    /*!
+     * Every frame of the last launch detected, its LLR signs as the CPU
+     * twin's (\p ref) within the tolerance; fails (no figure) otherwise.
+     * Returns the frames compared.
+     */
+    size_t check(const std::string& what, const channel_reference& ref)
+    {
+        finish();
         std::vector<uint8_t> out(nf * out_stride);
         std::vector<core::mimo::frame_result> res(nf);
         GPURX_CUDA_CHECK(cudaMemcpy(out.data(), d_out, out.size(), cudaMemcpyDeviceToHost));
@@ -432,13 +475,57 @@ kernel_rates kernel_gbps(const shape_case& c, const std::vector<std::vector<cf>>
                       res[f].status == core::mimo::STATUS_OK ||
                           res[f].status == core::mimo::STATUS_RANK_DEFICIENT);
         check.require(nf);
-        r.compared = check.compared;
+        return check.compared;
     }
+    //! What a launch must read (channels, vectors, records) and write (LLRs, results).
+    double bytes() const
+    {
+        return double(in_total + nf * (sizeof(core::frame_desc) + sizeof(p) + out_stride +
+                                       sizeof(core::mimo::frame_result)));
+    }
+};
+
+// Frame f of the batch of \p nf frames is channel f mod data.size() (=
+// ref.out.size()) of the reference.
+kernel_rates kernel_gbps(const shape_case& c, const std::vector<std::vector<cf>>& data, size_t nf, int vectors,
+                         float n0, int reps, const channel_reference& ref, const std::string& what, bool graph = false)
+{
+    auto cfg = config_of(c, c.impl);
+    cfg.noise_variance = n0;
+    const auto choice = core::choose_mimo_implementation(cfg);
+    const auto registry = core::mimo_registry();
+    const auto* e = registry.find(choice.cuda);
+    if (!e)
+        return {};
+    mimo_resident m(*e, cfg, data, nf, vectors, 0);
+    auto& kernel = m.kernel;
+    const auto& dev = m.dev;
+    const auto& host = m.host;
+    const cudaStream_t st = m.st;
+    cudaEvent_t a, b;
+    GPURX_CUDA_CHECK(cudaEventCreate(&a));
+    GPURX_CUDA_CHECK(cudaEventCreate(&b));
+    const double bits = double(nf) * vectors * c.nt * c.bits;
+    kernel_rates r;
+    float ms = 0;
+    // Cleared before the timed launches: what check() finds after them, they wrote.
+    m.clear();
+    m.finish();
+    GPURX_CUDA_CHECK(cudaEventRecord(a, st));
+    const auto h0 = clk::now();
+    for (int i = 0; i < reps; i++)
+        kernel->enqueue(dev, host, st);
+    r.host_us = std::chrono::duration<double, std::micro>(clk::now() - h0).count() / reps;
+    GPURX_CUDA_CHECK(cudaEventRecord(b, st));
+    GPURX_CUDA_CHECK(cudaEventSynchronize(b));
+    GPURX_CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
+    const double kernel_gbps = bits * reps / (ms * 1e-3) / 1e9;
+    // The last timed launch's frames, before anything else runs.
+    r.compared = m.check(what, ref);
     const auto g = bench::gpu_limits::of(0);
     // No instruction count is stated for the detectors: the memory bounds
     // them, for what a launch must read (channels, vectors) and write (LLRs).
-    const double bytes = double(in.size() + nf * (sizeof(core::frame_desc) + sizeof(p) + out_stride +
-                                                  sizeof(core::mimo::frame_result)));
+    const double bytes = m.bytes();
     r.kernel_bound = bench::kernel_bound_gbps(g, bits, 0, bytes);
     r.kernel = bench::check_bound(what + ", kernel", kernel_gbps, r.kernel_bound, "Gbit/s",
                                   bench::kernel_why(g, 0, bytes / bits));
@@ -474,12 +561,209 @@ kernel_rates kernel_gbps(const shape_case& c, const std::vector<std::vector<cf>>
             core::cuda_mimo_detect(dev, nf, nf * size_t(vectors), c.bits, d, st, 1u << c.nt);
         });
     }
-    for (void* ptr : { d_fd, d_params, d_in, d_out, d_results, d_scratch })
-        GPURX_CUDA_CHECK(cudaFree(ptr));
     GPURX_CUDA_CHECK(cudaEventDestroy(a));
     GPURX_CUDA_CHECK(cudaEventDestroy(b));
-    GPURX_CUDA_CHECK(cudaStreamDestroy(st));
     return r;
+}
+
+// ------------------------------------------------ several GPUs (--devices)
+
+/*!
+ * Kernel-bound coded Gbit/s of several GPUs at once: each detects its own
+ * resident batch of \p nf channels; the launches of all of them are timed
+ * together (wall time, about half a second: bench::reps_for the first GPU's
+ * launch). Checked: every frame of each GPU's last launch as the CPU twin,
+ * and the figure not above the sum of the GPUs' memory bounds.
+ */
+bench::device_figure multi_kernel_gbps(const std::vector<int>& devices, const shape_case& c,
+                                       const std::vector<std::vector<cf>>& data, size_t nf, int vectors, float n0,
+                                       const channel_reference& ref, const std::string& what)
+{
+    auto cfg = config_of(c, c.impl);
+    cfg.noise_variance = n0;
+    const auto choice = core::choose_mimo_implementation(cfg);
+    const auto registry = core::mimo_registry();
+    const auto* e = registry.find(choice.cuda);
+    if (!e)
+        bench::fail(what + ": no CUDA implementation runs " + c.impl + " (" + choice.note + ")");
+    std::vector<std::unique_ptr<mimo_resident>> b;
+    for (int d : devices)
+        b.push_back(std::make_unique<mimo_resident>(*e, cfg, data, nf, vectors, d));
+    // One launch timed alone on the first GPU sets how many are timed.
+    const auto t0 = clk::now();
+    b[0]->launch();
+    b[0]->finish();
+    const int reps = bench::reps_for(std::chrono::duration<double>(clk::now() - t0).count());
+    for (auto& x : b) {
+        x->clear();
+        x->finish();
+    }
+    const double secs = bench::timed_launches(
+        b.size(), reps, [&](size_t i) { b[i]->launch(); }, [&](size_t i) { b[i]->finish(); });
+    bench::device_figure f;
+    const double bits = double(nf) * vectors * c.nt * c.bits;
+    std::string why;
+    for (auto& x : b) {
+        f.compared += x->check(what + ", device " + std::to_string(x->device), ref);
+        const auto g = bench::gpu_limits::of(x->device);
+        f.bound += bench::kernel_bound_gbps(g, bits, 0, x->bytes());
+        why = bench::kernel_why(g, 0, x->bytes() / bits) + ", summed over " + std::to_string(devices.size()) +
+              " device(s)";
+    }
+    f.gbps = bench::check_bound(what, bits * reps * double(devices.size()) / secs / 1e9, f.bound, "Gbit/s", why);
+    f.frames = nf * devices.size();
+    f.secs = secs;
+    return f;
+}
+
+/*!
+ * End to end through one pipeline over \p where's GPUs: frames of
+ * \p channels channels, batches of \p max_batch channels (g_slots per GPU),
+ * \p total channels timed (at least twice the warm-up), the producer writing
+ * each frame into the staging in place a batch at a time
+ * (bench::submit_in_place: the warm-up writes every staging position, the
+ * timed frames reuse it). Checked: every frame detected, the warm-up's and
+ * one timed frame in 61 as the CPU twin; the figure not above the GPUs'
+ * links alone, summed (\p links).
+ */
+bench::device_figure multi_e2e_gbps(const shape_case& c, const core::backend_choice& where,
+                                    const std::vector<std::vector<cf>>& data, int vectors, float n0, int channels,
+                                    size_t max_batch, size_t total, size_t device_threads,
+                                    const std::vector<bench::link_rates>& links, const channel_reference& ref,
+                                    const std::string& what)
+{
+    auto cfg = config_of(c, c.impl);
+    cfg.noise_variance = n0;
+    cfg.max_channels = channels;
+    const auto choice = core::choose_mimo_implementation(cfg);
+    const core::mimo::frame_params p = core::mimo::frame_params_for(cfg, vectors, -1.0f, channels);
+    core::pipeline_config pc;
+    pc.types = core::mimo::frame_types_of();
+    pc.slots = g_slots;
+    pc.max_batch = std::max<size_t>(1, max_batch / size_t(channels));
+    pc.max_in_bytes = core::mimo::frame_in_bytes(p);
+    pc.max_out_bytes = core::mimo::frame_out_bytes(p, cfg.llr_type);
+    pc.device_threads = device_threads;
+    pc.profile = true;
+    // Source frame i holds channels (i * channels + ch) mod N of the N the
+    // reference has: nsrc distinct frames, and staging position j holds
+    // source frame j mod nsrc.
+    const size_t n = data.size(), nsrc = n / std::gcd(n, size_t(channels));
+    const size_t cb = core::mimo::channel_in_bytes(p), in_bytes = pc.max_in_bytes;
+    std::vector<uint8_t> src(nsrc * in_bytes);
+    for (size_t i = 0; i < nsrc; i++)
+        for (size_t ch = 0; ch < size_t(channels); ch++)
+            std::memcpy(&src[i * in_bytes + ch * cb], data[(i * channels + ch) % n].data(), cb);
+    const auto expected = expected_of(ref, nsrc, [&](size_t i) {
+        std::vector<size_t> v(channels);
+        for (size_t ch = 0; ch < size_t(channels); ch++)
+            v[ch] = (i * channels + ch) % n;
+        return v;
+    });
+    auto pipe = core::make_pipeline(core::mimo_kernel_factories(cfg, choice), where, pc);
+    const size_t warm = pipe->config().slots * pc.max_batch; // the slots of every GPU
+    size_t frames = std::max(total / size_t(channels), 2 * warm);
+    frames = (frames + pc.max_batch - 1) / pc.max_batch * pc.max_batch;
+    bench::frame_check check(what, &expected);
+    const double secs = bench::timed_pipeline(
+        *pipe, warm, frames, pc.max_batch,
+        [&](core::batch_pipeline& pp, size_t in, size_t left) -> size_t {
+            return bench::submit_in_place(pp, in, left, warm, pc.max_batch, in_bytes, pc.max_out_bytes, &p,
+                                          [&](uint8_t* dst, size_t pos) {
+                                              std::memcpy(dst, &src[(pos % nsrc) * in_bytes], in_bytes);
+                                          });
+        },
+        [&](const core::completed_frame& f, size_t number, bool timed) {
+            if (f.seq != number)
+                bench::fail(what + ": frame " + std::to_string(f.seq) + " came out as number " + std::to_string(number));
+            check.add(size_t(f.user) % nsrc, f.data, f.out_bytes, detected(f),
+                      !timed || number % bench::sample_every == 0);
+        });
+    check.require(warm + frames);
+    const double coded_bits = double(channels) * vectors * c.nt * c.bits;
+    const auto fb = bench::pipeline_frame_bytes(pc.types, pc.max_in_bytes, pc.max_out_bytes);
+    bench::device_figure r;
+    r.bound = bench::link_bound_gbps(links, coded_bits, fb);
+    r.gbps = bench::check_bound(what, coded_bits * double(frames) / secs / 1e9, r.bound, "Gbit/s", bench::link_why(fb));
+    r.frames = frames;
+    r.compared = check.compared;
+    r.secs = secs;
+    r.stages = pipe->stats();
+    r.device_threads = device_threads;
+    return r;
+}
+
+/*!
+ * --devices: 1, 2, 4, 8 and all GPUs in one run, one shape (see the head of
+ * this file). Returns the exit status.
+ */
+int run_devices(const core::cuda_probe_result& probe, const bench::devices_options& opt, const shape_case& c,
+                int vectors, size_t kernel_channels, size_t e2e_batch, int e2e_channels, double bits_per_gpu)
+{
+    const auto host = bench::survey_host(probe);
+    const float n0 = float(c.nt) * std::pow(10.0f, -1.6f);
+    const auto data = make_frames(c, 4096, vectors, n0);
+    const std::string twin = std::string("cpu-") + (c.impl.find("mtt") != std::string::npos ? "mtt" : c.impl.substr(5));
+    const auto ref = reference_of(c, twin, data, vectors, n0, llr_format::float32);
+    const std::string shape = c.impl + " " + std::to_string(c.nt) + "x" + std::to_string(c.nr) + " " +
+                              std::to_string(1 << c.bits) + "-QAM";
+    const double channel_bits = double(vectors) * c.nt * c.bits;
+    const size_t channels_per_gpu =
+        std::max(12 * e2e_batch, size_t(bits_per_gpu / channel_bits) / e2e_batch * e2e_batch);
+    const size_t threads = opt.device_threads > 0 ? size_t(opt.device_threads) : 1;
+    auto cfg = config_of(c, c.impl);
+    cfg.max_channels = e2e_channels;
+    const auto p = core::mimo::frame_params_for(cfg, vectors, -1.0f, e2e_channels);
+    const auto fb = bench::pipeline_frame_bytes(core::mimo::frame_types_of(), core::mimo::frame_in_bytes(p),
+                                                core::mimo::frame_out_bytes(p, llr_format::float32));
+    const double frame_bits = channel_bits * e2e_channels;
+    std::vector<double> kern, caller, by_threads, links_bound, together_bound, memory;
+    for (size_t ci = 0; ci < host.counts.size(); ci++) {
+        const size_t k = host.counts[ci];
+        const std::string tag = shape + ", " + std::to_string(k) + " GPU" + (k > 1 ? "s" : "");
+        const core::backend_choice where{ core::backend_kind::cuda, host.first(k), "" };
+        const auto lk = host.links_of(k);
+        kern.push_back(
+            multi_kernel_gbps(host.first(k), c, data, kernel_channels, vectors, n0, ref, "kernel-bound, " + tag).gbps);
+        const auto a = multi_e2e_gbps(c, where, data, vectors, n0, e2e_channels, e2e_batch, channels_per_gpu * k, 0,
+                                      lk, ref, "end to end, in place, caller launches, " + tag);
+        bench::print_stages("end to end, in place (begin_frames), the caller launches, " + tag, a, frame_bits);
+        const auto t = multi_e2e_gbps(c, where, data, vectors, n0, e2e_channels, e2e_batch, channels_per_gpu * k,
+                                      threads, lk, ref, "end to end, in place, device threads launch, " + tag);
+        bench::print_stages("end to end, in place (begin_frames), " + std::to_string(threads) +
+                                " thread(s) per GPU launch, " + tag,
+                            t, frame_bits);
+        std::printf("frames timed (compared), %s: caller launches %zu (%zu), threads launch %zu (%zu)\n", tag.c_str(),
+                    a.frames, a.compared, t.frames, t.compared);
+        std::fflush(stdout);
+        caller.push_back(a.gbps);
+        by_threads.push_back(t.gbps);
+        links_bound.push_back(bench::link_bound_gbps(lk, frame_bits, fb));
+        together_bound.push_back(bench::link_bound_gbps({ host.together[ci] }, frame_bits, fb));
+        memory.push_back(bench::host_memory_estimate_gbps(host, fb.h2d + fb.d2h, frame_bits));
+    }
+    std::printf("\n%s, N = %d vectors per channel, 16 dB Rayleigh, float LLRs out, coded Gbit/s; kernel-bound: %zu "
+                "channels per GPU per launch; end to end: frames of %d channels (%.0f B over PCIe in, %.0f B out), "
+                "batches of %zu channels, %zu slots per GPU, %zu channels per GPU timed; (of linear): k times the "
+                "1-GPU figure of the column\n\n",
+                shape.c_str(), vectors, kernel_channels, e2e_channels, fb.h2d, fb.d2h, e2e_batch, g_slots,
+                channels_per_gpu);
+    const std::vector<bench::scaling_column> e2e = { { "e2e in place, caller launches", caller, true, 3 },
+                                                      { "e2e in place, threads per GPU launch", by_threads, true, 3 } };
+    std::printf("%s", bench::scaling_table(host.counts, { { "kernel-bound Gbit/s", kern, true, 3 }, e2e[0], e2e[1],
+                                                          { "bound: links alone, summed", links_bound, false, 1 },
+                                                          { "bound: links all at once", together_bound, false, 1 },
+                                                          { "host memory estimate", memory, false, 1 } })
+                          .c_str());
+    std::vector<double> host_bound(host.counts.size());
+    for (size_t i = 0; i < host_bound.size(); i++)
+        host_bound[i] = std::min(together_bound[i], memory[i] > 0 ? memory[i] : together_bound[i]);
+    std::printf("\n%s", bench::target_lines(host.counts, kern, e2e, host_bound).c_str());
+    std::printf("host memory estimate: twice the best copy rate (%.1f GB/s) over the %.0f B a frame moves through "
+                "host memory (DMA in and out)\nstage times: CUDA events around each batch's copies and kernel, "
+                "profiling on in every end-to-end run above\n",
+                host.best_copy, fb.h2d + fb.d2h);
+    return 0;
 }
 #endif
 
@@ -494,17 +778,23 @@ int main(int argc, char** argv)
     int e2e_reps = 3;
     int e2e_channels = 64;
     std::string only;
+    bench::devices_options devices;
+    [[maybe_unused]] bool frames_given = false; // read by --devices (CUDA builds)
     for (int i = 1; i < argc; i++) {
         if (!std::strcmp(argv[i], "--quick"))
             quick = true;
+        else if (bench::parse_devices(devices, argc, argv, i))
+            ;
         else if (!std::strcmp(argv[i], "--no-cpu"))
             cpu = false;
         else if (!std::strcmp(argv[i], "--int8-out"))
             int8_out = true;
         else if (!std::strcmp(argv[i], "--vectors") && i + 1 < argc)
             vectors = std::atoi(argv[++i]);
-        else if (!std::strcmp(argv[i], "--frames") && i + 1 < argc)
+        else if (!std::strcmp(argv[i], "--frames") && i + 1 < argc) {
             frames = std::atoi(argv[++i]);
+            frames_given = true;
+        }
         else if (!std::strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i];
         else if (!std::strcmp(argv[i], "--slots") && i + 1 < argc)
@@ -534,7 +824,7 @@ int main(int argc, char** argv)
             cpu = false;
         } else {
             std::printf("usage: bench_mimo [--quick] [--vectors N] [--frames F] [--only NAME] [--no-cpu] "
-                        "[--staging T] [--e2e-batch B] [--e2e-bits X] [--e2e-reps R] [--e2e-channels C] [--slots S] [--int8-out] [--nt N] [--bits B] [--kernel-only] [--reps R] [--graph] [--in-place]\n");
+                        "[--staging T] [--e2e-batch B] [--e2e-bits X] [--e2e-reps R] [--e2e-channels C] [--slots S] [--int8-out] [--nt N] [--bits B] [--kernel-only] [--reps R] [--graph] [--in-place] [--devices [--device-threads N]]\n");
             return std::strcmp(argv[i], "--help") ? 1 : 0;
         }
     }
@@ -558,6 +848,23 @@ int main(int argc, char** argv)
         // The rest of the report grid (QPSK to 256-QAM, 2x2 and 4x4).
         { "cuda-mtt-fast", 2, 2, 2, 16 }, { "cuda-mtt-fast", 2, 2, 8, 16 }, { "cuda-mtt-fast", 4, 4, 8, 16 },
     };
+    if (devices.on) {
+        const auto& probe = core::probe_cuda();
+        const std::string why = bench::no_devices_reason(probe);
+        if (!why.empty()) {
+            std::printf("bench_mimo --devices: %s: nothing to measure\n", why.c_str());
+            return 0;
+        }
+#ifdef GPURX_HAVE_CUDA
+        for (const auto& c : cases)
+            if ((only.empty() || c.impl == only) && (!only_nt || c.nt == only_nt) &&
+                (!only_bits || c.bits == only_bits)) {
+                const size_t kernel_channels = frames_given ? size_t(frames) : quick ? 50000 : 200000;
+                return run_devices(probe, devices, c, vectors, kernel_channels, e2e_batch, e2e_channels, e2e_bits);
+            }
+        bench::fail("--devices: no shape matches --only/--nt/--bits");
+#endif
+    }
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const bool gpu = core::probe_cuda().compiled_in && !core::probe_cuda().devices.empty() &&
                      core::probe_cuda().devices[0].usable;
@@ -622,10 +929,8 @@ int main(int argc, char** argv)
         std::string graph_line;
 #ifdef GPURX_HAVE_CUDA
         if (gpu) {
-            std::vector<std::vector<cf>> batch(frames);
-            for (int f = 0; f < frames; f++)
-                batch[f] = data[f % data.size()];
-            const auto r = kernel_gbps(c, batch, vectors, n0, reps > 0 ? reps : quick ? 3 : 20, ref, shape, graph);
+            const auto r = kernel_gbps(c, data, size_t(frames), vectors, n0, reps > 0 ? reps : quick ? 3 : 20, ref,
+                                       shape, graph);
             k = r.kernel;
             q = r.qr;
             if (graph)

@@ -45,6 +45,8 @@
 // work: 1 cuda-float-block, 2 cuda-float-window, 3 cuda-float-state,
 // 4 cuda-fixed16-dpx).
 #include "bench_checks.h"
+#include "bench_devices.h"
+#include "bench_host_survey.h"
 #include "common/awgn_llr.h"
 #include "pipeline/batch_pipeline.h"
 #include "cuda/cuda_probe.h"
@@ -307,13 +309,7 @@ struct resident_batch {
 // launch work overlaps the previous launch, so the figure is the kernel's own.
 int g_burst = 1;
 
-struct figure {
-    double gbps = 0, bound = 0; //!< the checked figure and its bound
-    size_t frames = 0, compared = 0;
-    double secs = 0;                                 //!< timed wall time (end to end)
-    std::vector<core::pipeline_device_stats> stages; //!< per device, timed part (end to end)
-    size_t device_threads = 0;                       //!< the pipeline's (end to end)
-};
+using figure = bench::device_figure;
 
 //! How pipeline_gbps hands frames over.
 enum class e2e_feed {
@@ -464,22 +460,20 @@ figure pipeline_gbps(int K, const core::turbo_config& cfg, const core::backend_c
     const double secs = bench::timed_pipeline(
         *pipe, warm, total_frames, max_batch,
         [&](core::batch_pipeline& p, size_t in, size_t n) -> size_t {
-            if (in == warm)
-                p.reset_stats(); // the timed part's stages only
-            // Whole batches: runs never cross a multiple of max_batch.
-            const size_t pos = in % warm;
-            n = std::min(n, max_batch - in % max_batch);
-            if (opt.feed == e2e_feed::submit_many)
+            if (opt.feed == e2e_feed::submit_many) {
+                if (in == warm)
+                    p.reset_stats(); // the timed part's stages only
+                // Whole batches: runs never cross a multiple of max_batch.
+                const size_t pos = in % warm;
+                n = std::min(n, max_batch - in % max_batch);
                 return p.submit_many(&many[pos * stride], stride, in_bytes, K, &params, n, 0);
-            // Frame in + i goes to staging position pos + i (whole batches,
-            // slots in turn), which the warm-up filled with codeword
-            // (pos + i) mod 64; its user tag is that position.
-            const core::frame_run r = p.begin_frames(n, in_bytes, K, &params, pos, 1);
-            if (in < warm || cpu)
-                for (size_t i = 0; i < r.count; i++)
-                    std::memcpy(r.frame(i), src[(pos + i) % src.size()].data(), in_bytes);
-            p.commit_frames();
-            return r.count;
+            }
+            // Staging position j holds codeword j mod 64 (the warm-up wrote
+            // it; the CPU engine's staging is written every time); a frame's
+            // user tag is its position.
+            return bench::submit_in_place(
+                p, in, n, warm, max_batch, in_bytes, size_t(K), &params,
+                [&](uint8_t* dst, size_t pos) { std::memcpy(dst, src[pos % src.size()].data(), in_bytes); }, cpu);
         },
         [&](const core::completed_frame& f, size_t number, bool timed) {
             const size_t staged =
@@ -551,198 +545,14 @@ std::vector<bench::link_rates> measure_links(const std::vector<int>& devices)
     return v;
 }
 
-// ------------------------------------------------ several GPUs (--devices)
-
-//! Where a GPU sits: PCI bus id, NUMA node, the node's CPUs.
-struct gpu_place {
-    int ordinal = 0;
-    std::string bus;
-    int node = -1;
-    std::vector<int> cpus; // the node's, on a host of several nodes
-};
-
-gpu_place place_of(int device)
-{
-    gpu_place p;
-    p.ordinal = device;
-    char bus[32] = { 0 };
-    ck(cudaDeviceGetPCIBusId(bus, sizeof(bus), device), "cudaDeviceGetPCIBusId");
-    p.bus = bus;
-    p.node = core::pci_numa_node(p.bus);
-    if (core::numa_node_count() > 1)
-        p.cpus = core::numa_node_cpus(p.node);
-    return p;
-}
-
-//! Pinned host buffer (cudaHostAlloc), freed with the object.
-struct pinned_buffer {
-    void* p = nullptr;
-    explicit pinned_buffer(size_t n) { ck(cudaHostAlloc(&p, n, cudaHostAllocPortable), "cudaHostAlloc"); }
-    ~pinned_buffer() { cudaFreeHost(p); }
-    pinned_buffer(const pinned_buffer&) = delete;
-    pinned_buffer& operator=(const pinned_buffer&) = delete;
-    uint8_t* get() const { return static_cast<uint8_t*>(p); }
-};
-
-/*!
- * Host memory copy rate, pinned buffer to pinned buffer (what staging does),
- * with \p threads threads each copying its own part of \p bytes; GB/s
- * copied (the memory moves twice that: read and write), best of 3.
- */
-double host_copy_gbs(size_t threads, const pinned_buffer& from, const pinned_buffer& to, size_t bytes)
-{
-    double best = 1e30;
-    for (int rep = 0; rep < 3; rep++) {
-        std::vector<std::thread> t;
-        const auto t0 = clk::now();
-        for (size_t i = 0; i < threads; i++)
-            t.emplace_back([&, i] {
-                const size_t a = bytes * i / threads, b = bytes * (i + 1) / threads;
-                std::memcpy(to.get() + a, from.get() + a, b - a);
-            });
-        for (auto& x : t)
-            x.join();
-        best = std::min(best, std::chrono::duration<double>(clk::now() - t0).count());
-    }
-    return double(bytes) / best / 1e9;
-}
-
-/*!
- * Pinned copies to and from \p devices all at once (128 MiB per device and
- * direction, each from a host buffer allocated near its GPU): the rate the
- * host's PCIe and memory give these GPUs together, in GB/s summed over
- * them; best of 3 each.
- */
-bench::link_rates concurrent_dma(const std::vector<int>& devices)
-{
-    const size_t n = size_t(128) << 20;
-    struct dev_bufs {
-        int device = 0;
-        std::unique_ptr<pinned_buffer> up, down;
-        void *d1 = nullptr, *d2 = nullptr;
-        cudaStream_t s1{}, s2{};
-    };
-    std::vector<dev_bufs> b(devices.size());
-    for (size_t i = 0; i < devices.size(); i++) {
-        auto& x = b[i];
-        x.device = devices[i];
-        ck(cudaSetDevice(x.device), "cudaSetDevice");
-        {
-            core::scoped_thread_pin near(place_of(x.device).cpus);
-            x.up = std::make_unique<pinned_buffer>(n);
-            x.down = std::make_unique<pinned_buffer>(n);
-            std::memset(x.up->get(), 1, n);
-            std::memset(x.down->get(), 2, n);
-        }
-        ck(cudaMalloc(&x.d1, n), "cudaMalloc");
-        ck(cudaMalloc(&x.d2, n), "cudaMalloc");
-        ck(cudaStreamCreateWithFlags(&x.s1, cudaStreamNonBlocking), "stream");
-        ck(cudaStreamCreateWithFlags(&x.s2, cudaStreamNonBlocking), "stream");
-    }
-    auto timed = [&](bool up, bool down) {
-        double best = 1e30;
-        for (int rep = 0; rep < 3; rep++) {
-            for (auto& x : b) {
-                ck(cudaSetDevice(x.device), "cudaSetDevice");
-                ck(cudaDeviceSynchronize(), "sync");
-            }
-            const auto t0 = clk::now();
-            for (auto& x : b) {
-                ck(cudaSetDevice(x.device), "cudaSetDevice");
-                if (up)
-                    ck(cudaMemcpyAsync(x.d1, x.up->get(), n, cudaMemcpyHostToDevice, x.s1), "H2D copy");
-                if (down)
-                    ck(cudaMemcpyAsync(x.down->get(), x.d2, n, cudaMemcpyDeviceToHost, x.s2), "D2H copy");
-            }
-            for (auto& x : b) {
-                ck(cudaSetDevice(x.device), "cudaSetDevice");
-                ck(cudaDeviceSynchronize(), "sync");
-            }
-            best = std::min(best, std::chrono::duration<double>(clk::now() - t0).count());
-        }
-        return best;
-    };
-    const double all = double(n) * double(b.size());
-    bench::link_rates r;
-    r.h2d = all / timed(true, false) / 1e9;
-    r.d2h = all / timed(false, true) / 1e9;
-    r.both = 2.0 * all / timed(true, true) / 1e9;
-    for (auto& x : b) {
-        ck(cudaSetDevice(x.device), "cudaSetDevice");
-        ck(cudaStreamDestroy(x.s1), "stream");
-        ck(cudaStreamDestroy(x.s2), "stream");
-        ck(cudaFree(x.d1), "cudaFree");
-        ck(cudaFree(x.d2), "cudaFree");
-    }
-    return r;
-}
-
-std::string pct(double x) { return std::to_string(int(std::lround(100 * x))) + "%"; }
-
-/*!
- * Where an end-to-end run's time went, per device: the host's copies into
- * the staging (GB/s while copying, share of the wall time the device's
- * copy threads were busy), enqueueing (us per batch), the caller waiting
- * for the device's batches (share of the wall time), and on the device the
- * input copies, kernel and output copies (GB/s or ms per batch, and how
- * busy the copy engines and SMs were). The busiest part bounds the run.
- */
-void print_stages(const std::string& what, const figure& f)
-{
-    std::printf("\n%s: %.2f Gbit/s, %.3f s timed, device threads per GPU: %zu\n\n", what.c_str(), f.gbps, f.secs,
-                f.device_threads);
-    std::printf("busy: a stage's time summed over the batches / wall time; a stage's time includes waiting "
-                "behind the same GPU's other slots, so near or above 100%% that part never rests\n\n");
-    std::printf("| device | batches | host copy GB/s (busy) | enqueue us/batch (busy) | caller waits for it | "
-                "H2D GB/s (busy) | kernel ms/batch (busy) | D2H GB/s (busy) |\n|---|---|---|---|---|---|---|---|\n");
-    double waited = 0, busiest = 0;
-    std::string busiest_what = "-";
-    auto note = [&](double busy, const std::string& name) {
-        if (busy > busiest) {
-            busiest = busy;
-            busiest_what = name;
-        }
-    };
-    const double w = f.secs > 0 ? f.secs : 1;
-    for (const auto& d : f.stages) {
-        const double nb = double(std::max<uint64_t>(1, d.batches));
-        const auto& g = d.device;
-        const double gb = double(std::max<uint64_t>(1, g.batches));
-        char copy[64] = "-";
-        if (d.staged_bytes > 0 && d.copy_s > 0)
-            std::snprintf(copy, sizeof copy, "%.1f (%s)", d.staged_bytes / d.copy_s / 1e9, pct(d.copy_s / w).c_str());
-        std::printf("| %s | %llu | %s | %.0f (%s) | %s | %.1f (%s) | %.3f (%s) | %.1f (%s) |\n", d.label.c_str(),
-                    (unsigned long long)d.batches, copy, 1e6 * d.launch_s / nb, pct(d.launch_s / w).c_str(),
-                    pct(d.wait_s / w).c_str(), g.h2d_s > 0 ? g.h2d_bytes / g.h2d_s / 1e9 : 0.0,
-                    pct(g.h2d_s / w).c_str(), 1e3 * g.kernel_s / gb, pct(g.kernel_s / w).c_str(),
-                    g.d2h_s > 0 ? g.d2h_bytes / g.d2h_s / 1e9 : 0.0, pct(g.d2h_s / w).c_str());
-        waited += d.wait_s;
-        note((d.copy_s + d.launch_s) / w, "the thread(s) staging and launching for " + d.label);
-        note(g.h2d_s / w, "H2D copies of " + d.label);
-        note(g.kernel_s / w, "kernel of " + d.label);
-        note(g.d2h_s / w, "D2H copies of " + d.label);
-    }
-    // The caller books every frame, takes every frame out and checks it,
-    // and without device threads copies and enqueues too: what it did not
-    // spend waiting for a device, it spent working.
-    const double caller_busy = 1 - waited / w;
-    note(caller_busy, "the caller (booking, taking out, checking frames)");
-    // Per codeword, what the caller spent when not waiting: the rate one
-    // thread could feed at most, whatever the GPUs.
-    const double ns = f.frames ? 1e9 * (w - waited) / double(f.frames) : 0;
-    std::printf("\ncaller busy (not waiting for a device): %s of the wall time, %.0f ns per codeword (alone it "
-                "could feed %.1f Gbit/s of K=6144); busiest: %s, %s\n",
-                pct(caller_busy).c_str(), ns, ns > 0 ? 6144.0 / ns : 0.0, busiest_what.c_str(), pct(busiest).c_str());
-}
-
 } // namespace
 
 int main(int argc, char** argv)
 {
     bool quick = false;
-    bool multi = false;
+    bench::devices_options devices;
     std::string only_impl;
-    int only_guard = 0, only_P = 128, e2e_runs = 0, batch_per_sm = 24, device_threads_opt = 0;
+    int only_guard = 0, only_P = 128, e2e_runs = 0, batch_per_sm = 24;
     bool sweep = false;
     for (int i = 1; i < argc; i++) {
         const std::string a = argv[i];
@@ -768,12 +578,10 @@ int main(int argc, char** argv)
                 only_P = std::atoi(argv[++i]);
         } else if (a == "--burst" && i + 1 < argc)
             g_burst = std::max(1, std::atoi(argv[++i]));
-        else if (a == "--devices")
-            multi = true;
-        // --device-threads N: with --devices, copy threads per GPU for the
+        // --devices [--device-threads N]: N, copy threads per GPU for the
         // submit_many runs (default: half the host's threads shared out, 1..8).
-        else if (a == "--device-threads" && i + 1 < argc)
-            device_threads_opt = std::atoi(argv[++i]);
+        else if (parse_devices(devices, argc, argv, i))
+            ;
         // --sweep: kernel only, default implementation, K=6144, over P and guard.
         else if (a == "--sweep")
             sweep = true;
@@ -820,166 +628,84 @@ int main(int argc, char** argv)
                     f.bound);
         return 0;
     }
-    if (multi) {
+    if (devices.on) {
         // 1, 2, 4, 8 and all GPUs (the first ones visible) in one run:
         // kernel-bound, and end to end (int8 in, host to host) through one
         // pipeline over them, fed three ways; with the host's topology, its
         // copy rate and the GPUs' links alone and all at once, and per device
         // where each end-to-end run spent its time.
-        std::vector<int> all;
-        for (const auto& d : probe.devices)
-            if (d.usable)
-                all.push_back(d.ordinal);
-        std::vector<size_t> counts;
-        for (size_t k : { 1, 2, 4, 8 })
-            if (k <= all.size())
-                counts.push_back(k);
-        if (counts.back() != all.size())
-            counts.push_back(all.size());
-        const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-
-        std::printf("\nhost: %u CPU threads, %d NUMA node(s)\n\n", hw, core::numa_node_count());
-        std::printf("| GPU | name | PCI | NUMA node | node CPUs | link alone, pinned GB/s |\n|---|---|---|---|---|---|\n");
-        const auto links = measure_links(all);
-        for (size_t i = 0; i < all.size(); i++) {
-            const auto p = place_of(all[i]);
-            const auto node_cpus = core::numa_node_cpus(p.node);
-            const std::string node = p.node < 0 ? "- (sysfs: none)" : std::to_string(p.node);
-            const std::string cpus = node_cpus.empty() ? "-" : core::format_cpulist(node_cpus);
-            std::printf("| %d | %s | %s | %s | %s | H2D %.1f, D2H %.1f, both %.1f |\n", all[i],
-                        probe.devices[all[i]].name.c_str(), p.bus.c_str(), node.c_str(), cpus.c_str(), links[i].h2d,
-                        links[i].d2h, links[i].both);
-        }
-
-        // Host memory: pinned to pinned copies, 1 .. hw threads.
-        std::printf("\nhost memory copy rate, pinned to pinned, 1 GiB (GB/s copied; the memory moves twice that):\n\n"
-                    "| threads | GB/s | per thread |\n|---|---|---|\n");
-        std::vector<std::pair<size_t, double>> copy_rates;
-        {
-            const size_t bytes = size_t(1) << 30;
-            pinned_buffer from(bytes), to(bytes);
-            std::memset(from.get(), 3, bytes);
-            std::memset(to.get(), 4, bytes);
-            std::vector<size_t> ts;
-            for (size_t t = 1; t < hw; t *= 2)
-                ts.push_back(t);
-            ts.push_back(hw);
-            for (size_t t : ts) {
-                const double r = host_copy_gbs(t, from, to, bytes);
-                copy_rates.push_back({ t, r });
-                std::printf("| %zu | %.1f | %.1f |\n", t, r, r / double(t));
-                std::fflush(stdout);
-            }
-        }
-        double best_copy = 0;
-        for (const auto& c : copy_rates)
-            best_copy = std::max(best_copy, c.second);
-        // The probe's figure at the largest thread count <= threads.
-        auto copy_rate_at = [&](size_t threads) {
-            double r = copy_rates.front().second;
-            for (const auto& c : copy_rates)
-                if (c.first <= threads)
-                    r = c.second;
-            return r;
-        };
-
-        // The GPUs' links all at once.
-        std::printf("\npinned copies to/from the first k GPUs all at once (GB/s, summed over them):\n\n"
-                    "| GPUs | H2D | D2H | both | H2D per GPU | H2D, sum of links alone |\n|---|---|---|---|---|---|\n");
-        std::vector<bench::link_rates> together;
-        for (size_t k : counts) {
-            const std::vector<int> devs(all.begin(), all.begin() + k);
-            together.push_back(concurrent_dma(devs));
-            double alone = 0;
-            for (size_t i = 0; i < k; i++)
-                alone += links[i].h2d;
-            const auto& t = together.back();
-            std::printf("| %zu | %.1f | %.1f | %.1f | %.1f | %.1f |\n", k, t.h2d, t.d2h, t.both, t.h2d / double(k),
-                        alone);
-            std::fflush(stdout);
-        }
-
+        const auto host = bench::survey_host(probe);
         const auto cfg = make_cfg(S, 6, default_P(6144));
         const int nf = 24 * sms, reps = quick ? 10 : 40;
         const std::string impl = implementation_run(cfg, core::backend_kind::cuda);
         const size_t batch = 528;
         const size_t K = 6144, in_bytes = 3 * K + 12;
         const auto fb = bench::pipeline_frame_bytes(core::turbo::frame_types_of(), in_bytes, K);
-        struct row {
-            size_t k = 0, threads = 0;
-            figure kern, place_caller, place_threads, many;
-            double links_bound = 0, together_bound = 0, copy_bound = 0;
-        };
-        std::vector<row> rows;
-        for (size_t ci = 0; ci < counts.size(); ci++) {
-            const size_t k = counts[ci];
-            const std::vector<int> devs(all.begin(), all.begin() + k);
-            const std::vector<bench::link_rates> lk(links.begin(), links.begin() + k);
-            const core::backend_choice where{ core::backend_kind::cuda, devs, "" };
+        std::vector<double> kern, caller, threads_launch, many, links_bound, together_bound, copy_bound, nthreads;
+        for (size_t ci = 0; ci < host.counts.size(); ci++) {
+            const size_t k = host.counts[ci];
+            const auto lk = host.links_of(k);
+            const core::backend_choice where{ core::backend_kind::cuda, host.first(k), "" };
             // Copy threads per GPU: half the host's threads shared out, 1..8
             // (a core copies about 6-10 GB/s; 8 can feed a PCIe 5 link).
-            const size_t threads = device_threads_opt > 0 ? size_t(device_threads_opt)
-                                                          : std::max<size_t>(1, std::min<size_t>(8, hw / 2 / k));
+            const size_t threads = devices.device_threads > 0 ? size_t(devices.device_threads)
+                                                          : std::max<size_t>(1, std::min<size_t>(8, host.hw / 2 / k));
             // Long enough to time at the GPUs' full rate: 100000 codewords a GPU.
             const size_t frames = (quick ? 20000 : 100000) * k;
             const std::string tag = std::to_string(k) + " GPU" + (k > 1 ? "s" : "");
-            row r;
-            r.k = k;
-            r.threads = threads;
-            r.kern = multi_kernel_gbps(devs, int(K), cfg, nf, reps, "kernel-bound, " + tag);
-            r.place_caller = pipeline_gbps(int(K), cfg, where, true, batch, frames, lk,
-                                           "end to end int8, in place, caller launches, " + tag,
-                                           { e2e_feed::in_place, 0, true });
-            print_stages("end to end int8, in place (begin_frames), the caller launches, " + tag, r.place_caller);
-            r.place_threads = pipeline_gbps(int(K), cfg, where, true, batch, frames, lk,
-                                            "end to end int8, in place, device threads launch, " + tag,
-                                            { e2e_feed::in_place, 1, true });
-            print_stages("end to end int8, in place (begin_frames), a thread per GPU launches, " + tag,
-                         r.place_threads);
-            r.many = pipeline_gbps(int(K), cfg, where, true, batch, frames, lk,
-                                   "end to end int8, submit_many, device threads copy, " + tag,
-                                   { e2e_feed::submit_many, threads, true });
-            print_stages("end to end int8, submit_many (copied into the staging by " + std::to_string(threads) +
-                             " threads per GPU, which launch too), " + tag,
-                         r.many);
-            r.links_bound = bench::link_bound_gbps(lk, double(K), fb);
-            r.together_bound = bench::link_bound_gbps({ together[ci] }, double(K), fb);
-            r.copy_bound = copy_rate_at(threads * k) / double(in_bytes) * double(K);
-            rows.push_back(r);
+            kern.push_back(multi_kernel_gbps(host.first(k), int(K), cfg, nf, reps, "kernel-bound, " + tag).gbps);
+            const auto place_caller = pipeline_gbps(int(K), cfg, where, true, batch, frames, lk,
+                                                    "end to end int8, in place, caller launches, " + tag,
+                                                    { e2e_feed::in_place, 0, true });
+            bench::print_stages("end to end int8, in place (begin_frames), the caller launches, " + tag,
+                                place_caller, double(K));
+            const auto place_threads = pipeline_gbps(int(K), cfg, where, true, batch, frames, lk,
+                                                     "end to end int8, in place, device threads launch, " + tag,
+                                                     { e2e_feed::in_place, 1, true });
+            bench::print_stages("end to end int8, in place (begin_frames), a thread per GPU launches, " + tag,
+                                place_threads, double(K));
+            const auto by_many = pipeline_gbps(int(K), cfg, where, true, batch, frames, lk,
+                                               "end to end int8, submit_many, device threads copy, " + tag,
+                                               { e2e_feed::submit_many, threads, true });
+            bench::print_stages("end to end int8, submit_many (copied into the staging by " + std::to_string(threads) +
+                                    " threads per GPU, which launch too), " + tag,
+                                by_many, double(K));
+            caller.push_back(place_caller.gbps);
+            threads_launch.push_back(place_threads.gbps);
+            many.push_back(by_many.gbps);
+            nthreads.push_back(double(threads));
+            links_bound.push_back(bench::link_bound_gbps(lk, double(K), fb));
+            together_bound.push_back(bench::link_bound_gbps({ host.together[ci] }, double(K), fb));
+            copy_bound.push_back(host.copy_rate_at(threads * k) / double(in_bytes) * double(K));
+            std::printf("frames timed (compared), %s: in place caller %zu (%zu), in place threads %zu (%zu), "
+                        "submit_many %zu (%zu)\n",
+                        tag.c_str(), place_caller.frames, place_caller.compared, place_threads.frames,
+                        place_threads.compared, by_many.frames, by_many.compared);
             std::fflush(stdout);
         }
         std::printf("\n%s, K=6144, 6 iterations, int8 LLRs in (%.0f B per codeword over PCIe in, %.0f B out), "
-                    "batches of %zu, 3 slots per GPU; (x): of linear, k times the 1-GPU figure of the column\n\n",
+                    "batches of %zu, 3 slots per GPU; (of linear): k times the 1-GPU figure of the column\n\n",
                     impl.c_str(), fb.h2d, fb.d2h, batch);
-        std::printf("| GPUs | kernel-bound Gbit/s (x) | e2e in place, caller launches (x) | e2e in place, a thread per "
-                    "GPU launches (x) | e2e submit_many, copy threads per GPU (x) | bound: links alone, summed | "
-                    "bound: links all at once | bound: host copies at that many threads |\n"
-                    "|---|---|---|---|---|---|---|---|\n");
-        const row& one = rows.front();
-        auto x = [](double v, double base, size_t k) { return base > 0 ? v / (base * double(k)) : 0.0; };
-        for (const auto& r : rows)
-            std::printf("| %zu | %.2f (%.2f) | %.2f (%.2f) | %.2f (%.2f) | %.2f (%.2f), %zu threads | %.1f | %.1f | "
-                        "%.1f |\n",
-                        r.k, r.kern.gbps, x(r.kern.gbps, one.kern.gbps, r.k), r.place_caller.gbps,
-                        x(r.place_caller.gbps, one.place_caller.gbps, r.k), r.place_threads.gbps,
-                        x(r.place_threads.gbps, one.place_threads.gbps, r.k), r.many.gbps,
-                        x(r.many.gbps, one.many.gbps, r.k), r.threads, r.links_bound, r.together_bound, r.copy_bound);
-        // The host memory's traffic capacity taken as twice the best copy
-        // rate (a copy reads and writes each byte): an estimate, not a
-        // refusal bound (DMA may reach memory at other rates than cores).
-        const double traffic = 2 * best_copy, many_bytes = 3 * fb.h2d + fb.d2h, place_bytes = fb.h2d + fb.d2h;
+        std::printf("%s", bench::scaling_table(
+                              host.counts,
+                              { { "kernel-bound Gbit/s", kern },
+                                { "e2e in place, caller launches", caller },
+                                { "e2e in place, a thread per GPU launches", threads_launch },
+                                { "e2e submit_many, copy threads per GPU", many },
+                                { "copy threads per GPU", nthreads, false, 0 },
+                                { "bound: links alone, summed", links_bound, false, 1 },
+                                { "bound: links all at once", together_bound, false, 1 },
+                                { "bound: host copies at that many threads", copy_bound, false, 1 } })
+                              .c_str());
+        const double many_bytes = 3 * fb.h2d + fb.d2h, place_bytes = fb.h2d + fb.d2h;
         std::printf("\nhost memory: best copy rate %.1f GB/s (%.1f GB/s of memory traffic); a codeword moves about "
                     "%.0f B of host memory through submit_many (copy read and write, DMA in and out), %.0f B in "
                     "place (DMA in and out): at that traffic, about %.1f Gbit/s through submit_many and %.1f in "
                     "place, all GPUs together (an estimate)\n",
-                    best_copy, traffic, many_bytes, place_bytes, traffic / many_bytes * double(K),
-                    traffic / place_bytes * double(K));
-        std::printf("frames timed (compared), in place caller / in place threads / submit_many:");
-        for (const auto& r : rows)
-            std::printf(" %zu GPU: %zu (%zu), %zu (%zu), %zu (%zu);", r.k, r.place_caller.frames,
-                        r.place_caller.compared, r.place_threads.frames, r.place_threads.compared, r.many.frames,
-                        r.many.compared);
-        std::printf("\nstage times: CUDA events around each batch's copies and kernel, profiling on in every "
+                    host.best_copy, 2 * host.best_copy, many_bytes, place_bytes,
+                    bench::host_memory_estimate_gbps(host, many_bytes, double(K)),
+                    bench::host_memory_estimate_gbps(host, place_bytes, double(K)));
+        std::printf("stage times: CUDA events around each batch's copies and kernel, profiling on in every "
                     "end-to-end run above\n");
         return 0;
     }

@@ -24,8 +24,21 @@
 // start of the run (--pcie-gbs G: G GB/s each way and 2G both at once
 // instead). A failed check prints an error and exits with status 1.
 //
-//   bench_viterbi_gpu [--quick] [--pcie-gbs G]
+// --devices: 1, 2, 4, 8 and all GPUs in one run (bench_devices.h), K=7 r1/2,
+// 2048-bit terminated frames, int8 LLRs, cuda-thread: kernel-bound (each GPU
+// decodes its own resident batch of 131072 frames, the launches of all GPUs
+// timed together over about half a second; every frame of each GPU's last
+// launch checked) and end to end through one pipeline over the GPUs (the
+// producer writing in place, a batch of 8192 frames at a time, 8 slots per
+// GPU, 192 batches per GPU timed; the caller launching, then a thread per GPU
+// launching), with the host's topology, links and copy rate
+// (bench_host_survey.h), per device where each end-to-end run spent its
+// time, and each figure's ratio to linear. --quick: a quarter of the frames.
+//
+//   bench_viterbi_gpu [--quick] [--pcie-gbs G] [--devices [--device-threads N]]
 #include "bench/bench_checks.h"
+#include "bench/bench_devices.h"
+#include "bench/bench_host_survey.h"
 #include "bench/viterbi_bench_frames.h"
 #include "pipeline/batch_pipeline.h"
 #include "cuda/cuda_probe.h"
@@ -55,9 +68,10 @@ void ck(cudaError_t e, const char* what)
         throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
 }
 
-// A resident batch of nframes frames (cycling through the staged ones) and
-// the named CUDA implementation, ready to run again and again.
+// A resident batch of nframes frames (cycling through the staged ones) on
+// one GPU and the named CUDA implementation, ready to run again and again.
 struct resident_batch {
+    int device = 0;
     std::unique_ptr<core::cuda_kernel> kernel;
     std::vector<core::frame_desc> fd;
     std::vector<core::viterbi::frame_params> params;
@@ -66,12 +80,15 @@ struct resident_batch {
     core::batch_view dev{}, host{};
     std::vector<core::viterbi::frame_result> results;
 
-    resident_batch(const core::viterbi_config& cfg, const bench::staged_frames& frames, int frame_bits, int nframes)
+    resident_batch(const core::viterbi_config& cfg, const bench::staged_frames& frames, int frame_bits, int nframes,
+                   int device_ = 0)
+        : device(device_)
     {
         const auto choice = core::choose_viterbi_implementation(cfg);
         if (choice.cuda != cfg.implementation)
             throw std::runtime_error(cfg.implementation + " cannot run this: " + choice.note);
-        kernel = core::viterbi_kernel_factories(cfg, choice).cuda(0);
+        ck(cudaSetDevice(device), "set device");
+        kernel = core::viterbi_kernel_factories(cfg, choice).cuda(device);
         const size_t in_bytes = frames.bytes[0].size();
         const size_t in_stride = (in_bytes + 15) & ~size_t(15);
         const size_t out_stride = (size_t(frame_bits) + 15) & ~size_t(15);
@@ -114,6 +131,7 @@ struct resident_batch {
      */
     std::string verify(const std::string& what, const bench::expected_outputs& e, int frame_bits)
     {
+        ck(cudaSetDevice(device), "set device");
         ck(cudaStreamSynchronize(st), "sync");
         const size_t nframes = fd.size();
         std::vector<uint8_t> out(out_stride_ * nframes);
@@ -129,6 +147,7 @@ struct resident_batch {
     }
     ~resident_batch()
     {
+        cudaSetDevice(device);
         cudaStreamDestroy(st);
         for (void* p : { dfd, dpar, din, dout, dres, dscr })
             cudaFree(p);
@@ -139,6 +158,7 @@ struct resident_batch {
     //! outputs are cleared before the last launch, for verify().
     double median_ms(int reps)
     {
+        ck(cudaSetDevice(device), "set device");
         cudaEvent_t e0, e1;
         ck(cudaEventCreate(&e0), "event");
         ck(cudaEventCreate(&e1), "event");
@@ -166,6 +186,26 @@ struct resident_batch {
         cudaEventDestroy(e1);
         std::sort(times.begin(), times.end());
         return times[times.size() / 2];
+    }
+    //! Clears the outputs and results on the stream (verify() then finds
+    //! what the launches after it wrote).
+    void clear()
+    {
+        ck(cudaSetDevice(device), "set device");
+        ck(cudaMemsetAsync(dres, 0xff, results.size() * sizeof(core::viterbi::frame_result), st), "memset");
+        ck(cudaMemsetAsync(dout, 0xff, out_stride_ * fd.size(), st), "memset");
+    }
+    //! Enqueues one launch, without waiting.
+    void launch()
+    {
+        ck(cudaSetDevice(device), "set device");
+        kernel->enqueue(dev, host, st);
+    }
+    //! Waits for the launches enqueued.
+    void finish()
+    {
+        ck(cudaSetDevice(device), "set device");
+        ck(cudaStreamSynchronize(st), "sync");
     }
 };
 
@@ -240,6 +280,138 @@ void single_frame_latency(const core::viterbi_config& cfg, const bench::staged_f
     check.require(uint64_t(count) + 5);
 }
 
+// ------------------------------------------------ several GPUs (--devices)
+
+/*!
+ * Kernel-bound Gbit/s of several GPUs at once: each decodes its own resident
+ * batch of \p nframes frames; the launches of all of them are timed
+ * together (wall time, about half a second: bench::reps_for the first GPU's
+ * median launch). Checked: every frame of each GPU's last launch as \p e
+ * expects, and the figure not above the sum of the GPUs' kernel bounds.
+ */
+bench::device_figure multi_kernel_gbps(const std::vector<int>& devices, const core::viterbi_config& cfg,
+                                       const bench::staged_frames& frames, int frame_bits, int nframes,
+                                       const bench::expected_outputs& e, const std::string& what)
+{
+    std::vector<std::unique_ptr<resident_batch>> b;
+    for (int d : devices)
+        b.push_back(std::make_unique<resident_batch>(cfg, frames, frame_bits, nframes, d));
+    const int reps = bench::reps_for(b[0]->median_ms(3) * 1e-3);
+    for (auto& x : b) {
+        x->clear();
+        x->finish();
+    }
+    const double secs = bench::timed_launches(
+        b.size(), reps, [&](size_t i) { b[i]->launch(); }, [&](size_t i) { b[i]->finish(); });
+    bench::device_figure f;
+    const double bits = double(frame_bits) * nframes;
+    const double instr = bench::viterbi_gpu_instr_per_bit(cfg.code().states());
+    std::string why;
+    for (auto& x : b) {
+        x->verify(what + ", device " + std::to_string(x->device), e, frame_bits);
+        const auto g = bench::gpu_limits::of(x->device);
+        const double bytes = double(x->in_bytes_total + x->out_bytes_total);
+        f.bound += bench::kernel_bound_gbps(g, bits, instr, bytes);
+        why = bench::kernel_why(g, instr, bytes / bits) + ", summed over " + std::to_string(devices.size()) +
+              " device(s)";
+    }
+    f.gbps = bench::check_bound(what, bits * reps * double(devices.size()) / secs / 1e9, f.bound, "Gbit/s", why);
+    f.frames = f.compared = size_t(nframes) * devices.size();
+    f.secs = secs;
+    return f;
+}
+
+/*!
+ * End to end through one pipeline over \p where's GPUs, the producer writing
+ * in place a batch at a time (pipeline_gbps_in_place_batched), checked as
+ * the single-GPU runs and against the GPUs' links alone, summed.
+ */
+bench::device_figure multi_e2e_gbps(const core::viterbi_config& cfg, const core::backend_choice& where,
+                                    const bench::staged_frames& frames, int frame_bits, size_t batch, size_t slots,
+                                    size_t total, size_t device_threads,
+                                    const std::vector<bench::link_rates>& links,
+                                    const bench::expected_outputs& e, const std::string& what)
+{
+    const auto p = bench::pipeline_gbps_in_place_batched(cfg, where, frames, frame_bits, batch, total, slots,
+                                                         device_threads, e, what);
+    bench::device_figure f;
+    f.bound = bench::link_bound_gbps(links, frame_bits, p.bus);
+    f.gbps = bench::check_bound(what, p.gbps, f.bound, "Gbit/s", bench::link_why(p.bus));
+    f.frames = p.frames;
+    f.compared = p.compared;
+    f.secs = p.secs;
+    f.stages = p.stages;
+    f.device_threads = device_threads;
+    return f;
+}
+
+/*!
+ * --devices: 1, 2, 4, 8 and all GPUs in one run (see the head of this file).
+ * Returns the exit status.
+ */
+int run_devices(const core::cuda_probe_result& probe, const bench::devices_options& opt, bool quick)
+{
+    const auto host = bench::survey_host(probe);
+    const int frame_bits = 2048;
+    core::viterbi_config cfg; // K=7 (133, 171) rate 1/2, terminated
+    cfg.max_frame_bits = frame_bits;
+    cfg.implementation = "cuda-thread";
+    const auto frames = bench::noisy_frames(cfg, frame_bits, core::viterbi::INPUT_INT8, 64);
+    const auto expected = bench::viterbi_expected(cfg, frames, frame_bits, core::backend_kind::cuda);
+    const int kernel_frames = quick ? 32768 : 131072;
+    const size_t batch = 8192, slots = 8, batches_per_gpu = quick ? 48 : 192;
+    const size_t threads = opt.device_threads > 0 ? size_t(opt.device_threads) : 1;
+    const auto fb = bench::pipeline_frame_bytes(core::viterbi::frame_types_of(), frames.bytes[0].size(),
+                                                size_t(frame_bits));
+    std::vector<double> kern, caller, by_threads, links_bound, together_bound, memory;
+    for (size_t ci = 0; ci < host.counts.size(); ci++) {
+        const size_t k = host.counts[ci];
+        const std::string tag = std::to_string(k) + " GPU" + (k > 1 ? "s" : "");
+        const core::backend_choice where{ core::backend_kind::cuda, host.first(k), "" };
+        const auto lk = host.links_of(k);
+        kern.push_back(multi_kernel_gbps(host.first(k), cfg, frames, frame_bits, kernel_frames, expected,
+                                         "kernel-bound, " + tag)
+                           .gbps);
+        const size_t total = batches_per_gpu * batch * k;
+        const auto c = multi_e2e_gbps(cfg, where, frames, frame_bits, batch, slots, total, 0, lk, expected,
+                                      "end to end int8, in place, caller launches, " + tag);
+        bench::print_stages("end to end int8, in place (begin_frames), the caller launches, " + tag, c, frame_bits);
+        const auto t = multi_e2e_gbps(cfg, where, frames, frame_bits, batch, slots, total, threads, lk, expected,
+                                      "end to end int8, in place, device threads launch, " + tag);
+        bench::print_stages("end to end int8, in place (begin_frames), " + std::to_string(threads) +
+                                " thread(s) per GPU launch, " + tag,
+                            t, frame_bits);
+        std::printf("frames timed (compared), %s: caller launches %zu (%zu), threads launch %zu (%zu)\n", tag.c_str(),
+                    c.frames, c.compared, t.frames, t.compared);
+        std::fflush(stdout);
+        caller.push_back(c.gbps);
+        by_threads.push_back(t.gbps);
+        links_bound.push_back(bench::link_bound_gbps(lk, frame_bits, fb));
+        together_bound.push_back(bench::link_bound_gbps({ host.together[ci] }, frame_bits, fb));
+        memory.push_back(bench::host_memory_estimate_gbps(host, fb.h2d + fb.d2h, frame_bits));
+    }
+    std::printf("\ncuda-thread, K=7 (133,171) r1/2 terminated, %d-bit frames, int8 LLRs in (%.0f B per frame over "
+                "PCIe in, %.0f B out); kernel-bound: %d frames per GPU per launch; end to end: batches of %zu, %zu "
+                "slots per GPU; (of linear): k times the 1-GPU figure of the column\n\n",
+                frame_bits, fb.h2d, fb.d2h, kernel_frames, batch, slots);
+    const std::vector<bench::scaling_column> e2e = { { "e2e in place, caller launches", caller },
+                                                      { "e2e in place, threads per GPU launch", by_threads } };
+    std::printf("%s", bench::scaling_table(host.counts, { { "kernel-bound Gbit/s", kern }, e2e[0], e2e[1],
+                                                          { "bound: links alone, summed", links_bound, false, 1 },
+                                                          { "bound: links all at once", together_bound, false, 1 },
+                                                          { "host memory estimate", memory, false, 1 } })
+                          .c_str());
+    std::vector<double> host_bound(host.counts.size());
+    for (size_t i = 0; i < host_bound.size(); i++)
+        host_bound[i] = std::min(together_bound[i], memory[i] > 0 ? memory[i] : together_bound[i]);
+    std::printf("\n%s", bench::target_lines(host.counts, kern, e2e, host_bound).c_str());
+    std::printf("host memory estimate: twice the best copy rate (%.1f GB/s) over the %.0f B a frame moves through "
+                "host memory (DMA in and out)\nstage times: CUDA events around each batch's copies and kernel, "
+                "profiling on in every end-to-end run above\n",
+                host.best_copy, fb.h2d + fb.d2h);
+    return 0;
+}
+
 struct code_case {
     const char* name;
     int K;
@@ -253,20 +425,33 @@ int main(int argc, char** argv)
 {
     bool quick = false;
     double pcie_gbs = 0; // 0: measure the link in this run
+    bench::devices_options devices;
     for (int i = 1; i < argc; i++) {
         if (!std::strcmp(argv[i], "--quick"))
             quick = true;
+        else if (bench::parse_devices(devices, argc, argv, i))
+            ;
         else if (!std::strcmp(argv[i], "--pcie-gbs") && i + 1 < argc)
             pcie_gbs = std::atof(argv[++i]);
         else {
-            std::fprintf(stderr, "usage: bench_viterbi_gpu [--quick] [--pcie-gbs GB/s]\n"
+            std::fprintf(stderr, "usage: bench_viterbi_gpu [--quick] [--pcie-gbs GB/s] [--devices [--device-threads N]]\n"
                                  "  --quick        fewer frames and repetitions\n"
+                                 "  --devices      1, 2, 4, 8 and all GPUs in one run: kernel-bound and end to end\n"
+                                 "  --device-threads N  with --devices: threads per GPU launching (default 1)\n"
                                  "  --pcie-gbs G   the PCIe bound from G GB/s each way (2G both at once) instead of\n"
                                  "                 the pinned copy rates measured at the start of the run\n");
             return std::strcmp(argv[i], "--help") && std::strcmp(argv[i], "-h") ? 2 : 0;
         }
     }
     const auto& probe = core::probe_cuda();
+    if (devices.on) {
+        const std::string why = bench::no_devices_reason(probe);
+        if (!why.empty()) {
+            std::printf("bench_viterbi_gpu --devices: %s: nothing to measure\n", why.c_str());
+            return 0;
+        }
+        return run_devices(probe, devices, quick);
+    }
     if (probe.devices.empty() || !probe.devices[0].usable) {
         std::printf("no usable CUDA device: nothing to measure\n");
         return 0;

@@ -9,6 +9,7 @@
 #define INCLUDED_GPURX_BENCH_VITERBI_BENCH_FRAMES_H
 
 #include "bench_checks.h"
+#include "bench_devices.h"
 #include "pipeline/batch_pipeline.h"
 #include "viterbi/viterbi_encoder.h"
 #include "viterbi/viterbi_frame.h"
@@ -116,6 +117,10 @@ struct pipeline_figure {
     size_t frames = 0;   //!< frames timed
     size_t compared = 0; //!< frames whose output was compared (warm-up and timed)
     std::string checked; //!< frame_check::summary() of the run
+    double secs = 0;     //!< the timed part's wall time
+    //! Per device, the timed part's stage times (pipeline_device_stats;
+    //! the device's own with pipeline_config::profile).
+    std::vector<core::pipeline_device_stats> stages;
 };
 
 //! The pipeline configuration of the throughput runs below: \p frames'
@@ -185,6 +190,8 @@ pipeline_figure timed_pipeline_run(const core::viterbi_config& cfg,
     r.frames = total;
     r.compared = check.compared;
     r.checked = check.summary();
+    r.secs = secs;
+    r.stages = pipe->stats();
     return r;
 }
 
@@ -224,6 +231,44 @@ inline pipeline_figure pipeline_gbps_in_place(const core::viterbi_config& cfg,
             return 1;
         },
         [](const core::completed_frame& f, size_t) { return size_t(f.user); });
+}
+
+/*!
+ * The producer writing in place a batch at a time (begin_frames(), the
+ * shared bench::submit_in_place): as pipeline_gbps_in_place(), with whole
+ * batches booked and taken out at once, so that one caller thread can feed
+ * several GPUs (\p where may list several); \p device_threads and the
+ * device's stage times (profile) as pipeline_config says. Each frame's user
+ * tag is its staging position, which holds staged frame position mod the
+ * staged count.
+ */
+inline pipeline_figure pipeline_gbps_in_place_batched(const core::viterbi_config& cfg,
+                                                      const core::backend_choice& where,
+                                                      const staged_frames& frames,
+                                                      int frame_bits,
+                                                      size_t max_batch,
+                                                      size_t total,
+                                                      size_t slots,
+                                                      size_t device_threads,
+                                                      const expected_outputs& expected,
+                                                      const std::string& what)
+{
+    auto pc = bench_pipeline_config(frames, frame_bits, max_batch, slots);
+    pc.device_threads = device_threads;
+    pc.profile = true;
+    const size_t in_bytes = pc.max_in_bytes;
+    const size_t nstaged = frames.bytes.size();
+    return timed_pipeline_run(
+        cfg, where, pc, frames, frame_bits, total, expected, what, max_batch,
+        [&](core::batch_pipeline& pipe, const core::viterbi::frame_params& params, size_t in, size_t n,
+            size_t warm) -> size_t {
+            return submit_in_place(pipe, in, n, warm, max_batch, in_bytes, size_t(frame_bits), &params,
+                                   [&](uint8_t* dst, size_t pos) {
+                                       const auto& x = frames.bytes[pos % nstaged];
+                                       std::copy(x.begin(), x.end(), dst);
+                                   });
+        },
+        [&](const core::completed_frame& f, size_t) { return size_t(f.user) % nstaged; });
 }
 
 /*!

@@ -100,10 +100,23 @@ for step in "$@"; do
       ;;
     bench-devices)
       # The host's topology first (which GPU on which NUMA node, the links
-      # between them), then 1, 2, 4, 8 and all GPUs in one run with the
-      # host's copy rate, the links alone and all at once, and per device
-      # where each end-to-end run spent its time (BENCH_DEVICES_ARGS: e.g.
-      # "--device-threads 4" or "--quick").
+      # between them), then each benchmark's --devices mode: 1, 2, 4, 8 and
+      # all GPUs in one run with the host's copy rate, the links alone and
+      # all at once, kernel-bound and end-to-end figures with their ratio to
+      # linear, and per device where each end-to-end run spent its time.
+      # BENCH_DEVICES: which of turbo viterbi mimo sch (default all four);
+      # BENCH_DEVICES_ARGS: given to each (e.g. "--device-threads 4" or
+      # "--quick"). Sizes (each under about 2 minutes on 4 GPUs, most of it
+      # the host survey each run repeats):
+      #   turbo    K=6144, 6 iterations: 24 x SMs codewords per GPU launch,
+      #            100000 codewords per GPU end to end
+      #   viterbi  K=7 r1/2, 2048-bit frames, int8: 131072 frames per GPU
+      #            launch; batches of 8192, 8 slots, 192 batches per GPU
+      #   mimo     cuda-mtt-fast 4x4 16-QAM, N=12: 200000 channels per GPU
+      #            launch; frames of 64 channels, batches of 65536 channels,
+      #            3 slots, 3e9 coded bits per GPU (--e2e-bits 3e9)
+      #   sch      100 cells (200 TBs of 75376 bits) per GPU launch and per
+      #            batch, 4 slots, 128 batches per GPU, 6 full iterations
       {
         echo "== nvidia-smi topo -m"
         nvidia-smi topo -m 2>&1 || true
@@ -120,8 +133,22 @@ for step in "$@"; do
         grep -E "MemTotal|Hugepagesize" /proc/meminfo || true
         nvidia-smi -q -d MEMORY 2>/dev/null | grep -iE "bar1|total" | head -4 || true
       } 2>&1 | tee "$out/topology.txt"
-      build/bench/bench_turbo --devices ${BENCH_DEVICES_ARGS:-} | tee "$out/bench_devices.md"
-      [ "${PIPESTATUS[0]}" = 0 ] || status=1
+      for b in ${BENCH_DEVICES:-turbo viterbi mimo sch}; do
+        case $b in
+          turbo) cmd=(build/bench/bench_turbo --devices); log=bench_devices.md ;;
+          viterbi) cmd=(build/bench/bench_viterbi_gpu --devices); log=bench_devices_viterbi.md ;;
+          mimo) cmd=(build/bench/bench_mimo --devices --e2e-bits 3e9); log=bench_devices_mimo.md ;;
+          sch) cmd=(build/bench/bench_lte_sch --devices --slots=4); log=bench_devices_sch.md ;;
+          *) echo "bench-devices: unknown benchmark $b (turbo viterbi mimo sch)"; status=1; continue ;;
+        esac
+        echo "== ${cmd[*]} ${BENCH_DEVICES_ARGS:-}" | tee -a "$out/bench_devices_times.txt"
+        t0=$SECONDS
+        # shellcheck disable=SC2086 # BENCH_DEVICES_ARGS: several words
+        "${cmd[@]}" ${BENCH_DEVICES_ARGS:-} 2>&1 | tee "$out/$log"
+        rc=${PIPESTATUS[0]}
+        echo "$b: exit $rc, $((SECONDS - t0)) s" | tee -a "$out/bench_devices_times.txt"
+        [ "$rc" = 0 ] || status=1
+      done
       ;;
     bench-flowgraph)
       python3 bench/bench_flowgraph.py --backend cuda | tee "$out/bench_flowgraph.md"
