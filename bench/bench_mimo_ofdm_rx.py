@@ -81,7 +81,8 @@ def build(a, paths, what):
         tb.connect((est, 2), blocks.null_sink(gr.sizeof_float))
     else:
         rx = link.mimo_ofdm_rx(a.nt, a.nr, a.modulation, a.payload_bytes, a.code_rate, num, a.algorithm, a.backend,
-                               frames_in_flight=a.frames_in_flight, detector_batch_frames=a.detector_batch_frames)
+                               frames_in_flight=a.frames_in_flight, detector_batch_frames=a.detector_batch_frames,
+                               flush_us=a.flush_us)
         for r, s in enumerate(srcs):
             tb.connect(s, (rx, r))
         for name in ("sync", "estimator", "detector", "v2s", "packets", "tagger", "decoder", "counter"):
@@ -135,6 +136,8 @@ def main():
                     help="OFDM frames every buffer of the receiver holds (mimo_ofdm_rx's frames_in_flight)")
     ap.add_argument("--detector-batch-frames", type=int, default=1,
                     help="OFDM frames per detector batch (mimo_ofdm_rx's detector_batch_frames)")
+    ap.add_argument("--flush-us", type=int, default=1000,
+                    help="the detector's and decoder's pipeline_options flush_us (mimo_ofdm_rx's flush_us)")
     ap.add_argument("--stages", default="ceiling,sync,estimator,receiver",
                     help="which stages to run, comma-separated (ceiling always runs)")
     a = ap.parse_args()

@@ -83,7 +83,7 @@ class mimo_ofdm_rx(gr.hier_block2):
 
     def __init__(self, nt=2, nr=2, modulation="qpsk", payload_bytes=128, code_rate=0.5, num=None,
                  algorithm="mtt", backend="auto", iterations=6, rnti=4660, cell_id=1, len_tag_key="packet_len",
-                 frames_in_flight=8, detector_batch_frames=1):
+                 frames_in_flight=8, detector_batch_frames=1, flush_us=1000):
         num = num or ofdm_numerology()
         gr.hier_block2.__init__(self, "mimo_ofdm_rx", gr.io_signature(nr, nr, gr.sizeof_gr_complex),
                                 gr.io_signature(0, 0, 0))
@@ -103,16 +103,20 @@ class mimo_ofdm_rx(gr.hier_block2):
         # A detector frame is one subcarrier's data symbols: a batch of
         # detector_batch_frames OFDM frames' subcarriers (1200 each at 20
         # MHz) keeps the GPU busy on few launches.
-        opts = pipeline_options(max(64, num.used * detector_batch_frames), 3, 1000, backend)
+        opts = pipeline_options(max(64, num.used * detector_batch_frames), 3, flush_us, backend)
+        # Tags only for channels below full rank: one per subcarrier (1200
+        # per frame at 20 MHz) through every block downstream cost more than
+        # the detection.
         self.detector = mimo_detector(nt, nr, modulation, algorithm, noise_input=True,
-                                      vectors_per_channel=self.estimator.vectors_per_channel(), options=opts)
+                                      vectors_per_channel=self.estimator.vectors_per_channel(), options=opts,
+                                      rank_tags=False)
         self.v2s = blocks.vector_to_stream(gr.sizeof_float, nt * p["qm"])
         self.packets = blocks.stream_to_tagged_stream(gr.sizeof_float, 1, p["g"], len_tag_key)
         # The decoder launches a batch as soon as it holds the frames in
         # flight (or 1 ms after its first TB).
         self.tagger, self.decoder, self.counter = tb_decoding_chain(
             p, rnti, cell_id, backend, iterations, len_tag_key,
-            options=pipeline_options(max(2, frames_in_flight // 2), 3, 1000, backend))
+            options=pipeline_options(max(2, frames_in_flight // 2), 3, flush_us, backend))
         for r in range(nr):
             self.connect((self, r), (self.sync, r))
             self.connect((self.sync, r), (self.estimator, r))

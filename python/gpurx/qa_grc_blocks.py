@@ -275,7 +275,9 @@ class qa_grc_blocks(unittest.TestCase):
                     self.assertEqual([s.dtype for s in llr], [dtype], "%s %s" % (key, value))
                 make = b.templates.render("make")
                 self.assertIn("llr_type=%s" % value, make, key)
-                self.assertTrue(b.cpp_templates.render("make").endswith(", %s);" % value), key)
+                # The stream detector's rank_tags (default on) follows it.
+                tail = ", %s, true);" % value if key == "gpurx_mimo_detector" else ", %s);" % value
+                self.assertTrue(b.cpp_templates.render("make").endswith(tail), key)
                 blk = eval(make, {"gpurx": gpurx})
                 if port:
                     want = 1 if value == '"int8"' else 4

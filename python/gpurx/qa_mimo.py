@@ -449,6 +449,23 @@ class qa_mimo(gr_unittest.TestCase):
             self.assertEqual(ranks, {0: 2, vpc: 1, 2 * vpc: 2}, alg)
             self.assertEqual(tags_named(tags, "gpurx_error"), [], alg)
 
+    def test_023b_rank_tags_off_tags_only_deficient_channels(self):
+        # rank_tags=False: the same LLRs, and tags only where H is below
+        # full rank (one "rank" and one "rank_deficient", at that channel).
+        nt = nr = 2
+        mod, n0, vpc = "16qam", 0.1, 2
+        H, y, _ = make_case(self.rng, nt, nr, mod, 3, vpc, n0)
+        H[1] = np.array([1, 1, 0.5, 0.5], dtype=np.complex64)  # equal columns: rank 1
+        for alg in ("mtt", "lmmse"):
+            full, _ = run_detector(gpurx.mimo_detector(nt, nr, mod, alg, noise_var=n0, vectors_per_channel=vpc,
+                                                       options=options()), nt, nr, mod, H, y, vpc)
+            det = gpurx.mimo_detector(nt, nr, mod, alg, noise_var=n0, vectors_per_channel=vpc,
+                                      options=options(), rank_tags=False)
+            got, tags = run_detector(det, nt, nr, mod, H, y, vpc)
+            np.testing.assert_array_equal(got, full, alg)
+            self.assertEqual([(t.offset, pmt_int(t.value)) for t in tags_named(tags, "rank")], [(vpc, 1)], alg)
+            self.assertEqual([t.offset for t in tags_named(tags, "rank_deficient")], [vpc], alg)
+
     def test_024_tagged_and_pdu_equal_stream(self):
         nt = nr = 2
         mod, n0, vpc, channels = "16qam", 0.25, 3, 12

@@ -37,7 +37,8 @@ namespace gpurx {
  * saturated to +-127, the unit of lte_turbo_decoder(input="int8"), whose
  * fixed-point algorithms decode it exactly as the float LLR; both backends
  * quantise alike. Each completed channel is tagged
- * (PDU: described) "rank", the numerical rank of H; below nt also
+ * (PDU: described) "rank", the numerical rank of H (with rank_tags false,
+ * only a channel below full rank); below nt also
  * "rank_deficient" (the LLRs stay finite, 0 for bits it cannot separate).
  * Inputs: 0, the received vectors y (nr complex); 1, H (nr * nt complex),
  * one per vectors_per_channel y vectors (the y's that follow it); with
@@ -78,6 +79,11 @@ public:
      * \param llr_type "float" (default): float32 LLRs out; "int8": one char
      *        (int8) per LLR, v = round(8 L) saturated to +-127 (appended
      *        last so that positional calls of earlier versions still work)
+     * \param rank_tags true (default): every channel tagged "rank"; false:
+     *        only channels below full rank (and errors) are tagged. A
+     *        receiver with a channel per subcarrier (mimo_ofdm_rx: 1200 per
+     *        OFDM frame at 20 MHz) spends most of its time moving those
+     *        tags through every block downstream otherwise.
      */
     static sptr make(int nt,
                      int nr,
@@ -93,7 +99,8 @@ public:
                      const std::string& output = "aposteriori",
                      const std::string& implementation = "auto",
                      const pipeline_options& options = pipeline_options(),
-                     const std::string& llr_type = "float");
+                     const std::string& llr_type = "float",
+                     bool rank_tags = true);
     //! "cuda" or "cpu": the backend this block runs on.
     virtual std::string backend() const = 0;
 };

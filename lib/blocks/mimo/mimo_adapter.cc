@@ -252,6 +252,8 @@ bool mimo_adapter::stage_stream(const frame_shape& shape,
 void mimo_adapter::describe(const core::completed_frame& f, frame_meta& meta) const
 {
     const auto* r = f.result_as<core::mimo::frame_result>();
+    if (!d_full_rank_tags && r->status == core::mimo::STATUS_OK && r->rank == d_cfg.nt)
+        return;
     meta.emplace_back(pmt::mp("rank"), pmt::from_long(r->rank));
     if (r->status == core::mimo::STATUS_RANK_DEFICIENT)
         meta.emplace_back(pmt::mp("rank_deficient"), pmt::PMT_T);

@@ -84,6 +84,9 @@ public:
                       uint8_t* dst,
                       std::string& why) const override;
     void describe(const core::completed_frame& frame, frame_meta& meta) const override;
+    //! false: describe only what is wrong ("rank" and "rank_deficient"
+    //! below full rank, "gpurx_error"), not every channel's full rank.
+    void set_full_rank_tags(bool on) { d_full_rank_tags = on; }
     bool pdu_items(const pmt::pmt_t& vec, const uint8_t*& items, size_t& n, std::string& why) const override;
     pmt::pmt_t pdu_output(const core::completed_frame& frame) const override;
 
@@ -91,6 +94,7 @@ public:
     size_t items_for(int vectors) const;
 
 private:
+    bool d_full_rank_tags = true;
     size_t h_items() const { return size_t(d_cfg.nr) * d_cfg.nt; }
     size_t apriori_items_per_vector() const; // complex items (two LLRs each)
 

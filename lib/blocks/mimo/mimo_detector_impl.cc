@@ -26,7 +26,8 @@ mimo_detector::sptr mimo_detector::make(int nt,
                                         const std::string& output,
                                         const std::string& implementation,
                                         const pipeline_options& options,
-                                        const std::string& llr_type)
+                                        const std::string& llr_type,
+                                        bool rank_tags)
 {
     const auto cfg = make_mimo_config(nt, nr, modulation, algorithm, k, clip, noise_var, sorted_qr,
                                       apriori, output, implementation, llr_type);
@@ -35,6 +36,7 @@ mimo_detector::sptr mimo_detector::make(int nt,
                                     std::to_string(mimo_max_vectors) + ", got " +
                                     std::to_string(vectors_per_channel));
     mimo_adapter a(cfg, vectors_per_channel, noise_input);
+    a.set_full_rank_tags(rank_tags);
     const size_t items = a.items_for(vectors_per_channel);
     return gnuradio::make_block_sptr<stream_block<mimo_detector, mimo_adapter>>(
         "mimo_detector", std::move(a), items, options);

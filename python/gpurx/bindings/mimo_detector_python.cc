@@ -54,7 +54,8 @@ void bind_mimo_detector(py::module& m)
                  py::arg("output") = "aposteriori",
                  py::arg("implementation") = "auto",
                  py::arg("options") = pipeline_options(),
-                 py::arg("llr_type") = "float")
+                 py::arg("llr_type") = "float",
+                 py::arg("rank_tags") = true)
             .def("backend", &cls::backend);
     }
     {
