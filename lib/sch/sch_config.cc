@@ -25,6 +25,9 @@ void sch_config::validate() const
     if (extrinsic_output && turbo.uses_fixed_point())
         throw std::invalid_argument("extrinsic_output=true needs float turbo arithmetic "
                                     "(turbo fixed_point=false, or log-map), got fixed_point=true");
+    if (!(extrinsic_scale > 0.0f && extrinsic_scale <= 2.0f))
+        throw std::invalid_argument("extrinsic_scale=" + std::to_string(extrinsic_scale) +
+                                    ": must be in (0, 2]");
     if (harq_buffers < 0 || harq_buffers > 65536)
         throw std::invalid_argument("harq_buffers=" + std::to_string(harq_buffers) +
                                     ": must be in 0..65536");

@@ -41,6 +41,10 @@ struct sch_config {
     //! (turbo.fixed_point = false, or log-MAP); sizes each code block's
     //! decoder output for 3K+12 floats more.
     bool extrinsic_output = false;
+    //! The decoder's extrinsic in those LLRs is multiplied by this, in
+    //! (0, 2]: max-log extrinsics are overconfident, and iterative receivers
+    //! damp what they feed back (gpurx-mimo-ber's --idd-scale).
+    float extrinsic_scale = 1.0f;
     //! "auto", "cpu-sch" or "cuda-sch" (sch_implementations.h).
     std::string implementation = "auto";
 

@@ -132,7 +132,7 @@ void sch_cpu_kernel::run(const batch_view& b, worker_pool& pool)
                            orders[i]->data(), orders[i]->size(),
                            reinterpret_cast<const int8_t*>(s + lay.cb_in + i * sch::CB_IN_STRIDE),
                            reinterpret_cast<const float*>(out + turbo_coded_offset(sch::cb_K(p, e.r), false)),
-                           ext_of(size_t(e.tb)));
+                           d_cfg.extrinsic_scale, ext_of(size_t(e.tb)));
         });
         pool.parallel_for(b.nframes, [&](size_t f, size_t) { sch::scramble_extrinsic(tbs[f], ext_of(f)); });
     }

@@ -222,7 +222,7 @@ void assemble(const frame_params& p, const uint8_t* blocks, size_t stride, uint8
 }
 
 void extrinsic(const frame_params& p, int r, const int8_t* descrambled, const int32_t* order, size_t n,
-               const int8_t* dec, const float* coded, float* out)
+               const int8_t* dec, const float* coded, float scale, float* out)
 {
     const int E = cb_E(p, r), at = cb_offset(p, r);
     const float unit = 1.0f / int8_llr_steps; // exact: the decoder's own conversion
@@ -230,7 +230,7 @@ void extrinsic(const frame_params& p, int r, const int8_t* descrambled, const in
     for (int e = 0; e < E; e++) {
         const int j = transmitted_index(p, at + e);
         const int c = order[k];
-        out[j] = coded[c] + (float(dec[c]) * unit - float(descrambled[j]) * unit);
+        out[j] = coded[c] * scale + (float(dec[c]) * unit - float(descrambled[j]) * unit);
         if (++k == n)
             k = 0;
     }

@@ -63,7 +63,7 @@ void assemble(const frame_params& p, const uint8_t* blocks, size_t stride, uint8
  * Step 5 for code block \p r: for each of its E received bits e (TB
  * position j = at + e, through the uplink's channel interleaver), with c =
  * order[e mod n] its codeword position,
- *     out[j] = coded[c] + (dec[c] - rx[j]) / 8
+ *     out[j] = scale * coded[c] + (dec[c] - rx[j]) / 8
  * (the int8 values in LLR units): what the decoder knows of bit c, its
  * extrinsic plus its input, less this copy's own received LLR, so that a
  * detector taking it as a-priori counts no observation twice. Without
@@ -71,10 +71,10 @@ void assemble(const frame_params& p, const uint8_t* blocks, size_t stride, uint8
  * extrinsic itself; with them it adds the other copies' LLRs (the rule of
  * lte_rate_match::feedback()). Still descrambled: scramble_extrinsic()
  * follows. \p coded: the turbo decoder's 3K+12 coded extrinsics; \p dec
- * its int8 input (dematch()).
+ * its int8 input (dematch()); \p scale: sch_config::extrinsic_scale.
  */
 void extrinsic(const frame_params& p, int r, const int8_t* descrambled, const int32_t* order, size_t n,
-               const int8_t* dec, const float* coded, float* out);
+               const int8_t* dec, const float* coded, float scale, float* out);
 //! Step 5, per TB: \p out (G floats) negated where the scrambling bit is 1.
 void scramble_extrinsic(const frame_params& p, float* out);
 

@@ -153,8 +153,10 @@ public:
         group(*d_turbo_a, 0, d_cbs.single);
         group(*d_turbo_b, d_cbs.single, n - d_cbs.single);
         sch::launch_assemble(a, stream);
-        if (d_cfg.extrinsic_output)
+        if (d_cfg.extrinsic_output) {
+            a.extrinsic_scale = d_cfg.extrinsic_scale;
             sch::launch_extrinsic(a, max_G_all, stream);
+        }
     }
 
 private:

@@ -84,6 +84,7 @@ struct receive_args {
     int max_g;
     shape_tables shapes;
     const int32_t* tb_shapes; //!< per TB: slots of block 0, of K- blocks, of K+ blocks; nullptr: no tables
+    float extrinsic_scale = 1.0f; //!< sch_config::extrinsic_scale
 };
 
 //! The most received LLRs of a code block the dematching holds in shared

@@ -651,7 +651,7 @@ __global__ void __launch_bounds__(DESCRAMBLE_THREADS) extrinsic_value_kernel(rec
                                                             turbo_coded_offset(tp[i].K, false));
         const int8_t dec = reinterpret_cast<const int8_t*>(a.scratch + a.layout.cb_in + size_t(i) * CB_IN_STRIDE)[pos];
         const int8_t rx = descrambled_llr(in, int8_in, j, c, lane);
-        const float v = coded[pos] + (float(dec) * unit - float(rx) * unit);
+        const float v = coded[pos] * a.extrinsic_scale + (float(dec) * unit - float(rx) * unit);
         out[j] = ((c >> lane) & 1u) ? -v : v;
     }
 }

@@ -10,7 +10,8 @@
 //     (36.211 §7.2 sequence), E of each block from 36.212 §5.1.4.1.2,
 //     lte_rate_match (rv 0, no soft-buffer limit: blocks without filler
 //     bits) to dematch, turbo_decoder_cpu::decode_coded(),
-//     lte_rate_match::feedback(), scrambled back; bit for bit on the CPU;
+//     lte_rate_match::feedback(), scrambled back; bit for bit on the CPU,
+//     undamped and with extrinsic_scale 0.75;
 //   - in an independent sense: on clean LLRs every output's sign is the
 //     scrambled coded bit sent;
 //   - the decoded bits are those of the same decoder without the option;
@@ -122,9 +123,9 @@ std::vector<tb_out> decode(const backend_choice& where, sch_config cfg, const st
     return out;
 }
 
-// The scrambled coded bits of random data, and noisy LLRs of them: mean
-// +-mu (positive for 1), standard deviation 2 sqrt(mu/2)... of a consistent
-// Gaussian LLR, clamped to +-clamp.
+// The scrambled coded bits of random data, and noisy LLRs of them: a
+// consistent Gaussian LLR, mean +-mu (positive for 1) and variance 2 mu,
+// clamped to +-clamp.
 struct tb_case {
     sch::tb_request req;
     std::vector<uint8_t> sent; //!< G scrambled bits
@@ -175,6 +176,8 @@ std::vector<float> reference(const sch_config& cfg, const sch::tb_request& req, 
         turbo_decoder_cpu td(cfg.turbo_for(C == 1));
         std::vector<uint8_t> hard(static_cast<size_t>(K));
         td.decode_coded(dec.data(), K, hard.data(), coded.data());
+        for (auto& x : coded)
+            x *= cfg.extrinsic_scale; // damped before the feedback, as gpurx-mimo-ber does
         rm.feedback(coded.data(), mine, apriori.data(), scratch.data());
         for (int e = 0; e < E; e++)
             out[at + e] = c[at + e] ? -apriori[e] : apriori[e];
@@ -211,6 +214,9 @@ TEST(SchExtrinsic, CpuMatchesPlainReference)
         llrs.push_back(c.llr);
     }
     const auto got = decode(test::cpu_backend(), cfg, reqs, llrs);
+    auto damped = cfg;
+    damped.extrinsic_scale = 0.75f;
+    const auto got_damped = decode(test::cpu_backend(), damped, reqs, llrs);
     auto plain = cfg;
     plain.extrinsic_output = false;
     const auto bits_only = decode(test::cpu_backend(), plain, reqs, llrs);
@@ -229,6 +235,8 @@ TEST(SchExtrinsic, CpuMatchesPlainReference)
                            std::to_string(want[j]);
             return std::string("-");
         }();
+        const auto want_damped = reference(damped, reqs[i], llrs[i]);
+        EXPECT_EQ(got_damped[i].ext, want_damped) << "extrinsic_scale 0.75";
         EXPECT_EQ(got[i].bits, bits_only[i].bits);
         EXPECT_EQ(got[i].res.crc_ok, bits_only[i].res.crc_ok);
         passed += got[i].res.crc_ok;
@@ -299,6 +307,7 @@ TEST(SchExtrinsicCuda, AgreesWithCpu)
     for (const auto& r : reqs)
         llrs.push_back(make_case(r, 1.5f, 15.0f, rng).llr);
     for (bool int8 : { false, true }) {
+        cfg.extrinsic_scale = int8 ? 0.75f : 1.0f;
         const auto cpu = decode(test::cpu_backend(), cfg, reqs, llrs, int8);
         const auto gpu = decode(test::cuda_backend(), cfg, reqs, llrs, int8);
         for (size_t i = 0; i < reqs.size(); i++) {
