@@ -467,7 +467,7 @@ double turbo_alone_ms(resident& r, const sch_config& cfg, int reps)
     sch::cb_list list;
     list.build(r.par.data(), r.n);
     for (size_t i = 0; i < cbs; i++)
-        sch::cb_turbo_frame(r.par[list.entries[i].tb], list.entries[i], i, hd[i], hp[i]);
+        sch::cb_turbo_frame(r.par[list.entries[i].tb], list.entries[i], i, L.cb_out_stride, hd[i], hp[i]);
     auto* s = static_cast<uint8_t*>(r.dscr);
     batch_view d{};
     d.frames = reinterpret_cast<const frame_desc*>(s + L.cb_desc);

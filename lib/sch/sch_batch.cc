@@ -15,9 +15,10 @@ size_t align(size_t n) { return (n + 255) & ~size_t(255); }
 } // namespace
 
 batch_layout::batch_layout(size_t frames, size_t code_blocks, size_t g, size_t turbo_bytes,
-                           bool soft_staging)
+                           bool soft_staging, bool coded)
     : max_frames(frames), max_cbs(frames * code_blocks), max_g(g)
 {
+    cb_out_stride = coded ? CB_CODED_OUT_STRIDE : CB_OUT_STRIDE;
     size_t at = 0;
     auto take = [&](size_t n) {
         const size_t here = at;
@@ -26,7 +27,7 @@ batch_layout::batch_layout(size_t frames, size_t code_blocks, size_t g, size_t t
     };
     descrambled = take(max_frames * ((max_g + 15) & ~size_t(15)));
     cb_in = take(max_cbs * CB_IN_STRIDE);
-    cb_out = take(max_cbs * CB_OUT_STRIDE);
+    cb_out = take(max_cbs * cb_out_stride);
     cb_desc = take(max_cbs * sizeof(frame_desc));
     cb_params = take(max_cbs * sizeof(turbo::frame_params));
     cb_results = take(max_cbs * sizeof(turbo::frame_result));
@@ -58,12 +59,12 @@ void cb_list::build(const frame_params* tbs, size_t n)
         }
 }
 
-void cb_turbo_frame(const frame_params& p, const cb_entry& e, size_t i, frame_desc& d,
+void cb_turbo_frame(const frame_params& p, const cb_entry& e, size_t i, size_t out_stride, frame_desc& d,
                     turbo::frame_params& tp)
 {
     const int K = cb_K(p, e.r);
     d.in_offset = i * CB_IN_STRIDE;
-    d.out_offset = i * CB_OUT_STRIDE;
+    d.out_offset = i * out_stride;
     d.in_bytes = uint32_t(3 * K + 12);
     d.out_bytes = uint32_t(K);
     tp.K = K;

@@ -29,6 +29,9 @@ namespace sch {
 //! Bytes between code blocks' decoder inputs (3K+12 int8, 16-byte aligned).
 constexpr size_t CB_IN_STRIDE = (MAX_CB_LLRS + 15) & ~size_t(15);
 constexpr size_t CB_OUT_STRIDE = 6144;
+//! The same with the turbo decoder's coded output (sch_config::extrinsic_output):
+//! hard bits, then 3K+12 floats (turbo_out_bytes()).
+constexpr size_t CB_CODED_OUT_STRIDE = 6144 + (3 * 6144 + 12) * sizeof(float);
 
 //! One code block of a batch: TB (frame) index and block number r.
 struct cb_entry {
@@ -44,10 +47,12 @@ struct batch_layout {
     size_t cb_ok;    //!< [code block] its CRC checks (int32, GPU)
     size_t tb_shapes; //!< [TB] 3 gather-table slots (int32, GPU)
     size_t cb_soft; //!< CPU: the soft buffers' new contents, committed when the batch completes
+    size_t cb_out_stride; //!< bytes between code blocks' decoder outputs
     size_t bytes;
 
+    //! \p coded: the decoder outputs the coded bits' extrinsic LLRs too
     batch_layout(size_t max_frames, size_t max_code_blocks, size_t max_g, size_t turbo_scratch_bytes,
-                 bool soft_staging = false);
+                 bool soft_staging = false, bool coded = false);
     //! Where TB \p f's descrambled LLRs start (G int8 each).
     GPURX_HD size_t descrambled_of(size_t f) const { return descrambled + f * ((max_g + 15) & ~size_t(15)); }
 };
@@ -62,8 +67,8 @@ struct cb_list {
 };
 
 //! The turbo decoder's descriptor and parameters of code block \p e, whose
-//! position in launch order is \p i.
-void cb_turbo_frame(const frame_params& p, const cb_entry& e, size_t i, frame_desc& d,
+//! position in launch order is \p i; \p out_stride: batch_layout::cb_out_stride.
+void cb_turbo_frame(const frame_params& p, const cb_entry& e, size_t i, size_t out_stride, frame_desc& d,
                     turbo::frame_params& tp);
 
 } // namespace sch

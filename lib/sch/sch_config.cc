@@ -22,6 +22,12 @@ void sch_config::validate() const
         throw std::invalid_argument("fixed_scale=" + std::to_string(turbo.fixed_scale) +
                                     ": the transport-block decoder quantises to the module's "
                                     "int8 scale, 8");
+    if (extrinsic_output && turbo.uses_fixed_point())
+        throw std::invalid_argument("extrinsic_output=true needs float turbo arithmetic "
+                                    "(turbo fixed_point=false, or log-map), got fixed_point=true");
+    if (!(extrinsic_scale > 0.0f && extrinsic_scale <= 2.0f))
+        throw std::invalid_argument("extrinsic_scale=" + std::to_string(extrinsic_scale) +
+                                    ": must be in (0, 2]");
     if (harq_buffers < 0 || harq_buffers > 65536)
         throw std::invalid_argument("harq_buffers=" + std::to_string(harq_buffers) +
                                     ": must be in 0..65536");
@@ -39,6 +45,7 @@ turbo_config sch_config::turbo_for(bool crc24a) const
              : crc24a           ? turbo::early_stop::crc24a
                                 : turbo::early_stop::crc24b;
     t.soft_output = false;
+    t.coded_output = extrinsic_output;
     return t;
 }
 

@@ -39,7 +39,7 @@ size_t sch_cpu_kernel::scratch_bytes(size_t max_frames) const
     const size_t cbs = max_frames * size_t(d_cfg.max_code_blocks());
     return sch::batch_layout(max_frames, size_t(d_cfg.max_code_blocks()), size_t(d_cfg.max_g),
                              std::max(d_turbo_a->scratch_bytes(cbs), d_turbo_b->scratch_bytes(cbs)),
-                             true)
+                             true, d_cfg.extrinsic_output)
         .bytes;
 }
 
@@ -50,7 +50,7 @@ void sch_cpu_kernel::run(const batch_view& b, worker_pool& pool)
     const size_t most = size_t(d_cfg.max_code_blocks()) * b.nframes;
     const sch::batch_layout lay(b.nframes, size_t(d_cfg.max_code_blocks()), size_t(d_cfg.max_g),
                                 std::max(d_turbo_a->scratch_bytes(most), d_turbo_b->scratch_bytes(most)),
-                                true);
+                                true, d_cfg.extrinsic_output);
     uint8_t* s = b.scratch;
     // 1. Descramble each TB.
     pool.parallel_for(b.nframes, [&](size_t f, size_t) {
@@ -72,7 +72,7 @@ void sch_cpu_kernel::run(const batch_view& b, worker_pool& pool)
         const auto& p = tbs[e.tb];
         orders[i] = d_orders.get(sch::cb_K(p, e.r), sch::cb_filler(p, e.r), sch::cb_ncb(p, e.r),
                                  sch::cb_k0(p, e.r) % sch::cb_ncb(p, e.r));
-        sch::cb_turbo_frame(p, e, i, desc[i], tparams[i]);
+        sch::cb_turbo_frame(p, e, i, lay.cb_out_stride, desc[i], tparams[i]);
     }
     const size_t llrs = d_cfg.soft_buffer_llrs();
     auto soft_of = [&](const sch::frame_params& p, int r) -> int16_t* {
@@ -116,9 +116,26 @@ void sch_cpu_kernel::run(const batch_view& b, worker_pool& pool)
             r.iterations = std::max(r.iterations, tres[first + size_t(c)].iterations);
             checks[c] = tres[first + size_t(c)].check; // the early stop's block CRC, when it ran
         }
-        sch::assemble(tbs[f], s + lay.cb_out + first * sch::CB_OUT_STRIDE, sch::CB_OUT_STRIDE,
+        sch::assemble(tbs[f], s + lay.cb_out + first * lay.cb_out_stride, lay.cb_out_stride,
                       b.out + b.frames[f].out_offset, r, checks);
     });
+    // 5. The codeword's extrinsic LLRs, per code block, then scrambled per TB.
+    if (d_cfg.extrinsic_output) {
+        auto ext_of = [&](size_t f) {
+            return reinterpret_cast<float*>(b.out + b.frames[f].out_offset + sch::extrinsic_offset(tbs[f].tbs));
+        };
+        pool.parallel_for(n, [&](size_t i, size_t) {
+            const auto& e = d_cbs.entries[i];
+            const auto& p = tbs[e.tb];
+            const uint8_t* out = s + lay.cb_out + i * lay.cb_out_stride;
+            sch::extrinsic(p, e.r, reinterpret_cast<const int8_t*>(s + lay.descrambled_of(size_t(e.tb))),
+                           orders[i]->data(), orders[i]->size(),
+                           reinterpret_cast<const int8_t*>(s + lay.cb_in + i * sch::CB_IN_STRIDE),
+                           reinterpret_cast<const float*>(out + turbo_coded_offset(sch::cb_K(p, e.r), false)),
+                           d_cfg.extrinsic_scale, ext_of(size_t(e.tb)));
+        });
+        pool.parallel_for(b.nframes, [&](size_t f, size_t) { sch::scramble_extrinsic(tbs[f], ext_of(f)); });
+    }
     if (pool.cancelled())
         return;
     for (size_t i = 0; i < n; i++) {

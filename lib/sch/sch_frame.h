@@ -11,7 +11,9 @@
 #ifndef INCLUDED_GPURX_SCH_SCH_FRAME_H
 #define INCLUDED_GPURX_SCH_SCH_FRAME_H
 
+#include "common/host_device.h"
 #include "pipeline/frame.h"
+#include <cstddef>
 #include <cstdint>
 
 namespace gr {
@@ -53,6 +55,16 @@ struct frame_result {
     int32_t reserved;
     uint64_t cb_crc;    //!< bit r: code block r's CRC checks (CRC24B, or CRC24A when C = 1)
 };
+
+/*!
+ * With sch_config::extrinsic_output, a TB's output is its tbs decoded bits
+ * (one per byte), then, from this 16-byte aligned offset, the G extrinsic
+ * LLRs (float) of the codeword as it was received: in transmission order
+ * and scrambled, bit j's is what the decoder knows of its codeword bit
+ * without bit j's own received LLR, so a detector can take them as
+ * a-priori LLRs of the bits it detects (sch_steps.h, extrinsic()).
+ */
+GPURX_HD size_t extrinsic_offset(int tbs) { return (size_t(tbs) + 15) & ~size_t(15); }
 
 inline frame_types frame_types_of() { return frame_types::of<frame_params, frame_result>(); }
 

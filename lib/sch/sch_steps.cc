@@ -221,6 +221,32 @@ void assemble(const frame_params& p, const uint8_t* blocks, size_t stride, uint8
     res.crc_ok = tb_reg == 0;
 }
 
+void extrinsic(const frame_params& p, int r, const int8_t* descrambled, const int32_t* order, size_t n,
+               const int8_t* dec, const float* coded, float scale, float* out)
+{
+    const int E = cb_E(p, r), at = cb_offset(p, r);
+    const float unit = 1.0f / int8_llr_steps; // exact: the decoder's own conversion
+    size_t k = 0;
+    for (int e = 0; e < E; e++) {
+        const int j = transmitted_index(p, at + e);
+        const int c = order[k];
+        out[j] = coded[c] * scale + (float(dec[c]) * unit - float(descrambled[j]) * unit);
+        if (++k == n)
+            k = 0;
+    }
+}
+
+void scramble_extrinsic(const frame_params& p, float* out)
+{
+    const size_t G = size_t(p.G);
+    thread_local std::vector<uint32_t> c;
+    c.resize((G + 31) / 32);
+    gold_words(p.c_init, c.data(), c.size());
+    for (size_t j = 0; j < G; j++)
+        if ((c[j / 32] >> (j % 32)) & 1u)
+            out[j] = -out[j];
+}
+
 } // namespace sch
 } // namespace core
 } // namespace gpurx

@@ -15,7 +15,10 @@
 //                     LLRs, filler bits as certain zeros;
 //   3. (the turbo decoder, per code block);
 //   4. assemble():    check each code block's CRC, join the blocks' data
-//                     bits into the TB and check its CRC24A.
+//                     bits into the TB and check its CRC24A;
+//   5. (sch_config::extrinsic_output) extrinsic(): per code block, each
+//                     received bit's extrinsic LLR from the decoder's coded
+//                     output, then scramble_extrinsic() per TB.
 #ifndef INCLUDED_GPURX_SCH_SCH_STEPS_H
 #define INCLUDED_GPURX_SCH_SCH_STEPS_H
 
@@ -55,6 +58,25 @@ void dematch(const frame_params& p, int r, const int8_t* descrambled, const int3
  */
 void assemble(const frame_params& p, const uint8_t* blocks, size_t stride, uint8_t* out,
               frame_result& res, const int32_t* checks = nullptr);
+
+/*!
+ * Step 5 for code block \p r: for each of its E received bits e (TB
+ * position j = at + e, through the uplink's channel interleaver), with c =
+ * order[e mod n] its codeword position,
+ *     out[j] = scale * coded[c] + (dec[c] - rx[j]) / 8
+ * (the int8 values in LLR units): what the decoder knows of bit c, its
+ * extrinsic plus its input, less this copy's own received LLR, so that a
+ * detector taking it as a-priori counts no observation twice. Without
+ * repetition or HARQ combining dec[c] is rx[j] and out[j] is the coded
+ * extrinsic itself; with them it adds the other copies' LLRs (the rule of
+ * lte_rate_match::feedback()). Still descrambled: scramble_extrinsic()
+ * follows. \p coded: the turbo decoder's 3K+12 coded extrinsics; \p dec
+ * its int8 input (dematch()); \p scale: sch_config::extrinsic_scale.
+ */
+void extrinsic(const frame_params& p, int r, const int8_t* descrambled, const int32_t* order, size_t n,
+               const int8_t* dec, const float* coded, float scale, float* out);
+//! Step 5, per TB: \p out (G floats) negated where the scrambling bit is 1.
+void scramble_extrinsic(const frame_params& p, float* out);
 
 } // namespace sch
 } // namespace core

@@ -26,6 +26,10 @@ void turbo_config::validate() const
                                     std::to_string(fixed_scale));
     if (!(scaling > 0.0f && scaling <= 1.0f))
         throw std::invalid_argument("scaling must be in (0, 1], got " + std::to_string(scaling));
+    if (coded_output && uses_fixed_point())
+        throw std::invalid_argument("coded_output=true needs float arithmetic (fixed_point=false, or "
+                                    "log-map), got fixed_point=true with " +
+                                    std::string(turbo::algorithm_name(algorithm)));
 }
 
 namespace turbo {

@@ -27,6 +27,10 @@ struct turbo_config {
     float scaling = 0.75f; //!< extrinsic scale of scaled-max-log-map, (0, 1]
     turbo::early_stop stop = turbo::early_stop::none;
     bool soft_output = false; //!< also output the a-posteriori LLRs
+    //! Also output the extrinsic LLRs of all 3K+12 coded bits, as
+    //! turbo_decoder_cpu::decode_coded gives them (iterative detection and
+    //! decoding). Float arithmetic only: cpu-float and cuda-float-window.
+    bool coded_output = false;
     //! Training steps run across each window edge before the window's own
     //! recursions, started from the metrics saved there in the previous
     //! iteration. 0 = plain next-iteration initialisation, as in the paper.
@@ -69,13 +73,23 @@ const char* algorithm_name(algorithm a);
 } // namespace turbo
 
 //! Bytes of decoder output per codeword of K bits: K hard bits (one per
-//! byte), then, with soft output, K floats starting at a 16-byte boundary.
-inline size_t turbo_out_bytes(int K, bool soft)
+//! byte), then, with soft output, K floats starting at a 16-byte boundary,
+//! then, with coded output, 3K+12 floats (turbo_coded_offset()).
+inline size_t turbo_out_bytes(int K, bool soft, bool coded = false)
 {
     const size_t hard = (size_t(K) + 15) & ~size_t(15);
-    return soft ? hard + size_t(K) * sizeof(float) : size_t(K);
+    if (!soft && !coded)
+        return size_t(K);
+    return hard + (soft ? size_t(K) * sizeof(float) : 0) +
+           (coded ? (3 * size_t(K) + 12) * sizeof(float) : 0);
 }
 GPURX_HD size_t turbo_soft_offset(int K) { return (size_t(K) + 15) & ~size_t(15); }
+//! Where the coded bits' extrinsic LLRs start (16-byte aligned: K is a
+//! multiple of 8).
+GPURX_HD size_t turbo_coded_offset(int K, bool soft)
+{
+    return turbo_soft_offset(K) + (soft ? size_t(K) * sizeof(float) : 0);
+}
 
 } // namespace core
 } // namespace gpurx

@@ -74,6 +74,21 @@ void turbo_cpu_kernel::decode_one(const batch_view& b, size_t f, worker_state& w
     const turbo::frame_params& p = b.params_as<turbo::frame_params>()[f];
     uint8_t* hard = b.out + fd.out_offset;
     float* soft = d_cfg.soft_output ? reinterpret_cast<float*>(hard + turbo_soft_offset(p.K)) : nullptr;
+    if (d_cfg.coded_output) {
+        // Float only (validate()); int8 input converted as decode_int8 does.
+        float* coded = reinterpret_cast<float*>(hard + turbo_coded_offset(p.K, d_cfg.soft_output));
+        const float* llr = reinterpret_cast<const float*>(b.in + fd.in_offset);
+        if (p.input == turbo::INPUT_INT8) {
+            const auto* q = reinterpret_cast<const int8_t*>(b.in + fd.in_offset);
+            w.convert.resize(3 * size_t(p.K) + 12);
+            for (size_t i = 0; i < w.convert.size(); i++)
+                w.convert[i] = float(q[i]) * d_int8_scale;
+            llr = w.convert.data();
+        }
+        const auto r = w.decoder->decode_coded(llr, p.K, hard, coded, soft);
+        b.results_as<turbo::frame_result>()[f] = { r.iterations, r.check };
+        return;
+    }
     const auto r = p.input == turbo::INPUT_INT8
                        ? w.decoder->decode_int8(reinterpret_cast<const int8_t*>(b.in + fd.in_offset),
                                                 p.K, d_int8_scale, hard, soft)

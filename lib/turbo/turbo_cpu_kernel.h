@@ -58,6 +58,7 @@ private:
         std::unique_ptr<turbo_decoder_cpu> decoder;
         std::unique_ptr<turbo_window_decoder> window;
         std::vector<std::vector<int>> quant; // [lane] quantised LLRs
+        std::vector<float> convert;          // int8 input as float (coded output)
     };
     worker_state& state(size_t worker);
     void decode_one(const batch_view& b, size_t f, worker_state& w);

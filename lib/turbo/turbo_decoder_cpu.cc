@@ -208,12 +208,12 @@ turbo_decode_result turbo_decoder_cpu::decode_int8(
 }
 
 turbo_decode_result
-turbo_decoder_cpu::decode_coded(const float* llr, int K, uint8_t* hard, float* coded_ext)
+turbo_decoder_cpu::decode_coded(const float* llr, int K, uint8_t* hard, float* coded_ext, float* soft)
 {
     if (d_cfg.uses_fixed_point())
         throw std::invalid_argument("decode_coded: the coded bits' extrinsic LLRs need float arithmetic "
                                     "(turbo_config::fixed_point = false, or log-MAP)");
-    const auto res = run_float(llr, K, hard, nullptr, coded_ext);
+    const auto res = run_float(llr, K, hard, soft, coded_ext);
     // The tails are not fed back: the detector gets no a-priori for them.
     std::fill(coded_ext + 3 * size_t(K), coded_ext + 3 * size_t(K) + 12, 0.0f);
     return res;

@@ -59,8 +59,10 @@ public:
      *        minus llr[3k]); each parity bit's L_app - Lp from its own
      *        constituent decoder's pass (the second encoder's at its
      *        interleaved step k); the 12 tail bits 0. Not scaled.
+     * \param soft K a-posteriori LLRs (decode()'s soft output), or nullptr
      */
-    turbo_decode_result decode_coded(const float* llr, int K, uint8_t* hard, float* coded_ext);
+    turbo_decode_result
+    decode_coded(const float* llr, int K, uint8_t* hard, float* coded_ext, float* soft = nullptr);
     /*!
      * Decode from int8 LLRs (LLR = value x int8_scale): quantised as they are
      * in fixed point, converted to float otherwise.

@@ -48,6 +48,8 @@ std::string turbo_needs_fixed16(const turbo_config& c)
 {
     if (c.algorithm == turbo::LOG_MAP)
         return "log-MAP runs in float only";
+    if (c.coded_output)
+        return "the coded bits' extrinsic output (coded_output) needs float arithmetic";
     return c.fixed_point ? "" : "it runs 16-bit fixed point and the configuration asks for float";
 }
 

@@ -86,7 +86,7 @@ public:
     void enqueue(const batch_view& dev, const batch_view& host, void* stream) override
     {
         const auto* tbs = host.params_as<sch::frame_params>();
-        int max_G = 0, max_E = 0;
+        int max_G = 0, max_E = 0, max_G_all = 0;
         for (size_t f = 0; f < host.nframes; f++) {
             const auto& p = tbs[f];
             if (p.C > d_cfg.max_code_blocks() || p.G > d_cfg.max_g ||
@@ -98,6 +98,7 @@ public:
             if (!sch::descramble_in_dematch(p)) // the others' descrambling is the dematching's
                 max_G = std::max(max_G, p.G);
             max_E = std::max({ max_E, p.E_lo, p.E_hi });
+            max_G_all = std::max(max_G_all, p.G);
         }
         // Descrambling needs nothing of the code blocks: it runs while the
         // host lays them out below.
@@ -123,7 +124,8 @@ public:
         d_desc.resize(n);
         d_tparams.resize(n);
         for (size_t i = 0; i < n; i++)
-            sch::cb_turbo_frame(tbs[d_cbs.entries[i].tb], d_cbs.entries[i], i, d_desc[i], d_tparams[i]);
+            sch::cb_turbo_frame(tbs[d_cbs.entries[i].tb], d_cbs.entries[i], i, a.layout.cb_out_stride, d_desc[i],
+                                d_tparams[i]);
         a.ncb = int(n);
         a.single = int(d_cbs.single);
         a.shapes = d_shapes;
@@ -151,6 +153,10 @@ public:
         group(*d_turbo_a, 0, d_cbs.single);
         group(*d_turbo_b, d_cbs.single, n - d_cbs.single);
         sch::launch_assemble(a, stream);
+        if (d_cfg.extrinsic_output) {
+            a.extrinsic_scale = d_cfg.extrinsic_scale;
+            sch::launch_extrinsic(a, max_G_all, stream);
+        }
     }
 
 private:
@@ -218,7 +224,8 @@ private:
     {
         const size_t cbs = max_frames * size_t(d_cfg.max_code_blocks());
         return sch::batch_layout(max_frames, size_t(d_cfg.max_code_blocks()), size_t(d_cfg.max_g),
-                                 std::max(d_turbo_a->scratch_bytes(cbs), d_turbo_b->scratch_bytes(cbs)));
+                                 std::max(d_turbo_a->scratch_bytes(cbs), d_turbo_b->scratch_bytes(cbs)), false,
+                                 d_cfg.extrinsic_output);
     }
 
     sch_config d_cfg;

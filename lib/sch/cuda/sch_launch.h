@@ -84,6 +84,7 @@ struct receive_args {
     int max_g;
     shape_tables shapes;
     const int32_t* tb_shapes; //!< per TB: slots of block 0, of K- blocks, of K+ blocks; nullptr: no tables
+    float extrinsic_scale = 1.0f; //!< sch_config::extrinsic_scale
 };
 
 //! The most received LLRs of a code block the dematching holds in shared
@@ -110,6 +111,13 @@ void launch_cb_setup(const receive_args& a, void* stream);
 //! \p max_E: the largest E of the batch's code blocks (sizes the shared copy of their LLRs).
 void launch_dematch(const receive_args& a, int max_E, void* stream);
 void launch_assemble(const receive_args& a, void* stream);
+/*!
+ * sch_config::extrinsic_output, after assemble: each TB's G extrinsic LLRs
+ * (sch_steps.h extrinsic() and scramble_extrinsic(), the same float
+ * arithmetic), to its output at extrinsic_offset(tbs). \p max_G: the
+ * largest G of the batch.
+ */
+void launch_extrinsic(const receive_args& a, int max_G, void* stream);
 
 } // namespace sch
 } // namespace core

@@ -32,7 +32,14 @@
 //              a table, XOR-reduced; both CRCs' words in one pass);
 //              the TB's CRC24A as the sum of its code blocks' shares (their
 //              data's CRC times x^(bits after it)); the data bits copied to
-//              the TB's output; then one thread per TB joins the results.
+//              the TB's output; then one thread per TB joins the results;
+//  extrinsic   (extrinsic_output) two passes over each TB's output: one
+//              block per code block walks its codeword positions as the
+//              closed-form dematching does and writes, at each received
+//              bit's place j, which code block and position it came from;
+//              then a warp per 1024 bits (the descramble kernel's Gold
+//              words) turns each into coded[c] + (dec[c] - rx[j]) / 8,
+//              negated where scrambled (sch_steps.cc extrinsic()).
 #include "cuda/cuda_check.h"
 #include "cuda/launch.cuh"
 #include "common/llr_int8.h"
@@ -40,6 +47,7 @@
 #include "sch/lte_scrambling.h"
 #include "sch/sch_arith.h"
 #include "turbo/lte_crc.h"
+#include "turbo/turbo_config.h"
 #include "turbo/turbo_frame.h"
 
 #include <cuda_runtime.h>
@@ -163,7 +171,7 @@ __global__ void __launch_bounds__(SETUP_THREADS) cb_setup_kernel(receive_args a)
         const int i = first + r;
         const int K = cb_K(p, r);
         entries[i] = { f, r };
-        desc[i] = { uint64_t(i) * CB_IN_STRIDE, uint64_t(i) * CB_OUT_STRIDE, uint32_t(3 * K + 12), uint32_t(K) };
+        desc[i] = { uint64_t(i) * CB_IN_STRIDE, uint64_t(i) * a.layout.cb_out_stride, uint32_t(3 * K + 12), uint32_t(K) };
         tp[i] = { K, r < p.Cm ? p.fm1 : p.fp1, r < p.Cm ? p.fm2 : p.fp2, int32_t(turbo::INPUT_INT8) };
     }
 }
@@ -464,7 +472,7 @@ __global__ void __launch_bounds__(ASSEMBLE_THREADS) assemble_kernel(receive_args
     const frame_params& p = a.tbs[e.tb];
     const int r = e.r, K = cb_K(p, r), F = cb_filler(p, r);
     const int L = p.C > 1 ? 24 : 0;
-    const uint8_t* c = a.scratch + a.layout.cb_out + size_t(i) * CB_OUT_STRIDE;
+    const uint8_t* c = a.scratch + a.layout.cb_out + size_t(i) * a.layout.cb_out_stride;
 
     // Pack: chunk j (bytes 16j..16j+15) is half-word 2 + j of the array;
     // chunks past K (zeros) fill it to the last word a funnel shift reads.
@@ -572,6 +580,82 @@ __global__ void finish_kernel(receive_args a)
     a.results[f] = { tb == 0 ? 1 : 0, iterations, p.C, 0, cb_crc };
 }
 
+// Extrinsic output, pass 1: a block per code block; each received bit's
+// place j in the TB's output gets (as int32) the code block's launch
+// position i and its codeword position c, i * MAX_CB_LLRS + c. Every j < G
+// belongs to exactly one code block and copy, so the writes never collide.
+__global__ void __launch_bounds__(DEMATCH_THREADS) extrinsic_index_kernel(receive_args a)
+{
+    __shared__ circular_layout L;
+    __shared__ int s_n, s_rank_k0;
+    const int i = blockIdx.x;
+    const cb_entry en = reinterpret_cast<const cb_entry*>(a.scratch + a.layout.cb_entries)[i];
+    const frame_params& p = a.tbs[en.tb];
+    const int r = en.r, K = cb_K(p, r), E = cb_E(p, r), at = cb_offset(p, r);
+    const int F = cb_filler(p, r), ncb = cb_ncb(p, r), k0 = cb_k0(p, r) % ncb;
+    auto* out = reinterpret_cast<uint32_t*>(a.out + a.frames[en.tb].out_offset + extrinsic_offset(p.tbs));
+    if (threadIdx.x == 0) {
+        L.init(K, F);
+        s_n = L.rank(ncb);
+        s_rank_k0 = L.rank(k0);
+    }
+    __syncthreads();
+    const int n = s_n, rank_k0 = s_rank_k0;
+    for (int d = threadIdx.x; d < K + 4; d += blockDim.x) {
+        const int y = d + L.ND;
+        for (int s = 0; s < 3; s++) {
+            if (s < 2 && d < F)
+                continue; // filler bits are never sent
+            const int z = s < 2 ? y : (y == 0 ? L.Kpi : y) - 1;
+            const int col = column_permutation(z & (SUBBLOCK_COLUMNS - 1)), row = z / SUBBLOCK_COLUMNS;
+            if (L.position(s, col, row) >= ncb || n == 0)
+                continue;
+            int k = L.rank_at(s, col, row) - rank_k0;
+            if (k < 0)
+                k += n;
+            for (; k < E; k += n)
+                out[transmitted_index(p, at + k)] = uint32_t(i) * uint32_t(MAX_CB_LLRS) + uint32_t(3 * d + s);
+        }
+    }
+}
+
+// Extrinsic output, pass 2: grid (groups of 8 warps, TB), a warp per 1024
+// bits as in descramble_kernel.
+__global__ void __launch_bounds__(DESCRAMBLE_THREADS) extrinsic_value_kernel(receive_args a)
+{
+    __shared__ uint32_t lane_x2[32 * 31];
+    const int f = blockIdx.y;
+    for (int k = threadIdx.x; k < 32 * 31; k += blockDim.x)
+        lane_x2[k] = a.tables.lane_x2[k];
+    __syncthreads();
+    const frame_params& p = a.tbs[f];
+    const int G = p.G;
+    const int lane = threadIdx.x & 31;
+    const int group = blockIdx.x * (DESCRAMBLE_THREADS / 32) + int(threadIdx.x / 32);
+    if (group * 1024 >= G)
+        return;
+    const uint32_t mine = gold_group_word(a.tables, lane_x2, p.c_init & 0x7FFFFFFFu, group, lane);
+    const uint8_t* in = a.in + a.frames[f].in_offset;
+    const bool int8_in = p.input == turbo::INPUT_INT8;
+    float* out = reinterpret_cast<float*>(a.out + a.frames[f].out_offset + extrinsic_offset(p.tbs));
+    const auto* tp = reinterpret_cast<const turbo::frame_params*>(a.scratch + a.layout.cb_params);
+    const float unit = 1.0f / int8_llr_steps;
+    for (int w = 0; w < 32; w++) {
+        const uint32_t c = __shfl_sync(0xFFFFFFFFu, mine, w);
+        const int j = group * 1024 + w * 32 + lane;
+        if (j >= G)
+            continue;
+        const uint32_t at = reinterpret_cast<const uint32_t*>(out)[j];
+        const uint32_t i = at / uint32_t(MAX_CB_LLRS), pos = at % uint32_t(MAX_CB_LLRS);
+        const float* coded = reinterpret_cast<const float*>(a.scratch + a.layout.cb_out + size_t(i) * a.layout.cb_out_stride +
+                                                            turbo_coded_offset(tp[i].K, false));
+        const int8_t dec = reinterpret_cast<const int8_t*>(a.scratch + a.layout.cb_in + size_t(i) * CB_IN_STRIDE)[pos];
+        const int8_t rx = descrambled_llr(in, int8_in, j, c, lane);
+        const float v = coded[pos] * a.extrinsic_scale + (float(dec) * unit - float(rx) * unit);
+        out[j] = ((c >> lane) & 1u) ? -v : v;
+    }
+}
+
 // x^(32m + shift) mod g for m < n, on the host.
 std::vector<uint32_t> crc_powers(uint32_t g, int n, int shift)
 {
@@ -671,6 +755,17 @@ void launch_assemble(const receive_args& a, void* stream)
     auto st = static_cast<cudaStream_t>(stream);
     launch_checked(&assemble_kernel, "sch assemble", dim3(a.ncb), ASSEMBLE_THREADS, 0, st, a);
     launch_checked(&finish_kernel, "sch finish", dim3((a.ntb + 127) / 128), 128, 0, st, a);
+}
+
+void launch_extrinsic(const receive_args& a, int max_G, void* stream)
+{
+    if (a.ntb == 0 || a.ncb == 0)
+        return;
+    auto st = static_cast<cudaStream_t>(stream);
+    launch_checked(&extrinsic_index_kernel, "sch extrinsic index", dim3(a.ncb), DEMATCH_THREADS, 0, st, a);
+    const int groups = (max_G + 1023) / 1024;
+    const dim3 grid((groups + DESCRAMBLE_THREADS / 32 - 1) / (DESCRAMBLE_THREADS / 32), a.ntb);
+    launch_checked(&extrinsic_value_kernel, "sch extrinsic values", grid, DESCRAMBLE_THREADS, 0, st, a);
 }
 
 } // namespace sch

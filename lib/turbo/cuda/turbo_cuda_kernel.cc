@@ -140,6 +140,8 @@ std::vector<implementation<turbo_config>> turbo_cuda_implementations(float int8_
               "(at most 64 windows)",
               false, turbo_float_layout::state,
               [](const turbo_config& c) {
+                  if (c.coded_output)
+                      return std::string("it has no coded-bit output (coded_output): cuda-float-window has");
                   return c.max_subblocks() > 64
                              ? "it runs at most 64 windows per codeword and this configuration "
                                "has up to " + std::to_string(c.max_subblocks())
@@ -150,6 +152,8 @@ std::vector<implementation<turbo_config>> turbo_cuda_implementations(float int8_
               "float, the paper's layout: one codeword per block, all of alpha in shared memory",
               false, turbo_float_layout::block,
               [](const turbo_config& c) {
+                  if (c.coded_output)
+                      return std::string("it has no coded-bit output (coded_output): cuda-float-window has");
                   return c.guard != 0 ? "it needs guard 0, got " + std::to_string(c.guard)
                                       : std::string();
               },

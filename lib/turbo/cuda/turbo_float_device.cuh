@@ -104,6 +104,7 @@ struct float_window_args {
     float in_scale;
     int stop;
     bool soft;
+    bool coded; //!< also the coded bits' extrinsic LLRs (turbo_config::coded_output)
 };
 
 // What every float launcher derives from a batch, its configuration and the
@@ -155,7 +156,8 @@ struct float_launch {
                  cfg.extrinsic_scale(),
                  int8_scale,
                  int(cfg.stop),
-                 cfg.soft_output };
+                 cfg.soft_output,
+                 cfg.coded_output };
     }
 };
 

@@ -27,7 +27,10 @@ namespace {
 // stable previous half-iteration.
 // ---------------------------------------------------------------------------
 
-template <bool LOG, typename Tin, int C>
+// CODED: also the extrinsic LLRs of all 3K+12 coded bits (coded_output),
+// what the CPU's decode_coded() gives with the same arithmetic: a template
+// parameter, so the production kernel carries none of its work.
+template <bool LOG, typename Tin, int C, bool CODED>
 __global__ void __launch_bounds__(256) turbo_float_window(float_window_args args)
 {
     extern __shared__ float smem[];
@@ -95,6 +98,12 @@ __global__ void __launch_bounds__(256) turbo_float_window(float_window_args args
 
     float* soft_out =
         (have && args.soft) ? reinterpret_cast<float*>(args.out + fd.out_offset + turbo_soft_offset(K)) : nullptr;
+    float* coded_out =
+        (CODED && have) ? reinterpret_cast<float*>(args.out + fd.out_offset + turbo_coded_offset(K, args.soft))
+                        : nullptr;
+    if (coded_out) // the tails are not fed back (decode_coded())
+        for (int i = w; i < 12; i += nwm)
+            coded_out[3 * K + i] = 0.0f;
     const window_plan wp = plan_window(w, nwin, W, K, args.guard);
     const int start = wp.start, len = wp.len, gf = wp.gf, gb = wp.gb, ja = wp.ja, jb = wp.jb;
     int it_used = 0, check = -1;
@@ -234,6 +243,15 @@ __global__ void __launch_bounds__(256) turbo_float_window(float_window_args args
                     for (int i = C - 1; i >= 0; i--) {
                         if (i < n) {
                             const float le = extrinsic<LOG>(A[i], b, LP[i]);
+                            if (CODED) {
+                                // As the CPU: parity L_app - Lp from this
+                                // decoder's pass; systematic L_app - Ls.
+                                // Every iteration overwrites them, so an
+                                // early stop leaves the last one's.
+                                coded_out[3 * (start + j0 + i) + 1 + d] = parity_extrinsic<LOG>(A[i], b, LU[i]);
+                                if (d == 1)
+                                    coded_out[3 * IDX[i]] = La[IDX[i]] + le;
+                            }
                             if (d == 1) {
                                 const float app = LU[i] + le;
                                 if (app > 0.0f) {
@@ -328,8 +346,12 @@ void cuda_turbo_decode_float_window(const batch_view& dev,
     const float_window_args a = l.window_args(dev, cfg, cpb, nseg, int8_scale);
     const int blocks = (l.n + cpb - 1) / cpb;
     with_variant(l.log_map, int8_input, [&](auto log, auto tin) {
-        launch_checked(&turbo_float_window<decltype(log)::value, decltype(tin), CKPT>,
-                       "turbo_float_window", blocks, threads, smem, l.st, a);
+        if (cfg.coded_output)
+            launch_checked(&turbo_float_window<decltype(log)::value, decltype(tin), CKPT, true>,
+                           "turbo_float_window (coded output)", blocks, threads, smem, l.st, a);
+        else
+            launch_checked(&turbo_float_window<decltype(log)::value, decltype(tin), CKPT, false>,
+                           "turbo_float_window", blocks, threads, smem, l.st, a);
     });
 }
 

@@ -13,7 +13,11 @@
 //     the reference, tails 0, hard bits the sign of the APP, and decode()'s
 //     soft output the systematic extrinsic plus the channel LLR;
 //   - noiseless strong LLRs: every output's sign is the transmitted bit's;
-//   - fixed-point max-log configurations are refused.
+//   - fixed-point max-log configurations are refused;
+//   - the pipeline kernels' coded output (turbo_config::coded_output): the
+//     CPU kernel's is decode_coded()'s, and the CUDA kernel
+//     (cuda-float-window) agrees with the CPU (the "Cuda" cases, run with
+//     --cuda on a GPU host).
 //
 // LLRs are ln P(1)/P(0). Layout c[3k+i] = d(i)_k; tail entries 3K + 6e + 2t
 // (systematic) and 3K + 6e + 2t + 1 (parity) of encoder e, tail step t.
@@ -21,6 +25,7 @@
 #include "turbo/lte_turbo_encoder.h"
 #include "turbo/turbo_config.h"
 #include "turbo/turbo_decoder_cpu.h"
+#include "turbo/turbo_implementations.h"
 #include "test_util.h"
 #include "turbo/tests/turbo_test_util.h"
 #include <gtest/gtest.h>
@@ -553,5 +558,119 @@ TEST(TurboCodedOutput, CpuFixedPointMaxLogThrows)
             << core::turbo::algorithm_name(alg);
     }
 }
+
+// ---------------------------------------------------------------------------
+// The pipeline kernels' coded output (turbo_config::coded_output)
+// ---------------------------------------------------------------------------
+
+core::turbo_config coded_cfg(core::turbo::algorithm a, int P, int iterations, core::turbo::early_stop stop)
+{
+    auto c = float_cfg(a, iterations);
+    c.subblocks = P;
+    c.stop = stop;
+    c.soft_output = true; // the coded LLRs then follow the soft ones
+    c.coded_output = true;
+    return c;
+}
+
+// A batch of mixed block sizes, noisy (near the waterfall) and clean.
+std::vector<codeword> coded_batch(double esn0_db, unsigned seed)
+{
+    std::mt19937 rng(seed);
+    std::vector<codeword> cws;
+    const int Ks[] = { 40, 1024, 6144, 512, 3200, 1056 };
+    for (int i = 0; i < 18; i++)
+        cws.push_back(test::make_codeword(Ks[i % 6], esn0_db, rng));
+    return cws;
+}
+
+// The CPU pipeline kernel (cpu-float) gives, per frame, exactly what
+// decode_coded() gives on its own: hard bits, soft and coded LLRs,
+// iterations. Both run turbo_decoder_cpu's one schedule, so bit for bit.
+TEST(TurboCodedOutput, CpuKernelGivesDecodeCoded)
+{
+    for (auto stop : { core::turbo::early_stop::none, core::turbo::early_stop::hard_decision }) {
+        auto cfg = coded_cfg(core::turbo::SCALED_MAX_LOG_MAP, 0, 6, stop);
+        auto chosen = cfg;
+        EXPECT_EQ(core::choose_turbo_implementation(chosen).cpu, "cpu-float");
+        for (double esn0 : { -4.0, 1.0 }) {
+            const auto cws = coded_batch(esn0, 61);
+            const auto got = test::decode_all(cws, cfg, test::cpu_backend(), 7);
+            core::turbo_decoder_cpu dec(cfg);
+            for (size_t i = 0; i < cws.size(); i++) {
+                const int K = cws[i].K;
+                std::vector<uint8_t> hard(K);
+                std::vector<float> soft(K), coded(3 * K + 12);
+                const auto r = dec.decode_coded(cws[i].llr.data(), K, hard.data(), coded.data(), soft.data());
+                EXPECT_EQ(got[i].hard, hard) << "frame " << i;
+                EXPECT_EQ(got[i].soft, soft) << "frame " << i;
+                EXPECT_EQ(got[i].coded, coded) << "frame " << i;
+                EXPECT_EQ(got[i].result.iterations, r.iterations) << "frame " << i;
+            }
+        }
+    }
+}
+
+// coded_output needs float: a fixed-point max-log configuration is refused
+// naming the field, and an implementation without coded output, named, is
+// not run (the automatic choice, float, takes over).
+TEST(TurboCodedOutput, CodedOutputNeedsFloatImplementations)
+{
+    auto cfg = coded_cfg(core::turbo::MAX_LOG_MAP, 0, 4, core::turbo::early_stop::none);
+    cfg.fixed_point = true;
+    try {
+        cfg.validate();
+        FAIL() << "fixed point with coded_output accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("coded_output"), std::string::npos) << e.what();
+    }
+    cfg.fixed_point = false;
+    cfg.implementation = "cpu-window16-simd";
+    const auto choice = core::choose_turbo_implementation(cfg);
+    EXPECT_EQ(choice.cpu, "cpu-float");
+    EXPECT_FALSE(cfg.uses_fixed_point());
+    EXPECT_NE(choice.warning.find("coded_output"), std::string::npos) << choice.warning;
+}
+
+// CUDA (cuda-float-window) against the CPU kernel on the same inputs.
+// Max-log-MAP variants: bit for bit (hard, soft, coded, iterations): both
+// run turbo_trellis.h's arithmetic (parity_extrinsic() included) in the same
+// order, and the CUDA code is built with --fmad=false, as the existing
+// soft-output agreement (test_turbo_decoder) already requires. log-MAP:
+// the GPU's expf/log1pf round differently, so each coded LLR within
+// 2e-3 * (1 + |cpu|), on clean frames (+1 dB) where the iterations do not
+// amplify the difference (the tolerance of log-MAP against the double
+// reference above).
+void cuda_coded_agrees(core::turbo::algorithm a, int P, core::turbo::early_stop stop, double esn0)
+{
+    auto cfg = coded_cfg(a, P, 6, stop);
+    auto chosen = cfg;
+    const auto choice = core::choose_turbo_implementation(chosen);
+    ASSERT_EQ(choice.cuda, "cuda-float-window");
+    const auto cws = coded_batch(esn0, 71 + P);
+    const auto cpu = test::decode_all(cws, cfg, test::cpu_backend(), 7);
+    const auto gpu = test::decode_all(cws, cfg, test::cuda_backend(), 7);
+    for (size_t i = 0; i < cws.size(); i++) {
+        SCOPED_TRACE("frame " + std::to_string(i) + " K=" + std::to_string(cws[i].K));
+        ASSERT_EQ(gpu[i].coded.size(), size_t(3 * cws[i].K + 12));
+        for (int t = 3 * cws[i].K; t < 3 * cws[i].K + 12; t++)
+            EXPECT_EQ(gpu[i].coded[t], 0.0f) << "tail entry " << t;
+        if (a != core::turbo::LOG_MAP) {
+            EXPECT_EQ(gpu[i].result.iterations, cpu[i].result.iterations);
+            EXPECT_EQ(gpu[i].hard, cpu[i].hard);
+            EXPECT_EQ(gpu[i].soft, cpu[i].soft);
+            EXPECT_EQ(gpu[i].coded, cpu[i].coded);
+        } else {
+            std::vector<double> want(cpu[i].coded.begin(), cpu[i].coded.end());
+            std::string report;
+            EXPECT_EQ(count_mismatches(gpu[i].coded, want, 2e-3, report), 0u) << report;
+        }
+    }
+}
+
+TEST(TurboCodedOutputCuda, AgreesWithCpuScaledAutoP) { cuda_coded_agrees(core::turbo::SCALED_MAX_LOG_MAP, 0, core::turbo::early_stop::none, -4.0); }
+TEST(TurboCodedOutputCuda, AgreesWithCpuMaxLogP1) { cuda_coded_agrees(core::turbo::MAX_LOG_MAP, 1, core::turbo::early_stop::none, -4.0); }
+TEST(TurboCodedOutputCuda, AgreesWithCpuEarlyStop) { cuda_coded_agrees(core::turbo::SCALED_MAX_LOG_MAP, 0, core::turbo::early_stop::hard_decision, -3.0); }
+TEST(TurboCodedOutputCuda, AgreesWithCpuLogMap) { cuda_coded_agrees(core::turbo::LOG_MAP, 0, core::turbo::early_stop::none, 1.0); }
 
 } // namespace

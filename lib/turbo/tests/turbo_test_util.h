@@ -56,6 +56,7 @@ inline codeword make_codeword(int K, double esn0_db, std::mt19937& rng)
 struct decoded {
     std::vector<uint8_t> hard;
     std::vector<float> soft;
+    std::vector<float> coded; //!< 3K+12, with coded_output
     core::turbo::frame_result result;
 };
 
@@ -69,7 +70,7 @@ inline std::vector<decoded> decode_all(const std::vector<codeword>& cws,
     const auto choice = core::choose_turbo_implementation(c);
     auto pc = test_pipeline_config(core::turbo::frame_types_of(), max_batch);
     pc.max_in_bytes = (3 * core::lte_max_K + 12) * sizeof(float);
-    pc.max_out_bytes = core::turbo_out_bytes(core::lte_max_K, cfg.soft_output);
+    pc.max_out_bytes = core::turbo_out_bytes(core::lte_max_K, cfg.soft_output, cfg.coded_output);
     auto pipe = core::make_pipeline(core::turbo_kernel_factories(c, choice), where, pc);
     std::vector<decoded> out;
     auto run = run_frames(*pipe, [&](const core::completed_frame& f) {
@@ -80,12 +81,16 @@ inline std::vector<decoded> decode_all(const std::vector<codeword>& cws,
             const float* s = reinterpret_cast<const float*>(f.data + core::turbo_soft_offset(K));
             d.soft.assign(s, s + K);
         }
+        if (cfg.coded_output) {
+            const float* c = reinterpret_cast<const float*>(f.data + core::turbo_coded_offset(K, cfg.soft_output));
+            d.coded.assign(c, c + 3 * K + 12);
+        }
         d.result = *f.result_as<core::turbo::frame_result>();
         out.push_back(std::move(d));
     });
     for (const auto& cw : cws) {
         const auto params = core::turbo::frame_params_for(cw.K);
-        run.submit(cw.llr.data(), cw.llr.size() * sizeof(float), core::turbo_out_bytes(cw.K, cfg.soft_output),
+        run.submit(cw.llr.data(), cw.llr.size() * sizeof(float), core::turbo_out_bytes(cw.K, cfg.soft_output, cfg.coded_output),
                    &params);
     }
     run.finish("decode_all");
