@@ -1125,7 +1125,7 @@ class qa_scale_out_processes(unittest.TestCase):
             time.sleep(0.3)
             outs, errs = d.outputs(), d.errors()
         finally:
-            d.close()
+            logs = d.close()
         self.assertTrue(ok, "%d of %d came out" % (len(outs), len(self.pdus)))
         self.assertEqual(errs, [])
         self.assertEqual(len(outs), len(self.pdus))
@@ -1142,6 +1142,13 @@ class qa_scale_out_processes(unittest.TestCase):
             w = str_of(pmt.car(o), "worker")
             by_worker[w] = by_worker.get(w, 0) + 1
         self.assertEqual(sorted(by_worker), sorted(d.endpoints))
+        # Each worker's own count (its decoder's pdus_out()), in its last line.
+        said = dict(re.findall(r"gpurx-worker (\S+): stopped, (\d+) TBs decoded", logs))
+        self.assertEqual({e: int(c) for e, c in said.items()}, by_worker)
+        # Bounded loads: the busiest worker's keys within ceil(1.05 * 256 / 3).
+        owners = dict(zip(self.keys, route))
+        self.assertLessEqual(max(sum(1 for e in owners.values() if e == x) for x in d.endpoints),
+                             -(-105 * len(owners) // 300))
         tx = [int_of(pmt.car(o), "transmissions") for o in outs]
         retx = sum(1 for rv in self.rvs if rv != 0)
         self.assertGreater(retx, len(self.pdus) // 3)
@@ -1401,6 +1408,23 @@ def run_in_process(pdus_of, n, expect, threads, **decoder):
     return chk.last_t - t0, chk
 
 
+def which_bound(r1, w, busiest, cpu, n):
+    """What bounds a run, from its own figures: the rate each limit allows,
+    the lowest first. balance: w decoders at the in-process rate r1, the
+    busiest worker holding busiest x an even share; front end, collector:
+    one core over their CPU time per TB (each is one Python process);
+    workers: w cores over their CPU time per TB (one decoding thread each,
+    their transport and Python beside it)."""
+    limits = {"balance": w * r1 / busiest if busiest == busiest else float("inf")}
+    for who, key in (("front end", "frontend"), ("collector", "collector")):
+        if cpu[key] > 0:
+            limits[who] = n / cpu[key]
+    if cpu["worker"] > 0:
+        limits["workers at one core each"] = w * n / cpu["worker"]
+    order = sorted(limits.items(), key=lambda kv: kv[1])
+    return "; ".join("%s %.0f TB/s" % kv for kv in order)
+
+
 def bench_main(argv):
     """--bench: transport blocks a second through worker processes (front
     end, ZMQ, workers, collector, all on this host) against one in-process
@@ -1494,12 +1518,13 @@ def bench_main(argv):
         return 1
     r1 = n / dt
     print("| decoding | TBs | seconds | TB/s | Mbit/s (TB bits) | wire MB/s (in + out) | "
-          "x in process | CPU ms per TB: front end, workers, collector | checks |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "x in process | of linear | CPU ms per TB: front end, workers, collector | "
+          "TBs per worker | busiest / even | bound | checks |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     same = ("all decoded, bit-exact" if heavy else
             "as the reference decoder (bits, crc_ok, iterations, transmissions)")
-    print("| in process, 1 decoder (%d thread(s)) | %d | %.2f | %.1f | %.1f | | 1.00 | %.2f "
-          "(the decoder's process) | %s |"
+    print("| in process, 1 decoder (%d thread(s)) | %d | %.2f | %.1f | %.1f | | 1.00 | | %.2f "
+          "(the decoder's process) | | | | %s |"
           % (a.threads, n, dt, r1, r1 * tb_bits / 1e6, cpu_ms * 1e3 / n, same))
     sys.stdout.flush()
     runs = [(w, None) for w in counts]
@@ -1521,7 +1546,7 @@ def bench_main(argv):
                            early_termination=dec_args["early_termination"])
         except AssertionError as e:
             why = [line for line in str(e).splitlines() if "devices" in line or "error" in line]
-            print("| %s | refused: %s | | | | | | | |"
+            print("| %s | refused: %s | | | | | | | | | | | |"
                   % (label, (why[-1] if why else str(e).splitlines()[0]).strip()))
             continue
         logs = ""
@@ -1539,22 +1564,26 @@ def bench_main(argv):
             checks.append("collector errors: %s" % errs[:3])
         checks += chk.bad
         if checks:
-            print("| %s | FAILED: %s | | | | | | | |" % (label, "; ".join(checks)))
+            print("| %s | FAILED: %s | | | | | | | | | | | |" % (label, "; ".join(checks)))
             status = 1
             continue
         dt = chk.last_t - t_post
         rate = n / dt
         ratio = rate / r1
         bound = w * a.bound
-        verdict = "in order, %s; by worker %s" % (same, sorted(by_worker))
+        verdict = "in order, %s" % same
         if ratio > bound:
             verdict = ("REFUSED: %.2f x the in-process rate is above the physical bound %.2f "
                        "(%d worker(s) x %.2f): a measurement error" % (ratio, bound, w, a.bound))
             status = 1
-        print("| %s | %d | %.2f | %.1f | %.1f | %.1f + %.1f | %.2f | %.2f, %.2f, %.2f | %s |"
+        busiest = max(by_worker) / (n / w) if len(by_worker) == w else float("nan")
+        print("| %s | %d | %.2f | %.1f | %.1f | %.1f + %.1f | %.2f | %.2f | %.2f, %.2f, %.2f | "
+              "%s | %.3f | %s | %s |"
               % (label, n, dt, rate, rate * tb_bits / 1e6, rate * wire_in / 1e6,
-                 rate * chk.out_bytes / 1e6, ratio, d.cpu["frontend"] * 1e3 / n,
-                 d.cpu["worker"] * 1e3 / n, d.cpu["collector"] * 1e3 / n, verdict))
+                 rate * chk.out_bytes / 1e6, ratio, ratio / w, d.cpu["frontend"] * 1e3 / n,
+                 d.cpu["worker"] * 1e3 / n, d.cpu["collector"] * 1e3 / n,
+                 ", ".join(str(c) for c in sorted(by_worker)), busiest,
+                 which_bound(r1, w, busiest, d.cpu, n), verdict))
         sys.stdout.flush()
     return status
 

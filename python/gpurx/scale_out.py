@@ -880,25 +880,12 @@ class pdu_reorder(gr.basic_block):
         return True
 
 
-class _worker_stamp(gr.basic_block):
-    """Adds "worker" (a symbol) to each decoded PDU's metadata and counts them."""
-
-    def __init__(self, name):
-        gr.basic_block.__init__(self, "worker_stamp", None, None)
-        self.name = pmt.intern(name)
-        self.count = 0
-        self.message_port_register_in(PDUS)
-        self.message_port_register_out(PDUS)
-        self.set_msg_handler(PDUS, self.handle)
-
-    def handle(self, msg):
-        self.count += 1
-        self.message_port_pub(PDUS, pmt.cons(pmt.dict_add(pmt.car(msg), WORKER, self.name),
-                                             pmt.cdr(msg)))
-
-
 class _worker_gate(gr.basic_block):
-    """Between a worker's PULL and its decoder:
+    """Between a worker's PULL and its decoder (the worker's one Python
+    block: each hop through a Python message handler costs some 0.1 ms of
+    CPU per PDU):
+    - adds "worker" (its name) to the metadata, which the decoder keeps in
+      its output;
     - a PDU whose "worker_instance" is not this process's (queued for a
       predecessor at the same endpoint, before it died) is dropped and
       counted ("stale"; its seq was reported missing at the collector);
@@ -956,13 +943,14 @@ class _worker_gate(gr.basic_block):
                                   WORKER, self.name)
             self.message_port_pub(DROPPED, pmt.cons(notice, pmt.init_u8vector(0, [])))
             return
+        meta = pmt.dict_add(meta, WORKER, self.name)
         if self._reset:
             key = _harq_key(meta)
             if key in self._reset:
                 self._reset.discard(key)
-                msg = pmt.cons(pmt.dict_add(meta, HARQ_RESET, pmt.PMT_T), pmt.cdr(msg))
+                meta = pmt.dict_add(meta, HARQ_RESET, pmt.PMT_T)
         self.passed += 1
-        self.message_port_pub(PDUS, msg)
+        self.message_port_pub(PDUS, pmt.cons(meta, pmt.cdr(msg)))
 
 
 class _heartbeat(gr.basic_block):
@@ -1012,12 +1000,34 @@ class _error_log(gr.basic_block):
         sys.stderr.flush()
 
 
+def keep_freed_memory():
+    """Tells glibc's malloc to keep the memory a worker frees for reuse:
+    no trimming of heap tops below 1 GiB, blocks up to 32 MiB from the heap
+    (not mapped and unmapped each time), the heap grown 64 MiB at a time.
+    A worker allocates and frees some 250 kB per heavy TB (the ZMQ message,
+    the deserialized LLRs, the decoded bits and their serialization); with
+    glibc's defaults (trim above 128 kB, map blocks above 128 kB) those
+    pages go back to the kernel and fault in again on the next TB (a few
+    microseconds each in a virtual machine). Measured with
+    bench/bench_scale_out_worker.py (docs/scale-out.md). False where libc
+    has no mallopt."""
+    import ctypes
+    try:
+        libc = ctypes.CDLL(None)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return False
+    m_trim_threshold, m_top_pad, m_mmap_threshold = -1, -2, -3
+    return bool(mallopt(m_trim_threshold, 1 << 30) and mallopt(m_top_pad, 64 << 20)
+                and mallopt(m_mmap_threshold, 32 << 20))
+
+
 class worker_flowgraph(gr.top_block):
     """gpurx-worker's flowgraph: zeromq.pull_msg_source (binds listen) ->
-    gate (stale PDUs, max_queue: _worker_gate) -> lte_sch_decoder_pdu ->
-    "worker" stamp (name, default listen) -> zeromq.push_msg_sink (connects
+    gate (stale PDUs, max_queue, "worker" = name, default listen:
+    _worker_gate) -> lte_sch_decoder_pdu -> zeromq.push_msg_sink (connects
     to send, where the collector binds; the gate's drop notices go there
-    too). With heartbeat (a ZMQ endpoint), a zeromq.pub_msg_sink there
+    too): one Python block, the rest C++. With heartbeat (a ZMQ endpoint), a zeromq.pub_msg_sink there
     (connecting, or binding with heartbeat_bind) publishes a heartbeat
     every heartbeat_interval_ms (the front end's worker_monitor takes
     them). decoded(), dropped(), stale() count PDUs; instance is this
@@ -1049,14 +1059,12 @@ class worker_flowgraph(gr.top_block):
         self.instance = new_instance()
         self.source = zeromq.pull_msg_source(listen, timeout_ms, True)
         self.gate = _worker_gate(self.name, self.instance, self.decoder, max_queue)
-        self.stamp = _worker_stamp(self.name)
         self.sink = zeromq.push_msg_sink(send, timeout_ms, False)
         self.errors = _error_log(self.name)
         self.msg_connect(self.source, "out", self.gate, "pdus")
         self.msg_connect(self.gate, "pdus", self.decoder, "pdus")
         self.msg_connect(self.gate, "dropped", self.sink, "in")
-        self.msg_connect(self.decoder, "pdus", self.stamp, "pdus")
-        self.msg_connect(self.stamp, "pdus", self.sink, "in")
+        self.msg_connect(self.decoder, "pdus", self.sink, "in")
         self.msg_connect(self.decoder, "errors", self.errors, "errors")
         self.heartbeat = None
         if heartbeat is not None:
@@ -1066,11 +1074,11 @@ class worker_flowgraph(gr.top_block):
             self.msg_connect(self.heartbeat, "out", self.heartbeat_sink, "in")
 
     def counts(self):
-        return dict(decoded=self.stamp.count, dropped=self.gate.dropped, stale=self.gate.stale,
+        return dict(decoded=self.decoded(), dropped=self.gate.dropped, stale=self.gate.stale,
                     queue=self.gate.queue())
 
     def decoded(self):
-        return self.stamp.count
+        return self.decoder.pdus_out()
 
     def dropped(self):
         return self.gate.dropped
