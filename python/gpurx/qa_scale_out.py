@@ -1414,13 +1414,17 @@ def which_bound(r1, w, busiest, cpu, n):
     busiest worker holding busiest x an even share; front end, collector:
     one core over their CPU time per TB (each is one Python process);
     workers: w cores over their CPU time per TB (one decoding thread each,
-    their transport and Python beside it)."""
+    their transport and Python beside it); the host: all its hardware
+    threads over the CPU time per TB of every process together."""
     limits = {"balance": w * r1 / busiest if busiest == busiest else float("inf")}
     for who, key in (("front end", "frontend"), ("collector", "collector")):
         if cpu[key] > 0:
             limits[who] = n / cpu[key]
     if cpu["worker"] > 0:
         limits["workers at one core each"] = w * n / cpu["worker"]
+    total = cpu["frontend"] + cpu["worker"] + cpu["collector"]
+    if total > 0:
+        limits["host's %d cores" % os.cpu_count()] = os.cpu_count() * n / total
     order = sorted(limits.items(), key=lambda kv: kv[1])
     return "; ".join("%s %.0f TB/s" % kv for kv in order)
 
