@@ -329,6 +329,17 @@ for step in "$@"; do
           --transmissions "${SCALE_N:-30000}" --devices "${BENCH_DEVICES:-0,1}" 2>&1 \
           | grep -v ":info\|:debug" | tee -a "$log"
       [ "${PIPESTATUS[0]}" = 0 ] || status=1
+      # One worker's CPU time per TB against the in-process decoder's (fed
+      # and drained by plain pyzmq sockets: docs/scale-out.md, "Cost of a
+      # worker").
+      echo "== one CPU worker's CPU per TB" | tee -a "$log"
+      if python3 -c "import zmq" 2>/dev/null; then
+          python3 bench/bench_scale_out_worker.py --transmissions 3000 --runs 3 2>&1 \
+              | grep -v ":info\|:debug" | tee -a "$log"
+          [ "${PIPESTATUS[0]}" = 0 ] || status=1
+      else
+          echo "skipped: no pyzmq (python3-zmq)" | tee -a "$log"
+      fi
       ;;
     hybrid)
       # Would CPU workers beside the GPU add throughput? The GPU pipeline end

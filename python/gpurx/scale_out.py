@@ -25,15 +25,14 @@ put back in order.
   it dropped.
 - worker_flowgraph: what gpurx-worker runs: a PULL, a gate (bounded queue,
   stale PDUs), lte_sch_decoder_pdu, a PUSH; heartbeats on a PUB.
-- hash_ring, harq_shard_key(): the hashing, for tests and tools.
+- hash_ring, bounded_ring (shard_ring.py), harq_shard_key(): the hashing
+  and balancing, for tests and tools.
 
 These are Python message blocks (gr.basic_block): each costs tens to a few
 hundred microseconds of CPU per PDU (GNU Radio's Python message dispatch
 included), small beside decoding a large TB, the bound with small ones;
 docs/scale-out.md has the measurements.
 """
-import bisect
-import hashlib
 import os
 import struct
 import sys
@@ -43,6 +42,8 @@ from collections import OrderedDict, deque
 
 import pmt
 from gnuradio import gr, zeromq
+
+from .shard_ring import bounded_ring, hash64, hash_ring, load_bound  # noqa: F401 (re-exported)
 
 PDUS = pmt.intern("pdus")
 ERRORS = pmt.intern("errors")
@@ -59,12 +60,6 @@ IN = pmt.intern("in")
 UINT64_MAX = (1 << 64) - 1
 # Report fields that are uint64 (the others integers are longs).
 _UINT64_FIELDS = ("seq", "shard_key", "instance")
-
-
-def hash64(data):
-    """A stable 64-bit hash of bytes (BLAKE2b, 8 bytes, big-endian): the same
-    in every process and on every host (Python's hash() is not)."""
-    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big")
 
 
 def harq_shard_key(rnti, harq_process, codeword=0):
@@ -163,47 +158,6 @@ class _block_thread:
         if self._thread is not None:
             self._thread.join()
             self._thread = None
-
-
-class hash_ring:
-    """A consistent hash ring: each endpoint owns `vnodes` points
-    (hash64("endpoint#i")); a key goes to the endpoint owning the first
-    point at or after hash64(key) (wrapping). Removing an endpoint moves
-    only its keys (to the endpoints owning the next points); adding one
-    takes keys only from the others, about 1/N of them."""
-
-    def __init__(self, endpoints=(), vnodes=64):
-        if not isinstance(vnodes, int) or not 1 <= vnodes <= 4096:
-            raise ValueError("vnodes must be 1..4096, got %r" % (vnodes,))
-        self.vnodes = vnodes
-        self._points = []  # sorted (point, endpoint)
-        self._endpoints = []
-        for e in endpoints:
-            self.add(e)
-
-    def endpoints(self):
-        return list(self._endpoints)
-
-    def add(self, endpoint):
-        if endpoint in self._endpoints:
-            raise ValueError("endpoint %r is already on the ring" % endpoint)
-        self._endpoints.append(endpoint)
-        for i in range(self.vnodes):
-            bisect.insort(self._points, (hash64(("%s#%d" % (endpoint, i)).encode()), endpoint))
-
-    def remove(self, endpoint):
-        if endpoint not in self._endpoints:
-            raise ValueError("endpoint %r is not on the ring" % endpoint)
-        self._endpoints.remove(endpoint)
-        self._points = [p for p in self._points if p[1] != endpoint]
-
-    def lookup(self, key):
-        """The endpoint of an integer key (None on an empty ring)."""
-        if not self._points:
-            return None
-        h = hash64(struct.pack(">Q", int(key) & UINT64_MAX))
-        i = bisect.bisect_left(self._points, (h, ""))
-        return self._points[i % len(self._points)][1]
 
 
 class pdu_sequencer(gr.basic_block):
@@ -330,7 +284,20 @@ class pdu_shard_sink(gr.basic_block):
     virtual nodes per endpoint. Each endpoint has its own
     zeromq.push_msg_sink. remove_endpoint(e) / add_endpoint(e), also while
     running (or a command on "control", worker_monitor's), move only the
-    keys of e.
+    keys of e (removed: e's keys go to the others; added: e takes its share
+    from the others).
+
+    balance "bounded" (the default): consistent hashing with bounded loads
+    (shard_ring.bounded_ring): a new key goes to the first endpoint
+    clockwise holding fewer than ceil((1 + eps) * keys / endpoints) keys,
+    and stays there; no endpoint holds more. Where a key goes then depends
+    on the order keys came in, which a front end that restarts (or forgets
+    a key, max_keys) does not know: so the first PDU of a key it does not
+    know carries "harq_reset" (for a new TB that changes nothing; a
+    retransmission is decoded alone rather than combined with a buffer the
+    key may have left on that worker long ago), counted in stats()
+    "new_keys", not reported. balance "ring": plain consistent hashing, a
+    key always goes where hash_ring sends it (shares uneven with few keys).
 
     HARQ: it remembers the endpoint each key (up to max_keys of them, the
     least recently seen forgotten first) was last sent to. The first PDU of
@@ -360,8 +327,16 @@ class pdu_shard_sink(gr.basic_block):
     "endpoint", optional "instance" and "cause"), "errors" out (dicts with
     "reason"). sent() -> {endpoint: PDUs sent}; stats() -> counts."""
 
-    def __init__(self, endpoints, vnodes=64, timeout_ms=100, max_queue=1024, max_keys=65536):
+    BALANCES = ("bounded", "ring")
+
+    def __init__(self, endpoints, vnodes=64, timeout_ms=100, max_queue=1024, max_keys=65536,
+                 balance="bounded", eps=0.05):
         gr.basic_block.__init__(self, "pdu_shard_sink", None, None)
+        if balance not in self.BALANCES:
+            raise ValueError("pdu_shard_sink: balance must be one of %s, got %r"
+                             % (self.BALANCES, balance))
+        if not isinstance(eps, (int, float)) or not 0 < eps <= 10:
+            raise ValueError("pdu_shard_sink: eps must be in (0, 10], got %r" % (eps,))
         if isinstance(endpoints, str):
             endpoints = [e.strip() for e in endpoints.split(",") if e.strip()]
         endpoints = list(endpoints)
@@ -380,7 +355,11 @@ class pdu_shard_sink(gr.basic_block):
                              % (max_queue,))
         if not isinstance(max_keys, int) or max_keys < 1:
             raise ValueError("pdu_shard_sink: max_keys must be >= 1, got %r" % (max_keys,))
-        self._ring = hash_ring(endpoints, vnodes)  # raises naming vnodes
+        # Both raise naming vnodes.
+        self._bounded = balance == "bounded"
+        self._ring = (bounded_ring(endpoints, vnodes, eps) if self._bounded
+                      else hash_ring(endpoints, vnodes))
+        self.balance, self.eps = balance, eps
         self._timeout_ms = timeout_ms
         self._max_queue = max_queue
         self._max_keys = max_keys
@@ -393,7 +372,7 @@ class pdu_shard_sink(gr.basic_block):
         self._last_seq = -1         # the seq of the last PDU handled
         self._stats = dict(key_moved=0, key_reset=0, queue_full=0, no_endpoint=0,
                            endpoint_removed=0, endpoint_added=0, endpoint_restarted=0,
-                           keys_forgotten=0)
+                           keys_forgotten=0, new_keys=0)
         self.message_port_register_in(PDUS)
         self.message_port_register_in(CONTROL)
         self.message_port_register_out(ERRORS)
@@ -405,8 +384,21 @@ class pdu_shard_sink(gr.basic_block):
             return self._ring.endpoints()
 
     def endpoint_of(self, shard_key):
+        """Where shard_key goes now (balance "bounded": None for a key not
+        placed yet)."""
         with self._lock:
             return self._ring.lookup(shard_key)
+
+    def keys_of(self):
+        """{endpoint: keys it holds} (balance "bounded"; "ring": the keys
+        remembered, by the endpoint each was last sent to)."""
+        with self._lock:
+            if self._bounded:
+                return self._ring.counts()
+            out = {e: 0 for e in self._ring.endpoints()}
+            for entry in self._keys.values():
+                out[entry[0]] = out.get(entry[0], 0) + 1
+            return out
 
     def sent(self):
         with self._lock:
@@ -458,7 +450,7 @@ class pdu_shard_sink(gr.basic_block):
             # queued there (for a dead predecessor) reaches the worker first,
             # in order, and is dropped there by its worker_instance.
             lane = self._retired.pop(endpoint, None) or _lane(endpoint, self._timeout_ms)
-            self._ring.add(endpoint)  # raises when it is there already
+            taken = self._ring.add(endpoint)  # raises when it is there already
             self._lanes[endpoint] = lane
             if instance is not None:
                 self._instances[endpoint] = instance
@@ -466,7 +458,7 @@ class pdu_shard_sink(gr.basic_block):
                 lane.start()
             self._stats["endpoint_added"] += 1
             self._report("endpoint_added", endpoint=endpoint, cause=cause, instance=instance,
-                         after_seq=self._last_seq)
+                         keys=len(taken) if self._bounded else None, after_seq=self._last_seq)
 
     def restart_endpoint(self, endpoint, instance, cause="restart_endpoint()"):
         """The worker at endpoint is a new process (instance): its HARQ
@@ -550,7 +542,7 @@ class pdu_shard_sink(gr.basic_block):
         with self._lock:
             if seq is not None:
                 self._last_seq = seq
-            e = self._ring.lookup(key)
+            e = self._ring.place(key) if self._bounded else self._ring.lookup(key)
             lane = self._lanes.get(e)
             entry = self._keys.get(key)
             if entry is not None:
@@ -574,6 +566,9 @@ class pdu_shard_sink(gr.basic_block):
             reset = False
             if entry is None:
                 self._remember(key, e)
+                if self._bounded:
+                    self._stats["new_keys"] += 1
+                    reset = True
             else:
                 if entry[0] != e:
                     self._stats["key_moved"] += 1
@@ -598,7 +593,9 @@ class pdu_shard_sink(gr.basic_block):
         entry = [endpoint, None]
         self._keys[key] = entry
         if len(self._keys) > self._max_keys:
-            self._keys.popitem(last=False)
+            old, _ = self._keys.popitem(last=False)
+            if self._bounded:
+                self._ring.forget(old)
             self._stats["keys_forgotten"] += 1
         return entry
 
@@ -883,25 +880,12 @@ class pdu_reorder(gr.basic_block):
         return True
 
 
-class _worker_stamp(gr.basic_block):
-    """Adds "worker" (a symbol) to each decoded PDU's metadata and counts them."""
-
-    def __init__(self, name):
-        gr.basic_block.__init__(self, "worker_stamp", None, None)
-        self.name = pmt.intern(name)
-        self.count = 0
-        self.message_port_register_in(PDUS)
-        self.message_port_register_out(PDUS)
-        self.set_msg_handler(PDUS, self.handle)
-
-    def handle(self, msg):
-        self.count += 1
-        self.message_port_pub(PDUS, pmt.cons(pmt.dict_add(pmt.car(msg), WORKER, self.name),
-                                             pmt.cdr(msg)))
-
-
 class _worker_gate(gr.basic_block):
-    """Between a worker's PULL and its decoder:
+    """Between a worker's PULL and its decoder (the worker's one Python
+    block: each hop through a Python message handler costs some 0.1 ms of
+    CPU per PDU):
+    - adds "worker" (its name) to the metadata, which the decoder keeps in
+      its output;
     - a PDU whose "worker_instance" is not this process's (queued for a
       predecessor at the same endpoint, before it died) is dropped and
       counted ("stale"; its seq was reported missing at the collector);
@@ -959,13 +943,14 @@ class _worker_gate(gr.basic_block):
                                   WORKER, self.name)
             self.message_port_pub(DROPPED, pmt.cons(notice, pmt.init_u8vector(0, [])))
             return
+        meta = pmt.dict_add(meta, WORKER, self.name)
         if self._reset:
             key = _harq_key(meta)
             if key in self._reset:
                 self._reset.discard(key)
-                msg = pmt.cons(pmt.dict_add(meta, HARQ_RESET, pmt.PMT_T), pmt.cdr(msg))
+                meta = pmt.dict_add(meta, HARQ_RESET, pmt.PMT_T)
         self.passed += 1
-        self.message_port_pub(PDUS, msg)
+        self.message_port_pub(PDUS, pmt.cons(meta, pmt.cdr(msg)))
 
 
 class _heartbeat(gr.basic_block):
@@ -1015,12 +1000,34 @@ class _error_log(gr.basic_block):
         sys.stderr.flush()
 
 
+def keep_freed_memory():
+    """Tells glibc's malloc to keep the memory a worker frees for reuse:
+    no trimming of heap tops below 1 GiB, blocks up to 32 MiB from the heap
+    (not mapped and unmapped each time), the heap grown 64 MiB at a time.
+    A worker allocates and frees some 250 kB per heavy TB (the ZMQ message,
+    the deserialized LLRs, the decoded bits and their serialization); with
+    glibc's defaults (trim above 128 kB, map blocks above 128 kB) those
+    pages go back to the kernel and fault in again on the next TB (a few
+    microseconds each in a virtual machine). Measured with
+    bench/bench_scale_out_worker.py (docs/scale-out.md). False where libc
+    has no mallopt."""
+    import ctypes
+    try:
+        libc = ctypes.CDLL(None)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return False
+    m_trim_threshold, m_top_pad, m_mmap_threshold = -1, -2, -3
+    return bool(mallopt(m_trim_threshold, 1 << 30) and mallopt(m_top_pad, 64 << 20)
+                and mallopt(m_mmap_threshold, 32 << 20))
+
+
 class worker_flowgraph(gr.top_block):
     """gpurx-worker's flowgraph: zeromq.pull_msg_source (binds listen) ->
-    gate (stale PDUs, max_queue: _worker_gate) -> lte_sch_decoder_pdu ->
-    "worker" stamp (name, default listen) -> zeromq.push_msg_sink (connects
+    gate (stale PDUs, max_queue, "worker" = name, default listen:
+    _worker_gate) -> lte_sch_decoder_pdu -> zeromq.push_msg_sink (connects
     to send, where the collector binds; the gate's drop notices go there
-    too). With heartbeat (a ZMQ endpoint), a zeromq.pub_msg_sink there
+    too): one Python block, the rest C++. With heartbeat (a ZMQ endpoint), a zeromq.pub_msg_sink there
     (connecting, or binding with heartbeat_bind) publishes a heartbeat
     every heartbeat_interval_ms (the front end's worker_monitor takes
     them). decoded(), dropped(), stale() count PDUs; instance is this
@@ -1052,14 +1059,12 @@ class worker_flowgraph(gr.top_block):
         self.instance = new_instance()
         self.source = zeromq.pull_msg_source(listen, timeout_ms, True)
         self.gate = _worker_gate(self.name, self.instance, self.decoder, max_queue)
-        self.stamp = _worker_stamp(self.name)
         self.sink = zeromq.push_msg_sink(send, timeout_ms, False)
         self.errors = _error_log(self.name)
         self.msg_connect(self.source, "out", self.gate, "pdus")
         self.msg_connect(self.gate, "pdus", self.decoder, "pdus")
         self.msg_connect(self.gate, "dropped", self.sink, "in")
-        self.msg_connect(self.decoder, "pdus", self.stamp, "pdus")
-        self.msg_connect(self.stamp, "pdus", self.sink, "in")
+        self.msg_connect(self.decoder, "pdus", self.sink, "in")
         self.msg_connect(self.decoder, "errors", self.errors, "errors")
         self.heartbeat = None
         if heartbeat is not None:
@@ -1069,11 +1074,11 @@ class worker_flowgraph(gr.top_block):
             self.msg_connect(self.heartbeat, "out", self.heartbeat_sink, "in")
 
     def counts(self):
-        return dict(decoded=self.stamp.count, dropped=self.gate.dropped, stale=self.gate.stale,
+        return dict(decoded=self.decoded(), dropped=self.gate.dropped, stale=self.gate.stale,
                     queue=self.gate.queue())
 
     def decoded(self):
-        return self.stamp.count
+        return self.decoder.pdus_out()
 
     def dropped(self):
         return self.gate.dropped

@@ -89,6 +89,9 @@ public:
                      const pipeline_options& options = pipeline_options());
     //! "cuda" or "cpu": the backend this block runs on.
     virtual std::string backend() const = 0;
+    //! Decoded PDUs published on "pdus" since the block was made (what a
+    //! gpurx-worker reports as decoded).
+    virtual uint64_t pdus_out() const = 0;
 };
 
 } // namespace gpurx

@@ -211,6 +211,8 @@ public:
         return gr::block::stop();
     }
     std::string backend() const override { return d_holder.backend_name(); }
+    // Overrides the public class's pdus_out() where it declares one.
+    uint64_t pdus_out() const { return d_driver.published(); }
 };
 
 } // namespace gpurx

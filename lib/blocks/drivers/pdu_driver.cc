@@ -92,6 +92,7 @@ void pdu_driver::publish_ready(bool block)
         const pmt::pmt_t vec = d_adapter.pdu_output(*f);
         pipe.pop();
         d_block.message_port_pub(msgport_names::pdus(), pmt::cons(meta, vec));
+        d_published.fetch_add(1, std::memory_order_relaxed);
         block = false;
     }
 }

@@ -48,6 +48,9 @@ public:
     void setup();
     void start();
     void stop();
+    //! PDUs published on "pdus" since construction (a worker's progress
+    //! count without a block after the decoder to count them).
+    uint64_t published() const { return d_published.load(std::memory_order_relaxed); }
 
 private:
     void handle(const pmt::pmt_t& msg);
@@ -73,6 +76,7 @@ private:
     std::deque<pmt::pmt_t> d_backlog; // PDUs not yet submitted while the pipeline held
     std::thread d_poller;
     std::atomic<bool> d_running{ false };
+    std::atomic<uint64_t> d_published{ 0 };
 };
 
 } // namespace gpurx

@@ -42,7 +42,9 @@ void bind_lte_sch(py::module& m)
                  py::arg("options") = ::gr::gpurx::pipeline_options(),
                  GPURX_DOC_SCH_DECODER_PARAMS GPURX_DOC_PIPELINE_OPTIONS GPURX_DOC_SCH_METADATA
                      GPURX_DOC_SCH_DECODER_OUTPUT)
-            .def("backend", &cls::backend);
+            .def("backend", &cls::backend)
+            .def("pdus_out", &cls::pdus_out,
+                 "Decoded PDUs published on \"pdus\" since the block was made.");
     }
     {
         using cls = ::gr::gpurx::lte_sch_decoder_tagged;
