@@ -10,7 +10,10 @@ training, detects (--algorithm) and decodes. Headless; prints
 
     packets: sent N, decoded M, crc_fail F, missed D
 
---genie runs the genie receiver on the same channel instead (true H and N0,
+--idd-passes P (2..8) replaces the detector and the decoder by one
+mimo_idd_decoder running P passes of iterative detection and decoding per
+frame; --idd-block runs it also for P = 1 (the same float turbo decoder, one
+pass: the baseline of the gain). --genie runs the genie receiver on the same channel instead (true H and N0,
 no synchronisation). Es/N0 (--snr-db) is the received energy per symbol and
 antenna over N0 (total transmit power 1 over the nt antennas, unit channel
 power per antenna pair).
@@ -39,6 +42,9 @@ def parser():
     p.add_argument("--payload-bytes", type=int, default=128)
     p.add_argument("--code-rate", type=float, default=0.5)
     p.add_argument("--backend", default="auto", choices=("auto", "cpu", "cuda"))
+    p.add_argument("--idd-passes", type=int, default=1, choices=range(1, 9), metavar="1..8")
+    p.add_argument("--idd-block", action="store_true")
+    p.add_argument("--idd-scale", type=float, default=0.75, help="extrinsic_scale of the IDD decoder")
     p.add_argument("--genie", action="store_true")
     return p
 
@@ -52,7 +58,8 @@ class loopback(gr.top_block):
         self.channel = link.mimo_ofdm_channel(a.nt, a.nr, a.profile, 10.0 ** (-a.snr_db / 10.0), a.cfo, a.delay,
                                               a.seed)
         self.rx = link.mimo_ofdm_rx(a.nt, a.nr, a.modulation, a.payload_bytes, a.code_rate, num, a.algorithm,
-                                    a.backend)
+                                    a.backend, idd_passes=a.idd_passes, idd_block=a.idd_block,
+                                    extrinsic_scale=a.idd_scale)
         self.connect(self.source, self.tx)
         for j in range(a.nt):
             self.connect((self.tx, j), (self.channel, j))
@@ -73,8 +80,9 @@ def main(argv=None):
     tb = loopback(a)
     tb.run()
     sent, decoded, fail = tb.source.sent(), tb.rx.decoded(), tb.rx.crc_fail()
-    print("receiver: %dx%d %s %s, backend %s, %d frames, cfo %.3g"
-          % (a.nt, a.nr, a.modulation, a.algorithm, tb.rx.backend(), tb.rx.frames(), tb.rx.cfo()))
+    idd = ", IDD %d pass%s" % (a.idd_passes, "" if a.idd_passes == 1 else "es") if a.idd_passes > 1 or a.idd_block else ""
+    print("receiver: %dx%d %s %s%s, backend %s, %d frames, cfo %.3g"
+          % (a.nt, a.nr, a.modulation, a.algorithm, idd, tb.rx.backend(), tb.rx.frames(), tb.rx.cfo()))
     print("packets: sent %d, decoded %d, crc_fail %d, missed %d"
           % (sent, decoded, fail, max(0, sent - decoded - fail)))
     return 0

@@ -11,6 +11,7 @@ Blocks (each takes options=pipeline_options(...): batching, backend, GPUs):
   lte_turbo_decoder, lte_turbo_decoder_tagged, lte_turbo_decoder_pdu
   viterbi_decoder, viterbi_decoder_tagged, viterbi_decoder_pdu
   mimo_detector, mimo_detector_tagged, mimo_detector_pdu
+  mimo_idd_decoder (iterative detection and decoding of LTE transport blocks)
   lte_sch_decoder_pdu, lte_sch_decoder_tagged (LTE DL-SCH / UL-SCH transport
     blocks with HARQ), lte_sch_encoder_pdu, lte_sch_encoder_tagged (CPU)
   qam_mapper, qam_demapper, mimo_channel, mimo_fading_channel (CPU simulators)

@@ -11,15 +11,18 @@ spread over nt antennas) -> nt sample streams, each scaled by 1/sqrt(nt)
 
 Receiver: nr sample streams -> mimo_ofdm_sync (one timing and frequency for
 all) -> mimo_ofdm_channel_estimator (H per subcarrier, N0) -> mimo_detector
--> lte_sch_decoder_tagged -> packet_counter.
+-> lte_sch_decoder_tagged -> packet_counter; with idd_passes > 1 (or
+idd_block) the detector and decoder are one mimo_idd_decoder, P passes of
+iterative detection and decoding per frame.
 """
 import math
 
 import numpy as np
 from gnuradio import analog, blocks, filter, gr
 
-from .gpurx_python import (lte_sch_encoder_tagged, mimo_detector, mimo_ofdm_channel_estimator, mimo_ofdm_framer,
-                           mimo_ofdm_sync, packet_tagger, pipeline_options, qam_mapper)
+from .gpurx_python import (lte_sch_encoder_tagged, mimo_detector, mimo_idd_decoder, mimo_ofdm_channel_estimator,
+                           mimo_ofdm_framer, mimo_ofdm_sync, packet_counter, packet_tagger, pipeline_options,
+                           qam_mapper)
 from .packet_link import BITS_PER_SYMBOL, expose_counter_ports, tb_decoding_chain, tb_tags
 
 
@@ -79,11 +82,18 @@ class mimo_ofdm_tx(gr.hier_block2):
 
 class mimo_ofdm_rx(gr.hier_block2):
     """nr streams of samples in; counters (packet_counter's methods) and
-    message ports "pdus", "stats"."""
+    message ports "pdus", "stats".
+
+    idd_passes: 1 (default) the detector and lte_sch_decoder_tagged as
+    they are; 2..8 one mimo_idd_decoder running that many passes of
+    iterative detection and decoding per frame (its turbo decoder in float,
+    extrinsic_scale damping what it feeds back). idd_block: the IDD block
+    also for idd_passes 1 (one pass through it: the baseline of its gain)."""
 
     def __init__(self, nt=2, nr=2, modulation="qpsk", payload_bytes=128, code_rate=0.5, num=None,
                  algorithm="mtt", backend="auto", iterations=6, rnti=4660, cell_id=1, len_tag_key="packet_len",
-                 frames_in_flight=8, detector_batch_frames=1, flush_us=1000):
+                 frames_in_flight=8, detector_batch_frames=1, flush_us=1000, idd_passes=1, idd_block=False,
+                 extrinsic_scale=0.75):
         num = num or ofdm_numerology()
         gr.hier_block2.__init__(self, "mimo_ofdm_rx", gr.io_signature(nr, nr, gr.sizeof_gr_complex),
                                 gr.io_signature(0, 0, 0))
@@ -94,12 +104,30 @@ class mimo_ofdm_rx(gr.hier_block2):
         if not isinstance(detector_batch_frames, int) or not 1 <= detector_batch_frames <= frames_in_flight:
             raise ValueError("detector_batch_frames must be an integer in 1..frames_in_flight (%d), got %r"
                              % (frames_in_flight, detector_batch_frames))
+        if not isinstance(idd_passes, int) or not 1 <= idd_passes <= 8:
+            raise ValueError("idd_passes must be an integer in 1..8, got %r" % (idd_passes,))
         self.params = p = mimo_link_parameters(nt, modulation, payload_bytes, code_rate, num)
         self.sync = mimo_ofdm_sync(nt, nr, num.fft_len, num.cp_len, num.used, num.repeats, p["data_symbols"])
         # The channel within the cyclic prefix: LMMSE smoothing over it.
         self.estimator = mimo_ofdm_channel_estimator(nt, nr, num.fft_len, num.used, num.repeats,
                                                      p["data_symbols"], 1, "cpu" if backend == "cpu" else "auto",
                                                      num.cp_len)
+        for r in range(nr):
+            self.connect((self, r), (self.sync, r))
+            self.connect((self.sync, r), (self.estimator, r))
+        symbols = num.repeats * nt + p["data_symbols"]
+        y_per_frame = num.used * p["data_symbols"]
+        if idd_passes > 1 or idd_block:
+            self._idd_chain(p, num, nt, nr, modulation, algorithm, backend, iterations, rnti, cell_id, len_tag_key,
+                            frames_in_flight, flush_us, idd_passes, extrinsic_scale, symbols, y_per_frame)
+        else:
+            self._plain_chain(p, num, nt, nr, modulation, algorithm, backend, iterations, rnti, cell_id,
+                              len_tag_key, frames_in_flight, detector_batch_frames, flush_us, symbols, y_per_frame)
+        expose_counter_ports(self, self.counter)
+
+    def _plain_chain(self, p, num, nt, nr, modulation, algorithm, backend, iterations, rnti, cell_id, len_tag_key,
+                     frames_in_flight, detector_batch_frames, flush_us, symbols, y_per_frame):
+        """estimator -> mimo_detector -> lte_sch_decoder_tagged -> packet_counter."""
         # A detector frame is one subcarrier's data symbols: a batch of
         # detector_batch_frames OFDM frames' subcarriers (1200 each at 20
         # MHz) keeps the GPU busy on few launches.
@@ -117,9 +145,6 @@ class mimo_ofdm_rx(gr.hier_block2):
         self.tagger, self.decoder, self.counter = tb_decoding_chain(
             p, rnti, cell_id, backend, iterations, len_tag_key,
             options=pipeline_options(max(2, frames_in_flight // 2), 3, flush_us, backend))
-        for r in range(nr):
-            self.connect((self, r), (self.sync, r))
-            self.connect((self.sync, r), (self.estimator, r))
         for port in range(3):
             self.connect((self.estimator, port), (self.detector, port))
         self.connect(self.detector, self.v2s, self.packets, self.tagger, self.decoder, self.counter)
@@ -127,12 +152,28 @@ class mimo_ofdm_rx(gr.hier_block2):
         # in every buffer: with room for fewer, each stage waits for the
         # next one's batch to come back before it can go on, and the stages
         # run by turns instead of at once.
-        symbols = num.repeats * nt + p["data_symbols"]
-        y_per_frame = num.used * p["data_symbols"]
         for b, items in ((self.sync, symbols), (self.estimator, y_per_frame), (self.detector, p["res"] // nt),
                          (self.v2s, p["g"]), (self.packets, p["g"]), (self.tagger, p["g"]), (self.decoder, p["tbs"])):
             b.set_min_output_buffer(frames_in_flight * items)
-        expose_counter_ports(self, self.counter)
+
+    def _idd_chain(self, p, num, nt, nr, modulation, algorithm, backend, iterations, rnti, cell_id, len_tag_key,
+                   frames_in_flight, flush_us, passes, extrinsic_scale, symbols, y_per_frame):
+        """estimator -> mimo_idd_decoder -> packet_counter: one TB (OFDM
+        frame) is num.used channels (subcarriers) of data_symbols vectors,
+        the detector's order of the TB's G coded bits."""
+        opts = pipeline_options(max(2, frames_in_flight // 2), 3, flush_us, backend)
+        self.detector = None
+        self.decoder = mimo_idd_decoder(nt, nr, modulation, algorithm, num.used,
+                                        self.estimator.vectors_per_channel(), p["tbs"], passes, iterations,
+                                        extrinsic_scale, "dlsch", rnti, cell_id, 0, "auto", opts)
+        self.packets = blocks.stream_to_tagged_stream(gr.sizeof_char, 1, p["tbs"], len_tag_key)
+        self.counter = packet_counter(len_tag_key)
+        for port in range(3):
+            self.connect((self.estimator, port), (self.decoder, port))
+        self.connect(self.decoder, self.packets, self.counter)
+        for b, items in ((self.sync, symbols), (self.estimator, y_per_frame), (self.decoder, p["tbs"]),
+                         (self.packets, p["tbs"])):
+            b.set_min_output_buffer(frames_in_flight * items)
 
     def decoded(self):
         return self.counter.decoded()

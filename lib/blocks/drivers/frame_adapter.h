@@ -28,7 +28,8 @@ namespace gpurx {
 
 //! One frame's shape: its parameter record and sizes.
 struct frame_shape {
-    static constexpr size_t max_param_bytes = 128;
+    //! The largest family record: the IDD frame (a detector frame and a TB), 136 bytes.
+    static constexpr size_t max_param_bytes = 160;
     static constexpr size_t max_note_bytes = 32;
     std::array<uint8_t, max_param_bytes> params{};
     size_t in_items = 0;  //!< input items of the frame

@@ -20,6 +20,7 @@ void bind_lte_turbo_decoder_pdu(py::module& m);
 void bind_lte_turbo_encoder_tagged(py::module& m);
 void bind_viterbi_decoder(py::module& m);
 void bind_mimo_detector(py::module& m);
+void bind_mimo_idd_decoder(py::module& m);
 void bind_mimo_channel(py::module& m);
 void bind_mimo_fading_channel(py::module& m);
 void bind_qam(py::module& m);
@@ -57,6 +58,7 @@ PYBIND11_MODULE(gpurx_python, m)
     bind_lte_turbo_encoder_tagged(m);
     bind_viterbi_decoder(m);
     bind_mimo_detector(m);
+    bind_mimo_idd_decoder(m);
     bind_mimo_channel(m);
     bind_mimo_fading_channel(m);
     bind_qam(m);
