@@ -9,8 +9,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <condition_variable>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 namespace gr {
 namespace gpurx {
@@ -65,23 +68,214 @@ void grow(std::vector<T>& v, size_t n)
 constexpr int64_t trim_above = 1 << 16;
 } // namespace
 
-ofdm_frame_receiver::ofdm_frame_receiver(const ofdm_frame_format& f, int nr, double threshold)
+namespace {
+
+// Each training and data symbol of a located frame: its FFT window cp/4
+// samples inside its cyclic prefix, frequency corrected, transformed;
+// symbols ((s * nr) + r) * fft_len + bin. y[r][i] is antenna r's sample
+// first + i. Twice: the training symbols first, whose pattern repeats
+// every nt symbols, so that the phase between repeats refines the
+// frequency (the sync symbol's N/2 samples leave an error that turns a long
+// frame's last symbols by tenths of a radian); then every symbol.
+void extract_symbols(const ofdm_frame_format& f,
+                     int nr,
+                     const cfloat* const* y,
+                     int64_t first,
+                     int64_t t0,
+                     double& cfo,
+                     std::vector<cfloat>& out)
+{
+    const int N = f.fft_len, L = f.symbol_len();
+    const int S = f.training_symbols() + f.data_symbols;
+    const int backoff = f.cp_len / 4;
+    thread_local std::vector<cfloat> buf;
+    buf.resize(size_t(N));
+    out.resize(size_t(S) * size_t(nr) * size_t(N));
+    for (int pass = 0; pass < 2; pass++) {
+        const int upto = pass == 0 ? f.training_symbols() : S;
+        for (int s = 0; s < upto; s++) {
+            const int64_t start = t0 + N + int64_t(s) * L + f.cp_len - backoff;
+            for (int rr = 0; rr < nr; rr++) {
+                // The 1/sqrt(N) of the FFT folded into the phasor.
+                rotate(y[rr] + (start - first), N, cfo, double(start), 1.0 / std::sqrt(double(N)), buf.data());
+                fft(buf.data(), out.data() + (size_t(s) * nr + rr) * N, size_t(N), false);
+            }
+        }
+        if (pass == 1)
+            break;
+        std::complex<double> acc = 0.0;
+        for (int t = 0; t + f.nt < f.training_symbols(); t++)
+            for (int rr = 0; rr < nr; rr++)
+                for (int k = 0; k < f.used; k++) {
+                    const int b = f.bin(k);
+                    acc += std::complex<double>(out[(size_t(t + f.nt) * nr + rr) * N + b]) *
+                           std::conj(std::complex<double>(out[(size_t(t) * nr + rr) * N + b]));
+                }
+        cfo += std::arg(acc) / (2.0 * pi * double(f.nt) * f.symbol_len());
+    }
+}
+
+} // namespace
+
+// A located frame: what its symbols are made from, and them once made.
+struct ofdm_frame_receiver::frame_job {
+    int64_t t0 = 0;    // the sync symbol's FFT window
+    double cfo = 0.0;  // the detection's estimate, refined by the training
+    double metric = 0.0;
+    // The frame's samples from `first` on (workers: a copy; they must not
+    // read the receiver's history, which push() moves and trims).
+    int64_t first = 0;
+    std::vector<std::vector<cfloat>> samples;
+    ofdm_sync_result result;
+    bool done = false; // under workers::d_lock when there are workers
+};
+
+// Worker threads that transform frames' symbols, oldest job first; and the
+// symbol buffers of popped frames, for the next frames.
+class ofdm_frame_receiver::workers
+{
+public:
+    using job_ptr = std::shared_ptr<frame_job>;
+
+    explicit workers(int n)
+    {
+        for (int i = 0; i < n; i++)
+            d_threads.emplace_back([this] { serve(); });
+    }
+    ~workers()
+    {
+        {
+            std::lock_guard<std::mutex> lk(d_lock);
+            d_quit = true;
+        }
+        d_work.notify_all();
+        for (auto& t : d_threads)
+            t.join();
+    }
+    void start(job_ptr job, const ofdm_frame_format& f, int nr)
+    {
+        {
+            std::lock_guard<std::mutex> lk(d_lock);
+            d_queue.push_back({ std::move(job), &f, nr });
+        }
+        d_work.notify_one();
+    }
+    bool done(const frame_job& j)
+    {
+        std::lock_guard<std::mutex> lk(d_lock);
+        return j.done;
+    }
+    void wait(const frame_job& j)
+    {
+        std::unique_lock<std::mutex> lk(d_lock);
+        d_finished.wait(lk, [&] { return j.done; });
+    }
+    std::vector<cfloat> buffer()
+    {
+        std::lock_guard<std::mutex> lk(d_lock);
+        if (d_pool.empty())
+            return {};
+        std::vector<cfloat> b = std::move(d_pool.back());
+        d_pool.pop_back();
+        return b;
+    }
+    //! Sample arrays of a finished job, or none.
+    std::vector<std::vector<cfloat>> samples()
+    {
+        std::lock_guard<std::mutex> lk(d_lock);
+        if (d_samples.empty())
+            return {};
+        auto v = std::move(d_samples.back());
+        d_samples.pop_back();
+        return v;
+    }
+    void recycle(std::vector<cfloat>&& b)
+    {
+        std::lock_guard<std::mutex> lk(d_lock);
+        if (d_pool.size() < 2 * d_threads.size() + 4)
+            d_pool.push_back(std::move(b));
+    }
+
+private:
+    struct task {
+        job_ptr job;
+        const ofdm_frame_format* f;
+        int nr;
+    };
+    std::mutex d_lock;
+    std::condition_variable d_work, d_finished;
+    std::deque<task> d_queue;
+    std::vector<std::vector<cfloat>> d_pool;
+    std::vector<std::vector<std::vector<cfloat>>> d_samples;
+    bool d_quit = false;
+    std::vector<std::thread> d_threads;
+
+    void serve()
+    {
+        for (;;) {
+            task t;
+            {
+                std::unique_lock<std::mutex> lk(d_lock);
+                d_work.wait(lk, [&] { return d_quit || !d_queue.empty(); });
+                if (d_queue.empty())
+                    return;
+                t = std::move(d_queue.front());
+                d_queue.pop_front();
+            }
+            frame_job& j = *t.job;
+            std::vector<const cfloat*> y;
+            for (const auto& v : j.samples)
+                y.push_back(v.data());
+            std::vector<cfloat> out = buffer();
+            double cfo = j.cfo;
+            extract_symbols(*t.f, t.nr, y.data(), j.first, j.t0, cfo, out);
+            j.result.cfo = cfo;
+            j.result.symbols = std::move(out);
+            {
+                std::lock_guard<std::mutex> lk(d_lock);
+                t.job->done = true;
+                // Its copy of the samples, done with: for a later frame
+                // (fresh memory would be a page fault every 4 KiB).
+                if (d_samples.size() < 2 * d_threads.size() + 4)
+                    d_samples.push_back(std::move(t.job->samples));
+                t.job->samples = {};
+            }
+            d_finished.notify_all();
+        }
+    }
+};
+
+
+ofdm_frame_receiver::ofdm_frame_receiver(const ofdm_frame_format& f, int nr, double threshold, int threads)
     : d_f(f), d_nr(nr), d_threshold(threshold), d_half(f.fft_len / 2)
 {
     if (nr < 1 || nr > 8)
         throw std::invalid_argument("nr must be in 1..8, got " + std::to_string(nr));
     if (!(threshold > 0.0 && threshold < 1.0))
         throw std::invalid_argument("threshold must be in (0, 1), got " + std::to_string(threshold));
+    if (threads < 0 || threads > 16)
+        throw std::invalid_argument("threads must be in 0..16, got " + std::to_string(threads));
+    if (threads > 0)
+        d_workers = std::make_unique<workers>(threads);
     std::vector<cfloat> s = sync_spectrum(f);
     fft_inplace(s, true);
     const float scale = float(1.0 / std::sqrt(double(f.fft_len)));
     for (auto& v : s)
         v *= scale;
     d_sync_time = s;
-    // The fine timing's span (demodulate): 4.5 N samples.
-    size_t L = 1;
-    while (L < size_t(4 * f.fft_len + d_half))
-        L <<= 1;
+    // The fine timing's span (locate()): 4.5 N samples. Its FFT length: the
+    // smallest at least that long made of factors 2, 3 and 5 (9216 for N =
+    // 2048, where a power of two would be 16384), which FFTW does as fast
+    // per point.
+    size_t L = size_t(4 * f.fft_len + d_half);
+    for (;; L++) {
+        size_t m = L;
+        for (const size_t q : { 2u, 3u, 5u })
+            while (m % q == 0)
+                m /= q;
+        if (m == 1)
+            break;
+    }
     d_sync_conj_fft.assign(L, cfloat(0, 0));
     std::copy(s.begin(), s.end(), d_sync_conj_fft.begin());
     fft(d_sync_conj_fft.data(), L, false);
@@ -120,10 +314,13 @@ void ofdm_frame_receiver::push(const cfloat* const* x, size_t n)
             te[i] += y[2 * i] * y[2 * i] + y[2 * i + 1] * y[2 * i + 1];
     }
     grow(d_e, len + 1);
+    const size_t e0 = d_e.size();
     double e_acc = d_e.back();
+    d_e.resize(e0 + n);
+    double* __restrict ep = d_e.data() + e0;
     for (size_t i = 0; i < n; i++) {
         e_acc += double(te[i]);
-        d_e.push_back(e_acc);
+        ep[i] = e_acc;
     }
     // q(j) = sum_r conj(y_r(j)) y_r(j + N/2), for the j whose second sample
     // has come.
@@ -143,11 +340,15 @@ void ofdm_frame_receiver::push(const cfloat* const* x, size_t n)
             }
         }
         grow(d_q, d_q.size() + m);
+        const size_t q0 = d_q.size();
         double qr = d_q.back().real(), qi = d_q.back().imag();
+        d_q.resize(q0 + m);
+        double* __restrict qp = reinterpret_cast<double*>(d_q.data() + q0);
         for (size_t i = 0; i < m; i++) {
             qr += double(tr[i]);
             qi += double(ti[i]);
-            d_q.emplace_back(qr, qi);
+            qp[2 * i] = qr;
+            qp[2 * i + 1] = qi;
         }
     }
     run();
@@ -165,7 +366,7 @@ std::vector<int64_t> ofdm_frame_receiver::finish()
     push(p.data(), pad);
     std::vector<int64_t> cut;
     for (size_t i = before; i < d_out.size();) {
-        const int64_t start = int64_t(std::floor(d_out[i].timing)) - d_f.cp_len;
+        const int64_t start = d_out[i]->t0 - d_f.cp_len;
         if (start + d_f.frame_len() > last) {
             cut.push_back(start);
             d_out.erase(d_out.begin() + std::ptrdiff_t(i));
@@ -176,17 +377,37 @@ std::vector<int64_t> ofdm_frame_receiver::finish()
     return cut;
 }
 
+ofdm_frame_receiver::~ofdm_frame_receiver() = default;
+
 void ofdm_frame_receiver::recycle(std::vector<cfloat>&& symbols)
 {
-    if (d_scratch.pool.size() < 4)
-        d_scratch.pool.push_back(std::move(symbols));
+    if (d_workers)
+        d_workers->recycle(std::move(symbols));
+    else if (d_pool.size() < 4)
+        d_pool.push_back(std::move(symbols));
 }
 
-bool ofdm_frame_receiver::pop(ofdm_sync_result& r)
+size_t ofdm_frame_receiver::in_work() const
+{
+    size_t n = 0;
+    if (d_workers)
+        for (const auto& j : d_out)
+            n += d_workers->done(*j) ? 0 : 1;
+    return n;
+}
+
+bool ofdm_frame_receiver::pop(ofdm_sync_result& r, bool wait)
 {
     if (d_out.empty())
         return false;
-    r = std::move(d_out.front());
+    frame_job& j = *d_out.front();
+    if (d_workers) {
+        if (wait)
+            d_workers->wait(j);
+        else if (!d_workers->done(j))
+            return false;
+    }
+    r = std::move(j.result);
     d_out.pop_front();
     return true;
 }
@@ -213,7 +434,7 @@ bool ofdm_frame_receiver::crosses(int64_t d) const
     return R > 0.0 && std::norm(P) > d_threshold * d_threshold * R * R;
 }
 
-bool ofdm_frame_receiver::demodulate(int64_t coarse, double cfo, double m, ofdm_sync_result& r) const
+bool ofdm_frame_receiver::locate(int64_t coarse, double cfo, int64_t& t0)
 {
     const int N = d_f.fft_len, H = d_half;
     // Fine timing: the known sync waveform against each antenna, from N/2
@@ -254,7 +475,7 @@ bool ofdm_frame_receiver::demodulate(int64_t coarse, double cfo, double m, ofdm_
             power[m] += std::norm(std::complex<double>(c[m])) / (double(L) * double(L));
     }
     double best = -1.0;
-    int64_t t0 = coarse;
+    t0 = coarse;
     for (size_t m = 0; m < power.size(); m++)
         if (power[m] > best) {
             best = power[m];
@@ -270,7 +491,6 @@ bool ofdm_frame_receiver::demodulate(int64_t coarse, double cfo, double m, ofdm_
             e += std::norm(d_y[size_t(rr)][size_t(t0 + n - d_base)]);
     for (const auto& v : d_sync_time)
         es += std::norm(v);
-    (void)m;
     if (t0 > last - N || !(e > 0.0) || best / (es * e) < 0.15)
         return false;
     // And its repeated halves must be where the timing says (a partial
@@ -278,55 +498,48 @@ bool ofdm_frame_receiver::demodulate(int64_t coarse, double cfo, double m, ofdm_
     // the correlation but not this).
     if (metric(t0 - d_f.cp_len / 2, nullptr) < d_threshold)
         return false;
-    r.timing = double(t0);
-    r.metric = m;
-    const int S = d_f.training_symbols() + d_f.data_symbols;
-    const int backoff = d_f.cp_len / 4;
-    // A recycled buffer where there is one (a fresh 2048-point frame is
-    // 180 fresh pages, each a page fault); extract() writes all of it.
-    if (!d_scratch.pool.empty()) {
-        r.symbols = std::move(d_scratch.pool.back());
-        d_scratch.pool.pop_back();
-    }
-    r.symbols.resize(size_t(S) * d_nr * N);
-    auto& buf = d_scratch.a;
-    buf.resize(static_cast<size_t>(N));
-    // Twice: the training symbols first, whose pattern repeats every nt
-    // symbols, so that the phase between repeats refines the frequency
-    // (the sync symbol's N/2 samples leave an error that turns a long
-    // frame's last symbols by tenths of a radian); then every symbol.
-    for (int pass = 0; pass < 2; pass++) {
-        const int upto = pass == 0 ? d_f.training_symbols() : S;
-        extract(t0, cfo, backoff, upto, r.symbols, buf);
-        if (pass == 1)
-            break;
-        std::complex<double> acc = 0.0;
-        for (int t = 0; t + d_f.nt < d_f.training_symbols(); t++)
-            for (int rr = 0; rr < d_nr; rr++)
-                for (int k = 0; k < d_f.used; k++) {
-                    const int b = d_f.bin(k);
-                    acc += std::complex<double>(r.symbols[(size_t(t + d_f.nt) * d_nr + rr) * N + b]) *
-                           std::conj(std::complex<double>(r.symbols[(size_t(t) * d_nr + rr) * N + b]));
-                }
-        cfo += std::arg(acc) / (2.0 * pi * double(d_f.nt) * d_f.symbol_len());
-    }
-    r.cfo = cfo;
     return true;
 }
 
-void ofdm_frame_receiver::extract(int64_t t0, double cfo, int backoff, int upto, std::vector<cfloat>& out,
-                                  std::vector<cfloat>& buf) const
+void ofdm_frame_receiver::submit(int64_t t0, double cfo, double m)
 {
-    const int N = d_f.fft_len, L = d_f.symbol_len();
-    for (int s = 0; s < upto; s++) {
-        const int64_t start = t0 + N + int64_t(s) * L + d_f.cp_len - backoff;
-        for (int rr = 0; rr < d_nr; rr++) {
-            const cfloat* y = d_y[size_t(rr)].data() + (start - d_base);
-            // The 1/sqrt(N) of the FFT folded into the phasor.
-            rotate(y, N, cfo, double(start), 1.0 / std::sqrt(double(N)), buf.data());
-            fft(buf.data(), out.data() + (size_t(s) * d_nr + rr) * N, size_t(N), false);
+    auto job = std::make_shared<frame_job>();
+    job->t0 = t0;
+    job->cfo = cfo;
+    job->metric = m;
+    job->result.timing = double(t0);
+    job->result.metric = m;
+    // What extract_symbols() reads: from the first symbol's window to the
+    // last's end.
+    const int64_t first = t0 + d_f.fft_len + d_f.cp_len - d_f.cp_len / 4;
+    const int S = d_f.training_symbols() + d_f.data_symbols;
+    const size_t span = size_t(S - 1) * size_t(d_f.symbol_len()) + size_t(d_f.fft_len);
+    if (!d_workers) {
+        std::vector<const cfloat*> y;
+        for (const auto& v : d_y)
+            y.push_back(v.data());
+        // A recycled buffer where there is one (a fresh 2048-point frame is
+        // 180 fresh pages, each a page fault); extract_symbols() writes all
+        // of it.
+        if (!d_pool.empty()) {
+            job->result.symbols = std::move(d_pool.back());
+            d_pool.pop_back();
         }
+        extract_symbols(d_f, d_nr, y.data(), d_base, t0, job->cfo, job->result.symbols);
+        job->result.cfo = job->cfo;
+        job->done = true;
+        d_out.push_back(std::move(job));
+        return;
     }
+    job->first = first;
+    job->samples = d_workers->samples();
+    job->samples.resize(size_t(d_nr));
+    for (int r = 0; r < d_nr; r++) {
+        const cfloat* y = d_y[size_t(r)].data() + (first - d_base);
+        job->samples[size_t(r)].assign(y, y + span);
+    }
+    d_out.push_back(job);
+    d_workers->start(std::move(job), d_f, d_nr);
 }
 
 void ofdm_frame_receiver::run()
@@ -352,18 +565,24 @@ void ofdm_frame_receiver::run()
         // whole frame after it.
         if (d_trigger + 4 * N > end)
             break;
+        // M^2 = |P|^2 / R^2 compared as products: no square root or
+        // division per sample (metric() gives M itself).
         int64_t peak = d_trigger;
-        double best = -1.0;
+        double best_num = -1.0, best_den = 1.0;
         std::complex<double> P_best = 0.0;
         for (int64_t d = d_trigger; d <= d_trigger + 3 * N; d++) {
-            std::complex<double> P;
-            const double m = metric(d, &P);
-            if (m > best) {
-                best = m;
+            const int64_t i = d - d_base;
+            const std::complex<double> P = d_q[size_t(i + H)] - d_q[size_t(i)];
+            const double R = 0.5 * (d_e[size_t(i + 2 * H)] - d_e[size_t(i)]);
+            const double num = R > 0.0 ? std::norm(P) : 0.0, den = R > 0.0 ? R * R : 1.0;
+            if (num * best_den > best_num * den) {
+                best_num = num;
+                best_den = den;
                 peak = d;
                 P_best = P;
             }
         }
+        const double best = std::sqrt(best_num / best_den);
         // The S&C peak lies up to a CP before the symbol's FFT window.
         const int64_t coarse = peak + d_f.cp_len / 2;
         // The fine search reads to coarse + 4N; an accepted frame (timing
@@ -372,11 +591,11 @@ void ofdm_frame_receiver::run()
         if (need > end)
             break;
         const double cfo = std::arg(P_best) / (pi * N);
-        ofdm_sync_result r;
-        const bool ok = coarse - H - d_base >= 0 && demodulate(coarse, cfo, best, r);
+        int64_t t0 = 0;
+        const bool ok = coarse - H - d_base >= 0 && locate(coarse, cfo, t0);
         if (ok) {
-            d_scan = int64_t(r.timing) + d_f.frame_len() - d_f.symbol_len();
-            d_out.push_back(std::move(r));
+            d_scan = t0 + d_f.frame_len() - d_f.symbol_len();
+            submit(t0, cfo, best);
         } else {
             // One FFT length on (a tone or DC keeps M at 1: a retry at the
             // next sample would search at every sample); a frame whose

@@ -26,7 +26,9 @@
 //              samples inside its cyclic prefix (room for a channel's
 //              spread and a timing error; the phase ramp this gives is the
 //              same in training and data, so the channel estimate takes it
-//              in), frequency corrected, transformed.
+//              in), frequency corrected, transformed: on the caller's
+//              thread, or (threads > 0) on worker threads while the
+//              caller goes on detecting, frames still popped in order.
 #ifndef INCLUDED_GPURX_OFDM_OFDM_SYNC_H
 #define INCLUDED_GPURX_OFDM_OFDM_SYNC_H
 
@@ -35,6 +37,7 @@
 #include <complex>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <vector>
 
 namespace gr {
@@ -53,12 +56,24 @@ struct ofdm_sync_result {
 class ofdm_frame_receiver
 {
 public:
-    //! Throws std::invalid_argument naming nr (1..8) or threshold (0..1).
-    ofdm_frame_receiver(const ofdm_frame_format& f, int nr, double threshold = 0.3);
+    /*!
+     * Throws std::invalid_argument naming nr (1..8), threshold (0..1) or
+     * threads (0..16). threads 0: each frame's symbols are transformed in
+     * push(); 1..16: by that many worker threads, while push() goes on
+     * detecting (the symbols are the same either way).
+     */
+    ofdm_frame_receiver(const ofdm_frame_format& f, int nr, double threshold = 0.3, int threads = 0);
+    ~ofdm_frame_receiver();
+    ofdm_frame_receiver(const ofdm_frame_receiver&) = delete;
+    ofdm_frame_receiver& operator=(const ofdm_frame_receiver&) = delete;
 
     //! n samples of each of the nr streams.
     void push(const cfloat* const* x, size_t n);
-    bool pop(ofdm_sync_result& r);
+    //! The oldest frame found, once its symbols are ready; with \p wait,
+    //! waits for them if workers are still transforming them.
+    bool pop(ofdm_sync_result& r, bool wait = false);
+    //! Frames found whose symbols the workers have not finished.
+    size_t in_work() const;
     //! A popped result's symbols, done with: their memory serves a later
     //! frame.
     void recycle(std::vector<cfloat>&& symbols);
@@ -79,6 +94,9 @@ public:
     std::vector<int64_t> finish();
 
 private:
+    struct frame_job;
+    class workers;
+
     ofdm_frame_format d_f;
     int d_nr;
     double d_threshold;
@@ -92,24 +110,26 @@ private:
     int64_t d_scan = 0, d_trigger = 0;
     bool d_triggered = false;
     uint64_t d_non_finite = 0;
-    std::deque<ofdm_sync_result> d_out;
+    std::deque<std::shared_ptr<frame_job>> d_out;
+    std::unique_ptr<workers> d_workers; // null with threads 0
+    std::vector<std::vector<cfloat>> d_pool; // threads 0: popped frames' symbol buffers
 
-    // Scratch of demodulate() and extract(), kept between frames (the
-    // arrays of a 2048-point frame are fresh pages every time otherwise).
+    // Scratch of locate() and push(), kept between frames (the arrays of a
+    // 2048-point frame are fresh pages every time otherwise).
     struct scratch {
         std::vector<std::vector<cfloat>> z;
         std::vector<cfloat> a, c;
         std::vector<double> power;
         std::vector<float> term_e, term_qr, term_qi; // push()'s per-sample terms
-        std::vector<std::vector<cfloat>> pool;        // recycled result buffers
     };
-    mutable scratch d_scratch;
+    scratch d_scratch;
 
     double metric(int64_t d, std::complex<double>* p) const;
     bool crosses(int64_t d) const;
-    bool demodulate(int64_t coarse, double cfo, double m, ofdm_sync_result& r) const;
-    void extract(int64_t t0, double cfo, int backoff, int upto, std::vector<cfloat>& out,
-                 std::vector<cfloat>& buf) const;
+    //! The fine timing of a detection, and whether a frame is there.
+    bool locate(int64_t coarse, double cfo, int64_t& t0);
+    //! A located frame: its symbols now (threads 0) or by the workers.
+    void submit(int64_t t0, double cfo, double m);
     void run();
     void trim();
 };

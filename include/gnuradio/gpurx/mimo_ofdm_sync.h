@@ -37,9 +37,14 @@ public:
      * Frame parameters as mimo_ofdm_framer's, and
      * \param nr receive antennas, 1..8
      * \param threshold detection metric threshold, 0..1
+     * \param threads worker threads that transform the frames' symbols
+     *        while the block goes on detecting, 0..16 (0: the block's own
+     *        thread does it), or -1 (default): 2 for fft_len >= 512, else
+     *        0. The output is the same either way; with workers the block
+     *        keeps up with about twice the sample rate (docs/mimo-ofdm.md).
      */
     static sptr make(int nt, int nr, int fft_len, int cp_len, int used, int repeats, int data_symbols,
-                     double threshold = 0.3);
+                     double threshold = 0.3, int threads = -1);
     virtual uint64_t frames() const = 0;
     //! The last frame's frequency offset, cycles per sample.
     virtual double cfo() const = 0;

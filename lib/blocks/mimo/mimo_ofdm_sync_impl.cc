@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <atomic>
 #include <deque>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace gr {
@@ -34,6 +36,27 @@ class mimo_ofdm_sync_impl final : public mimo_ofdm_sync
     std::atomic<double> d_cfo{ 0.0 };
     uint64_t d_non_finite_seen = 0;
     bool d_at_end = false;
+    const size_t d_max_in_work; // frames the workers may hold before input waits
+
+    static int threads_for(int threads, int fft_len)
+    {
+        if (threads < -1 || threads > 16)
+            throw std::invalid_argument("threads must be -1 (auto) or 0..16, got " + std::to_string(threads));
+        return threads >= 0 ? threads : (fft_len >= 512 ? 2 : 0);
+    }
+
+    // The frames found so far, in order, as far as their symbols are ready
+    // (wait: the oldest also when its symbols are still being made).
+    void collect(bool wait)
+    {
+        of::ofdm_sync_result r;
+        while (d_rx.pop(r, wait)) {
+            d_cfo = r.cfo;
+            d_frames++;
+            d_queue.push_back(std::move(r));
+            wait = false;
+        }
+    }
 
     int symbols_per_frame() const { return d_f.training_symbols() + d_f.data_symbols; }
 
@@ -72,14 +95,15 @@ public:
     }
 
     mimo_ofdm_sync_impl(int nt, int nr, int fft_len, int cp_len, int used, int repeats, int data_symbols,
-                        double threshold)
+                        double threshold, int threads)
         : gr::block("mimo_ofdm_sync",
                     gr::io_signature::make(std::max(nr, 1), std::max(nr, 1), sizeof(gr_complex)),
                     gr::io_signature::make(std::max(nr, 1), std::max(nr, 1),
                                            sizeof(gr_complex) * std::max(fft_len, 1))),
           d_f(nt, fft_len, cp_len, used, repeats, data_symbols),
           d_nr(nr),
-          d_rx(d_f, nr, threshold)
+          d_rx(d_f, nr, threshold, threads_for(threads, fft_len)),
+          d_max_in_work(2 * size_t(threads_for(threads, fft_len)) + 2)
     {
         set_tag_propagation_policy(TPP_DONT);
         message_port_register_out(pmt::mp("errors"));
@@ -104,8 +128,9 @@ public:
     void forecast(int, gr_vector_int& required) override
     {
         const bool tail = !d_at_end && upstream_finished(*this);
+        // Frames with the workers come out without more input.
         for (auto& r : required)
-            r = (!d_queue.empty() || tail) ? 0 : 1;
+            r = (!d_queue.empty() || tail || d_rx.in_work() > 0) ? 0 : 1;
     }
 
     int general_work(int noutput_items,
@@ -118,18 +143,17 @@ public:
         for (int r = 1; r < d_nr; r++)
             nin = std::min(nin, ninput_items[r]);
         int take = 0;
-        if (d_queue.empty() && nin > 0) {
-            std::vector<const gr_complex*> p(static_cast<size_t>(d_nr));
-            for (int r = 0; r < d_nr; r++)
-                p[r] = static_cast<const gr_complex*>(input_items[r]);
-            d_rx.push(p.data(), size_t(nin));
-            take = nin;
-            of::ofdm_sync_result r;
-            while (d_rx.pop(r)) {
-                d_cfo = r.cfo;
-                d_frames++;
-                d_queue.push_back(std::move(r));
+        if (d_queue.empty() && (nin > 0 || d_rx.in_work() > 0)) {
+            if (nin > 0 && d_rx.in_work() < d_max_in_work) {
+                std::vector<const gr_complex*> p(static_cast<size_t>(d_nr));
+                for (int r = 0; r < d_nr; r++)
+                    p[r] = static_cast<const gr_complex*>(input_items[r]);
+                d_rx.push(p.data(), size_t(nin));
+                take = nin;
             }
+            // Detection goes on while the workers transform; without new
+            // input (or with the workers full) wait for the oldest frame.
+            collect(take == 0);
             produced = flush(output_items, produced, noutput_items);
             if (d_rx.non_finite() != d_non_finite_seen) {
                 d_logger->warn("{} input sample(s) NaN, Inf or beyond 1e15 so far, taken as 0",
@@ -143,12 +167,9 @@ public:
                 report_cut_at_end(*this, d_logger, uint64_t(std::max<int64_t>(0, at)),
                                   "a frame detected here was cut by the end of the stream",
                                   pmt::from_uint64(uint64_t(last - std::max<int64_t>(0, at))));
-            of::ofdm_sync_result r;
-            while (d_rx.pop(r)) {
-                d_cfo = r.cfo;
-                d_frames++;
-                d_queue.push_back(std::move(r));
-            }
+            collect(true);
+            while (d_rx.in_work() > 0)
+                collect(true);
             produced = flush(output_items, produced, noutput_items);
         }
         consume_each(take);
@@ -158,10 +179,10 @@ public:
 } // namespace
 
 mimo_ofdm_sync::sptr mimo_ofdm_sync::make(int nt, int nr, int fft_len, int cp_len, int used, int repeats,
-                                          int data_symbols, double threshold)
+                                          int data_symbols, double threshold, int threads)
 {
     return gnuradio::make_block_sptr<mimo_ofdm_sync_impl>(nt, nr, fft_len, cp_len, used, repeats, data_symbols,
-                                                          threshold);
+                                                          threshold, threads);
 }
 
 } // namespace gpurx

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 #include <cmath>
+#include <cstring>
 #include <random>
 
 using namespace gr::gpurx::core::ofdm;
@@ -174,22 +175,86 @@ TEST(OfdmSync, FrameEndingTheStreamComesBackAndACutOneIsReported)
             // Receive antenna r hears transmit antenna r (identity channel).
             y[r].insert(y[r].end(), t[r].begin(), t[r].end() - cut_by);
         }
-        ofdm_frame_receiver rx(f, nr);
-        std::vector<const cfloat*> p{ y[0].data(), y[1].data() };
-        rx.push(p.data(), y[0].size());
-        ofdm_sync_result r;
-        EXPECT_FALSE(rx.pop(r)) << "decided before the end of the stream";
-        const auto cut = rx.finish();
-        if (cut_by == 0) {
-            EXPECT_TRUE(cut.empty());
-            ASSERT_TRUE(rx.pop(r));
-            EXPECT_NEAR(r.timing, lead + f.cp_len, 1.0);
-        } else {
-            ASSERT_EQ(cut.size(), 1u);
-            EXPECT_NEAR(double(cut[0]), lead, 1.0);
-            EXPECT_FALSE(rx.pop(r));
+        for (const int threads : { 0, 2 }) {
+            ofdm_frame_receiver rx(f, nr, 0.3, threads);
+            std::vector<const cfloat*> p{ y[0].data(), y[1].data() };
+            rx.push(p.data(), y[0].size());
+            ofdm_sync_result r;
+            EXPECT_FALSE(rx.pop(r, true)) << "decided before the end of the stream";
+            const auto cut = rx.finish();
+            if (cut_by == 0) {
+                EXPECT_TRUE(cut.empty());
+                ASSERT_TRUE(rx.pop(r, true)) << threads << " threads";
+                EXPECT_NEAR(r.timing, lead + f.cp_len, 1.0);
+            } else {
+                ASSERT_EQ(cut.size(), 1u);
+                EXPECT_NEAR(double(cut[0]), lead, 1.0);
+                EXPECT_FALSE(rx.pop(r, true));
+            }
+            EXPECT_EQ(rx.in_work(), 0u);
         }
     }
+}
+
+// Worker threads transform the symbols while detection goes on: the same
+// frames, in the same order, bit for bit, as on the caller's thread;
+// frames popped as they become ready (without waiting) and the rest at the
+// end.
+TEST(OfdmSync, WorkerThreadsGiveTheSameFramesInOrder)
+{
+    const int nt = 2, nr = 2;
+    const ofdm_frame_format f(nt, 256, 32, 200, 2, 6);
+    std::mt19937_64 rng(13);
+    std::normal_distribution<double> w(0.0, std::sqrt(1e-3 / 2.0));
+    const int frames = 60;
+    const double cfo = 1.7e-4, pi = std::acos(-1.0);
+    std::vector<std::vector<cfloat>> y(static_cast<size_t>(nr), std::vector<cfloat>(333, cfloat(0, 0)));
+    for (int fr = 0; fr < frames; fr++) {
+        const auto sent = qpsk(f.data_res(), rng);
+        const auto t = build_ofdm_frame(f, sent.data());
+        for (int r = 0; r < nr; r++)
+            y[r].insert(y[r].end(), t[r].begin(), t[r].end());
+    }
+    for (int r = 0; r < nr; r++)
+        for (size_t n = 0; n < y[r].size(); n++)
+            y[r][n] = y[r][n] * cfloat(std::polar(1.0, 2.0 * pi * cfo * double(n))) +
+                      cfloat(float(w(rng)), float(w(rng)));
+    auto run = [&](int threads) {
+        ofdm_frame_receiver rx(f, nr, 0.3, threads);
+        std::vector<ofdm_sync_result> out;
+        for (size_t i = 0; i < y[0].size(); i += 4096) {
+            const size_t n = std::min<size_t>(4096, y[0].size() - i);
+            std::vector<const cfloat*> p{ y[0].data() + i, y[1].data() + i };
+            rx.push(p.data(), n);
+            ofdm_sync_result r;
+            while (rx.pop(r))
+                out.push_back(std::move(r));
+        }
+        EXPECT_TRUE(rx.finish().empty());
+        ofdm_sync_result r;
+        while (rx.pop(r, true))
+            out.push_back(std::move(r));
+        EXPECT_EQ(rx.in_work(), 0u);
+        return out;
+    };
+    const auto ref = run(0);
+    ASSERT_EQ(ref.size(), size_t(frames));
+    for (const int threads : { 1, 3 }) {
+        const auto got = run(threads);
+        ASSERT_EQ(got.size(), ref.size()) << threads << " threads";
+        for (size_t i = 0; i < ref.size(); i++) {
+            EXPECT_EQ(got[i].timing, ref[i].timing) << "frame " << i;
+            EXPECT_EQ(got[i].cfo, ref[i].cfo) << "frame " << i;
+            EXPECT_EQ(got[i].metric, ref[i].metric) << "frame " << i;
+            ASSERT_EQ(got[i].symbols.size(), ref[i].symbols.size());
+            EXPECT_EQ(std::memcmp(got[i].symbols.data(), ref[i].symbols.data(),
+                                  ref[i].symbols.size() * sizeof(cfloat)),
+                      0)
+                << "frame " << i << ", " << threads << " threads";
+        }
+    }
+    EXPECT_THROW(ofdm_frame_receiver(f, nr, 0.3, 17), std::invalid_argument);
+    EXPECT_THROW(ofdm_frame_receiver(f, nr, 0.3, -1), std::invalid_argument);
 }
 
 // Frames back to back, no gap: the receiver waits for a frame nearly all

@@ -38,7 +38,8 @@ void bind_mimo_ofdm(py::module& m)
             "Synchronisation of nr receive channels to mimo_ofdm_framer's frames: nr sample streams\n"
             "in, nr streams of fft_len-vectors (training and data symbols after the FFT) out.")
             .def(py::init(&cls::make), py::arg("nt"), py::arg("nr"), py::arg("fft_len"), py::arg("cp_len"),
-                 py::arg("used"), py::arg("repeats") = 2, py::arg("data_symbols") = 12, py::arg("threshold") = 0.3)
+                 py::arg("used"), py::arg("repeats") = 2, py::arg("data_symbols") = 12, py::arg("threshold") = 0.3,
+                 py::arg("threads") = -1)
             .def("frames", &cls::frames)
             .def("cfo", &cls::cfo);
     }
