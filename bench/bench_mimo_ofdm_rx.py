@@ -60,17 +60,20 @@ def build(a, paths, what):
         for s in srcs:
             tb.connect(s, blocks.null_sink(gr.sizeof_gr_complex))
     elif what == "sync":
-        sync = gpurx.mimo_ofdm_sync(a.nt, a.nr, num.fft_len, num.cp_len, num.used, num.repeats, p["data_symbols"])
+        sync = gpurx.mimo_ofdm_sync(a.nt, a.nr, num.fft_len, num.cp_len, num.used, num.repeats, p["data_symbols"],
+                                    threads=a.sync_threads)
         sync.set_min_output_buffer(a.frames_in_flight * (num.repeats * a.nt + p["data_symbols"]))
         named["sync"] = sync
         for r, s in enumerate(srcs):
             tb.connect(s, (sync, r))
             tb.connect((sync, r), blocks.null_sink(gr.sizeof_gr_complex * num.fft_len))
     elif what == "estimator":
-        sync = gpurx.mimo_ofdm_sync(a.nt, a.nr, num.fft_len, num.cp_len, num.used, num.repeats, p["data_symbols"])
+        sync = gpurx.mimo_ofdm_sync(a.nt, a.nr, num.fft_len, num.cp_len, num.used, num.repeats, p["data_symbols"],
+                                    threads=a.sync_threads)
         sync.set_min_output_buffer(a.frames_in_flight * (num.repeats * a.nt + p["data_symbols"]))
+        impl = "cpu" if a.backend == "cpu" else a.estimator
         est = gpurx.mimo_ofdm_channel_estimator(a.nt, a.nr, num.fft_len, num.used, num.repeats, p["data_symbols"], 1,
-                                                "cpu" if a.backend == "cpu" else "auto", num.cp_len)
+                                                impl, num.cp_len)
         est.set_min_output_buffer(a.frames_in_flight * num.used * p["data_symbols"])
         named["sync"], named["estimator"] = sync, est
         for r, s in enumerate(srcs):
@@ -82,7 +85,7 @@ def build(a, paths, what):
     else:
         rx = link.mimo_ofdm_rx(a.nt, a.nr, a.modulation, a.payload_bytes, a.code_rate, num, a.algorithm, a.backend,
                                frames_in_flight=a.frames_in_flight, detector_batch_frames=a.detector_batch_frames,
-                               flush_us=a.flush_us)
+                               flush_us=a.flush_us, sync_threads=a.sync_threads)
         for r, s in enumerate(srcs):
             tb.connect(s, (rx, r))
         for name in ("sync", "estimator", "detector", "v2s", "packets", "tagger", "decoder", "counter"):
@@ -138,6 +141,10 @@ def main():
                     help="OFDM frames per detector batch (mimo_ofdm_rx's detector_batch_frames)")
     ap.add_argument("--flush-us", type=int, default=1000,
                     help="the detector's and decoder's pipeline_options flush_us (mimo_ofdm_rx's flush_us)")
+    ap.add_argument("--sync-threads", type=int, default=-1,
+                    help="mimo_ofdm_sync's worker threads (-1: its default)")
+    ap.add_argument("--estimator", default="auto", choices=("auto", "cpu", "cuda"),
+                    help="the sync-and-estimator stage's estimator implementation (auto: CUDA unless --backend cpu)")
     ap.add_argument("--stages", default="ceiling,sync,estimator,receiver",
                     help="which stages to run, comma-separated (ceiling always runs)")
     a = ap.parse_args()

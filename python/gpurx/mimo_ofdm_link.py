@@ -93,7 +93,7 @@ class mimo_ofdm_rx(gr.hier_block2):
     def __init__(self, nt=2, nr=2, modulation="qpsk", payload_bytes=128, code_rate=0.5, num=None,
                  algorithm="mtt", backend="auto", iterations=6, rnti=4660, cell_id=1, len_tag_key="packet_len",
                  frames_in_flight=8, detector_batch_frames=1, flush_us=1000, idd_passes=1, idd_block=False,
-                 extrinsic_scale=0.75):
+                 extrinsic_scale=0.75, sync_threads=-1):
         num = num or ofdm_numerology()
         gr.hier_block2.__init__(self, "mimo_ofdm_rx", gr.io_signature(nr, nr, gr.sizeof_gr_complex),
                                 gr.io_signature(0, 0, 0))
@@ -107,7 +107,8 @@ class mimo_ofdm_rx(gr.hier_block2):
         if not isinstance(idd_passes, int) or not 1 <= idd_passes <= 8:
             raise ValueError("idd_passes must be an integer in 1..8, got %r" % (idd_passes,))
         self.params = p = mimo_link_parameters(nt, modulation, payload_bytes, code_rate, num)
-        self.sync = mimo_ofdm_sync(nt, nr, num.fft_len, num.cp_len, num.used, num.repeats, p["data_symbols"])
+        self.sync = mimo_ofdm_sync(nt, nr, num.fft_len, num.cp_len, num.used, num.repeats, p["data_symbols"],
+                                   threads=sync_threads)
         # The channel within the cyclic prefix: LMMSE smoothing over it.
         self.estimator = mimo_ofdm_channel_estimator(nt, nr, num.fft_len, num.used, num.repeats,
                                                      p["data_symbols"], 1, "cpu" if backend == "cpu" else "auto",
