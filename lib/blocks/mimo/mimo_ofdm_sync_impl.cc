@@ -112,6 +112,13 @@ public:
         // costs a scheduler round trip each), and with room for fewer than
         // a few frames the blocks after it wait on each other.
         set_min_output_buffer(4 * symbols_per_frame());
+        // A frame's symbols for a frame's samples: GNU Radio sizes the
+        // upstream buffers for two frames of samples from this (its
+        // default, 8192 samples, hands over a 20 MHz frame in a dozen
+        // pieces, each a wake-up of this block's thread). Output in whole
+        // frames.
+        set_relative_rate(uint64_t(symbols_per_frame()), uint64_t(d_f.frame_len()));
+        set_output_multiple(symbols_per_frame());
     }
 
     uint64_t frames() const override { return d_frames.load(std::memory_order_relaxed); }
