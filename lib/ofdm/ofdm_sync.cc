@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <condition_variable>
+#include <cstring>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -299,7 +300,11 @@ void ofdm_frame_receiver::push(const cfloat* const* x, size_t n)
     const size_t old = d_y[0].size();
     for (int r = 0; r < d_nr; r++) {
         auto& y = d_y[size_t(r)];
-        y.insert(y.end(), x[r], x[r] + n);
+        // resize and memcpy: insert() of complex<float> copies element by
+        // element, a fifth of this function's time.
+        grow(y, old + n);
+        y.resize(old + n);
+        std::memcpy(static_cast<void*>(y.data() + old), x[r], n * sizeof(cfloat));
         d_non_finite += zero_non_finite(y.data() + old, n);
     }
     // The running sums: each sample's terms summed over the antennas in

@@ -7,15 +7,18 @@
 // its definition (an FFT written here as a plain DFT), and frames through a
 // multi-antenna channel with delay, frequency offset and noise, found,
 // timed and estimated (mimo_chanest) so that the data symbols come back.
+#include "common/running_sums.h"
 #include "ofdm/mimo_chanest.h"
 #include "ofdm/ofdm_sync.h"
 
 #include <gtest/gtest.h>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 
 using namespace gr::gpurx::core::ofdm;
+using gr::gpurx::core::zero_non_finite;
 
 namespace {
 std::vector<std::complex<double>> dft(const cfloat* x, int n)
@@ -291,4 +294,31 @@ TEST(OfdmSync, BackToBackFramesAllComeBackInBoundedMemory)
     EXPECT_EQ(found, frames);
     ASSERT_GT(y[0].size(), size_t(4) << 16); // long enough to show growth
     EXPECT_LT(most, size_t(1 << 16) + size_t(f.frame_len()) + 8 * 64 + 500);
+}
+
+// The receivers' input check: NaN, Inf and parts beyond 1e15 (|x|^2 not
+// below 1e30) become 0 and are counted, wherever they sit (the vector
+// lanes or the tail); every other sample is left as it was.
+TEST(RunningSums, ZeroNonFiniteFindsEveryBadSampleAndNothingElse)
+{
+    const float nan = std::nanf(""), inf = std::numeric_limits<float>::infinity();
+    for (const size_t n : { size_t(1), size_t(7), size_t(8), size_t(29), size_t(4096) }) {
+        std::vector<cfloat> x(n);
+        for (size_t i = 0; i < n; i++)
+            x[i] = cfloat(float(i) * 0.5f - 3.0f, 1e14f);
+        EXPECT_EQ(zero_non_finite(x.data(), n), 0u) << n;
+        std::vector<size_t> at;
+        const cfloat bad[] = { cfloat(nan, 0), cfloat(0, inf), cfloat(-inf, 1), cfloat(2e15f, 0), cfloat(0, nan) };
+        for (size_t k = 0; k < 5 && k * 5 < n; k++) {
+            const size_t i = n - 1 - k * 5; // the tail first, then lanes
+            x[i] = bad[k];
+            at.push_back(i);
+        }
+        std::vector<cfloat> want = x;
+        for (const size_t i : at)
+            want[i] = cfloat(0, 0);
+        EXPECT_EQ(zero_non_finite(x.data(), n), at.size()) << n;
+        for (size_t i = 0; i < n; i++)
+            EXPECT_TRUE(x[i] == want[i]) << "n " << n << ", sample " << i;
+    }
 }
