@@ -618,9 +618,12 @@ void ofdm_frame_receiver::trim()
     // detection, and every read for it lies at most 2N before it): with
     // frames back to back the receiver waits nearly all the time, and the
     // kept samples would grow with the stream.
+    // A trim moves what is kept (about a frame while one is awaited) to the
+    // front: only once at least four frames' worth can go, so that long
+    // frames are not moved again for every few that pass.
     const int64_t keep_from = d_scan - 2 * d_f.fft_len;
     const int64_t drop = keep_from - d_base;
-    if (drop < trim_above)
+    if (drop < std::max<int64_t>(trim_above, 4 * int64_t(d_f.frame_len())))
         return;
     for (auto& y : d_y)
         y.erase(y.begin(), y.begin() + drop);
