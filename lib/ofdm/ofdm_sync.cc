@@ -290,6 +290,7 @@ ofdm_frame_receiver::ofdm_frame_receiver(const ofdm_frame_format& f, int nr, dou
     const int lead = f.fft_len;
     d_base = -lead;
     d_scan = -lead;
+    d_sum_from = -lead;
     std::vector<cfloat> zeros(size_t(lead), cfloat(0, 0));
     std::vector<const cfloat*> p(size_t(nr), zeros.data());
     push(p.data(), zeros.size());
@@ -306,55 +307,6 @@ void ofdm_frame_receiver::push(const cfloat* const* x, size_t n)
         y.resize(old + n);
         std::memcpy(static_cast<void*>(y.data() + old), x[r], n * sizeof(cfloat));
         d_non_finite += zero_non_finite(y.data() + old, n);
-    }
-    // The running sums: each sample's terms summed over the antennas in
-    // float, in loops the compiler vectorises, then accumulated in double
-    // (this runs for every sample of every antenna at tens of MS/s).
-    const size_t len = d_y[0].size();
-    d_scratch.term_e.assign(n, 0.0f);
-    float* __restrict te = d_scratch.term_e.data();
-    for (int r = 0; r < d_nr; r++) {
-        const float* __restrict y = reinterpret_cast<const float*>(d_y[size_t(r)].data() + old);
-        for (size_t i = 0; i < n; i++)
-            te[i] += y[2 * i] * y[2 * i] + y[2 * i + 1] * y[2 * i + 1];
-    }
-    grow(d_e, len + 1);
-    const size_t e0 = d_e.size();
-    double e_acc = d_e.back();
-    d_e.resize(e0 + n);
-    double* __restrict ep = d_e.data() + e0;
-    for (size_t i = 0; i < n; i++) {
-        e_acc += double(te[i]);
-        ep[i] = e_acc;
-    }
-    // q(j) = sum_r conj(y_r(j)) y_r(j + N/2), for the j whose second sample
-    // has come.
-    const size_t j0 = d_q.size() - 1;
-    if (len > size_t(d_half) && len - size_t(d_half) > j0) {
-        const size_t m = len - size_t(d_half) - j0;
-        d_scratch.term_qr.assign(m, 0.0f);
-        d_scratch.term_qi.assign(m, 0.0f);
-        float* __restrict tr = d_scratch.term_qr.data();
-        float* __restrict ti = d_scratch.term_qi.data();
-        for (int r = 0; r < d_nr; r++) {
-            const float* __restrict a = reinterpret_cast<const float*>(d_y[size_t(r)].data() + j0);
-            const float* __restrict b = a + 2 * d_half;
-            for (size_t i = 0; i < m; i++) {
-                tr[i] += a[2 * i] * b[2 * i] + a[2 * i + 1] * b[2 * i + 1];
-                ti[i] += a[2 * i] * b[2 * i + 1] - a[2 * i + 1] * b[2 * i];
-            }
-        }
-        grow(d_q, d_q.size() + m);
-        const size_t q0 = d_q.size();
-        double qr = d_q.back().real(), qi = d_q.back().imag();
-        d_q.resize(q0 + m);
-        double* __restrict qp = reinterpret_cast<double*>(d_q.data() + q0);
-        for (size_t i = 0; i < m; i++) {
-            qr += double(tr[i]);
-            qi += double(ti[i]);
-            qp[2 * i] = qr;
-            qp[2 * i + 1] = qi;
-        }
     }
     run();
 }
@@ -419,7 +371,7 @@ bool ofdm_frame_receiver::pop(ofdm_sync_result& r, bool wait)
 
 double ofdm_frame_receiver::metric(int64_t d, std::complex<double>* p) const
 {
-    const int64_t i = d - d_base, H = d_half;
+    const int64_t i = d - d_sum_from, H = d_half;
     const std::complex<double> P = d_q[size_t(i + H)] - d_q[size_t(i)];
     // Both halves' energies: |P| <= sqrt(R1 R2) <= (R1 + R2) / 2, so M <= 1
     // even where the energy steps (a frame's end into silence, where the
@@ -433,7 +385,7 @@ double ofdm_frame_receiver::metric(int64_t d, std::complex<double>* p) const
 bool ofdm_frame_receiver::crosses(int64_t d) const
 {
     // metric(d) > threshold without its square root and division.
-    const int64_t i = d - d_base, H = d_half;
+    const int64_t i = d - d_sum_from, H = d_half;
     const std::complex<double> P = d_q[size_t(i + H)] - d_q[size_t(i)];
     const double R = 0.5 * (d_e[size_t(i + 2 * H)] - d_e[size_t(i)]);
     return R > 0.0 && std::norm(P) > d_threshold * d_threshold * R * R;
@@ -547,19 +499,103 @@ void ofdm_frame_receiver::submit(int64_t t0, double cfo, double m)
     d_workers->start(std::move(job), d_f, d_nr);
 }
 
+// The running sums over [d_sum_from, to): each sample's terms summed over
+// the antennas in float, in loops the compiler vectorises, then accumulated
+// in double. Only where detection looks: from a little before the scan to
+// the peak search's end; a frame's data between its sync symbol and the
+// next frame's is never summed (reset_sums()), four fifths of a 20 MHz
+// frame's samples.
+void ofdm_frame_receiver::extend_sums(int64_t to)
+{
+    to = std::min(to, samples());
+    // e[k]: sum over samples d_sum_from .. d_sum_from + k - 1 of sum_r |y_r|^2.
+    const int64_t e_from = d_sum_from + int64_t(d_e.size()) - 1;
+    if (to > e_from) {
+        const size_t n = size_t(to - e_from);
+        d_scratch.term_e.assign(n, 0.0f);
+        float* __restrict te = d_scratch.term_e.data();
+        for (int r = 0; r < d_nr; r++) {
+            const float* __restrict y = reinterpret_cast<const float*>(d_y[size_t(r)].data() + (e_from - d_base));
+            for (size_t i = 0; i < n; i++)
+                te[i] += y[2 * i] * y[2 * i] + y[2 * i + 1] * y[2 * i + 1];
+        }
+        grow(d_e, d_e.size() + n);
+        const size_t e0 = d_e.size();
+        double e_acc = d_e.back();
+        d_e.resize(e0 + n);
+        double* __restrict ep = d_e.data() + e0;
+        for (size_t i = 0; i < n; i++) {
+            e_acc += double(te[i]);
+            ep[i] = e_acc;
+        }
+    }
+    // q[k]: sum over j = d_sum_from .. d_sum_from + k - 1 of
+    // sum_r conj(y_r(j)) y_r(j + N/2), for the j whose second sample has
+    // come.
+    const int64_t q_from = d_sum_from + int64_t(d_q.size()) - 1;
+    const int64_t q_to = std::min(to, samples() - d_half);
+    if (q_to > q_from) {
+        const size_t m = size_t(q_to - q_from);
+        d_scratch.term_qr.assign(m, 0.0f);
+        d_scratch.term_qi.assign(m, 0.0f);
+        float* __restrict tr = d_scratch.term_qr.data();
+        float* __restrict ti = d_scratch.term_qi.data();
+        for (int r = 0; r < d_nr; r++) {
+            const float* __restrict a = reinterpret_cast<const float*>(d_y[size_t(r)].data() + (q_from - d_base));
+            const float* __restrict b = a + 2 * d_half;
+            for (size_t i = 0; i < m; i++) {
+                tr[i] += a[2 * i] * b[2 * i] + a[2 * i + 1] * b[2 * i + 1];
+                ti[i] += a[2 * i] * b[2 * i + 1] - a[2 * i + 1] * b[2 * i];
+            }
+        }
+        grow(d_q, d_q.size() + m);
+        const size_t q0 = d_q.size();
+        double qr = d_q.back().real(), qi = d_q.back().imag();
+        d_q.resize(q0 + m);
+        double* __restrict qp = reinterpret_cast<double*>(d_q.data() + q0);
+        for (size_t i = 0; i < m; i++) {
+            qr += double(tr[i]);
+            qi += double(ti[i]);
+            qp[2 * i] = qr;
+            qp[2 * i + 1] = qi;
+        }
+    }
+}
+
+void ofdm_frame_receiver::reset_sums(int64_t from)
+{
+    d_sum_from = from;
+    d_e.assign(1, 0.0);
+    d_q.assign(1, 0.0);
+}
+
 void ofdm_frame_receiver::run()
 {
     const int N = d_f.fft_len, H = d_half;
     for (;;) {
         const int64_t end = samples();
         if (!d_triggered) {
-            while (d_scan + N <= end) {
-                if (d_scan - d_base >= 0 && crosses(d_scan)) {
-                    d_triggered = true;
-                    d_trigger = d_scan;
-                    break;
+            // Past an accepted frame's data: the sums start again 2N before
+            // the scan (the farthest any decision looks back).
+            if (d_scan - 2 * N > d_sum_from + int64_t(d_e.size()) - 1)
+                reset_sums(std::max(d_base, d_scan - 2 * N));
+            // Summed a piece at a time just ahead of the scan, so that a
+            // crossing does not leave the rest of a long push summed for
+            // nothing.
+            for (;;) {
+                const int64_t summed = d_sum_from + int64_t(d_e.size()) - 1;
+                extend_sums(std::max(summed, d_scan + N) + 4096);
+                const int64_t upto = d_sum_from + int64_t(d_e.size()) - 1;
+                while (d_scan + N <= upto) {
+                    if (d_scan - d_sum_from >= 0 && crosses(d_scan)) {
+                        d_triggered = true;
+                        d_trigger = d_scan;
+                        break;
+                    }
+                    d_scan++;
                 }
-                d_scan++;
+                if (d_triggered || upto >= end)
+                    break;
             }
             if (!d_triggered)
                 break;
@@ -570,13 +606,14 @@ void ofdm_frame_receiver::run()
         // whole frame after it.
         if (d_trigger + 4 * N > end)
             break;
+        extend_sums(d_trigger + 4 * N);
         // M^2 = |P|^2 / R^2 compared as products: no square root or
         // division per sample (metric() gives M itself).
         int64_t peak = d_trigger;
         double best_num = -1.0, best_den = 1.0;
         std::complex<double> P_best = 0.0;
         for (int64_t d = d_trigger; d <= d_trigger + 3 * N; d++) {
-            const int64_t i = d - d_base;
+            const int64_t i = d - d_sum_from;
             const std::complex<double> P = d_q[size_t(i + H)] - d_q[size_t(i)];
             const double R = 0.5 * (d_e[size_t(i + 2 * H)] - d_e[size_t(i)]);
             const double num = R > 0.0 ? std::norm(P) : 0.0, den = R > 0.0 ? R * R : 1.0;
@@ -596,8 +633,10 @@ void ofdm_frame_receiver::run()
         if (need > end)
             break;
         const double cfo = std::arg(P_best) / (pi * N);
+        // locate() checks the metric up to 3N past the coarse timing.
+        extend_sums(coarse + 4 * N);
         int64_t t0 = 0;
-        const bool ok = coarse - H - d_base >= 0 && locate(coarse, cfo, t0);
+        const bool ok = coarse - H - d_sum_from >= 0 && locate(coarse, cfo, t0);
         if (ok) {
             d_scan = t0 + d_f.frame_len() - d_f.symbol_len();
             submit(t0, cfo, best);
@@ -627,9 +666,17 @@ void ofdm_frame_receiver::trim()
         return;
     for (auto& y : d_y)
         y.erase(y.begin(), y.begin() + drop);
-    drop_prefix(d_e, size_t(drop));
-    drop_prefix(d_q, size_t(drop));
     d_base += drop;
+    if (d_sum_from < d_base) {
+        const int64_t k = d_base - d_sum_from;
+        if (k < int64_t(d_e.size()) && k < int64_t(d_q.size())) {
+            drop_prefix(d_e, size_t(k));
+            drop_prefix(d_q, size_t(k));
+            d_sum_from = d_base;
+        } else {
+            reset_sums(d_base);
+        }
+    }
 }
 
 } // namespace ofdm

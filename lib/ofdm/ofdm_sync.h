@@ -105,8 +105,10 @@ private:
     std::vector<cfloat> d_sync_conj_fft; // conj(FFT) of them, zero-padded to the fine search's FFT
     int64_t d_base = 0;
     std::vector<std::vector<cfloat>> d_y;
-    std::vector<std::complex<double>> d_q; // prefix sums of sum_r conj(y_r(n)) y_r(n + N/2)
-    std::vector<double> d_e;               // prefix sums of sum_r |y_r(n)|^2
+    // Prefix sums from sample d_sum_from on (extend_sums()):
+    int64_t d_sum_from = 0;
+    std::vector<std::complex<double>> d_q; // of sum_r conj(y_r(n)) y_r(n + N/2)
+    std::vector<double> d_e;               // of sum_r |y_r(n)|^2
     int64_t d_scan = 0, d_trigger = 0;
     bool d_triggered = false;
     uint64_t d_non_finite = 0;
@@ -114,7 +116,7 @@ private:
     std::unique_ptr<workers> d_workers; // null with threads 0
     std::vector<std::vector<cfloat>> d_pool; // threads 0: popped frames' symbol buffers
 
-    // Scratch of locate() and push(), kept between frames (the arrays of a
+    // Scratch of locate() and extend_sums(), kept between frames (the arrays of a
     // 2048-point frame are fresh pages every time otherwise).
     struct scratch {
         std::vector<std::vector<cfloat>> z;
@@ -130,6 +132,8 @@ private:
     bool locate(int64_t coarse, double cfo, int64_t& t0);
     //! A located frame: its symbols now (threads 0) or by the workers.
     void submit(int64_t t0, double cfo, double m);
+    void extend_sums(int64_t to);
+    void reset_sums(int64_t from);
     void run();
     void trim();
 };
