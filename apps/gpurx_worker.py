@@ -7,7 +7,11 @@
 (docs/scale-out.md). Binds a ZMQ PULL at --listen, decodes the transport
 block PDUs that arrive with lte_sch_decoder_pdu, PUSHes the decoded PDUs
 (their metadata keeps seq and shard_key, plus "worker" = --name, by
-default --listen) to --send, where the collector binds. With --heartbeat,
+default --listen, and "decoder", the index of the decoder that took it) to
+--send, where the collector binds. On CUDA it runs one decoder per GPU of
+--devices ("all": every usable GPU), on the CPU one (--decoders N: N);
+every PDU of a HARQ key goes to the same decoder (its shard key modulo the
+number of decoders), which holds that key's soft buffer. With --heartbeat,
 publishes a heartbeat (its name and a random id of this process) every
 --heartbeat-interval-ms on a ZMQ PUB there, for the front end's
 worker_monitor. A PDU arriving while --max-queue PDUs wait for the decoder
@@ -33,14 +37,20 @@ def parse_args(argv):
                    help="this worker's name in the \"worker\" field (default: --listen)")
     p.add_argument("--channel", default="dlsch", choices=("dlsch", "ulsch"))
     p.add_argument("--backend", default="auto", choices=("auto", "cpu", "cuda"))
-    p.add_argument("--devices", default="0", help="GPUs: \"0\", \"0,1\" or \"all\" (default 0)")
+    p.add_argument("--devices", default="0",
+                   help="GPUs: \"0\", \"0,1\" or \"all\" (every usable GPU); one decoder per GPU "
+                        "(default 0)")
+    p.add_argument("--decoders", type=int, default=None,
+                   help="decoders, 1..64 (default: one per GPU of --devices on CUDA, 1 on the "
+                        "CPU, each with --cpu-threads threads); on CUDA decoder i goes on the "
+                        "i-th GPU, cycling")
     p.add_argument("--harq-buffers", type=int, default=16,
-                   help="HARQ soft buffers, 0..65536 (default 16)")
+                   help="HARQ soft buffers of each decoder, 0..65536 (default 16)")
     p.add_argument("--input", default="float", choices=("float", "int8"),
                    help="LLRs arriving as f32vector (float) or s8vector (int8, L = value / 8)")
     p.add_argument("--iterations", type=int, default=6, help="turbo iterations, 1..16")
     p.add_argument("--cpu-threads", type=int, default=0,
-                   help="CPU backend threads (0: one per hardware thread)")
+                   help="CPU backend threads of each decoder (0: one per hardware thread)")
     p.add_argument("--max-batch", type=int, default=64)
     p.add_argument("--max-tbs", type=int, default=97896)
     p.add_argument("--max-g", type=int, default=262144)
@@ -78,7 +88,8 @@ def main(argv=None):
                               name=a.name, heartbeat=a.heartbeat,
                               heartbeat_interval_ms=a.heartbeat_interval_ms,
                               heartbeat_bind=a.heartbeat_bind, max_queue=a.max_queue,
-                              early_termination=not a.no_early_termination)
+                              early_termination=not a.no_early_termination,
+                              decoders=a.decoders)
     except (ValueError, RuntimeError) as e:
         sys.stderr.write("gpurx-worker: %s\n" % e)
         return 2
@@ -91,8 +102,8 @@ def main(argv=None):
     signal.signal(signal.SIGTERM, on_signal)
     fg.start()
     sys.stderr.write("gpurx-worker %s: listening, sending to %s, %s on %s, %s LLRs, %d HARQ "
-                     "buffers, instance %016x%s (gr-gpurx %s)\n"
-                     % (fg.name, a.send, a.channel, fg.backend(), a.input, a.harq_buffers,
+                     "buffers each, instance %016x%s (gr-gpurx %s)\n"
+                     % (fg.name, a.send, a.channel, fg.describe(), a.input, a.harq_buffers,
                         fg.instance, ", heartbeats to %s" % a.heartbeat if a.heartbeat else "",
                         gpurx.version()))
     sys.stderr.flush()
@@ -113,10 +124,12 @@ def main(argv=None):
     fg.stop()
     fg.wait()
     n = fg.decoded()
-    sys.stderr.write("gpurx-worker %s: stopped, %d TBs decoded in %.1f s, %d dropped, %d stale, "
-                     "CPU %.2f s since it listened\n" % (fg.name, n, time.monotonic() - t0,
-                                                         fg.dropped(), fg.stale(),
-                                                         time.process_time() - cpu0))
+    by = fg.decoded_by()
+    sys.stderr.write("gpurx-worker %s: stopped, %d TBs decoded%s in %.1f s, %d dropped, %d stale, "
+                     "CPU %.2f s since it listened\n"
+                     % (fg.name, n, " (by decoder: %s)" % ", ".join(map(str, by)) if len(by) > 1
+                        else "", time.monotonic() - t0, fg.dropped(), fg.stale(),
+                        time.process_time() - cpu0))
     return 0
 
 

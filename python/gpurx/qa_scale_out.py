@@ -62,7 +62,7 @@ from gnuradio import blocks, gr, gpurx, zeromq
 
 from qa_helpers import BACKEND, pmt_int, require_backend_or_skip, wait_for
 from qa_sch_helpers import encode, meta_get, run_pdus, stop_or_exit, tb_meta
-from gnuradio.gpurx.scale_out import bounded_ring, harq_shard_key, hash_ring
+from gnuradio.gpurx.scale_out import _worker_gate, bounded_ring, harq_shard_key, hash_ring
 from qa_shard_model import ref_router, replay
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -362,7 +362,8 @@ def pace_wait(pace, i, t0, done):
 class deployment:
     """Workers, a front end and the collector (this process) on 127.0.0.1.
 
-    heartbeat: workers publish heartbeats to the front end, whose
+    decoders: each worker's --decoders (None: its default, one per GPU on
+    CUDA, 1 on the CPU). heartbeat: workers publish heartbeats to the front end, whose
     worker_monitor removes and adds endpoints (monitor_timeout_ms). sink: a
     block taking the reorder's PDUs on "in" instead of a message_debug.
     repeat: the front end cycles pdus (a pool) to that many transmissions."""
@@ -372,7 +373,7 @@ class deployment:
                  heartbeat_interval_ms=100, worker_max_queue=1024, frontend_max_queue=1024,
                  repeat=0, sink=None, max_tbs=MAX_TBS, harq_buffers=HARQ_BUFFERS,
                  iterations=6, early_termination=True, start_timeout_s=120, hold=0,
-                 backend=None):
+                 backend=None, decoders=None):
         ports = free_ports(n_workers + 2)
         self.collect = "tcp://127.0.0.1:%d" % ports[0]
         self.heartbeats = "tcp://127.0.0.1:%d" % ports[1] if heartbeat else None
@@ -387,6 +388,8 @@ class deployment:
                             "--iterations", str(iterations), "--log-interval", "2"]
         if not early_termination:
             self.worker_opts.append("--no-early-termination")
+        if decoders:
+            self.worker_opts += ["--decoders", str(decoders)]
         if heartbeat:
             self.worker_opts += ["--heartbeat", self.heartbeats, "--heartbeat-interval-ms",
                                  str(heartbeat_interval_ms)]
@@ -750,7 +753,15 @@ class qa_scale_out_blocks(unittest.TestCase):
                            (["--listen", "tcp://127.0.0.1:1", "--send", "tcp://127.0.0.1:2",
                              "--heartbeat", "z"], "heartbeat"),
                            (["--listen", "tcp://127.0.0.1:1", "--send", "tcp://127.0.0.1:2",
-                             "--max-queue", "-3"], "max_queue")):
+                             "--max-queue", "-3"], "max_queue"),
+                           (["--listen", "tcp://127.0.0.1:1", "--send", "tcp://127.0.0.1:2",
+                             "--decoders", "0"], "decoders"),
+                           (["--listen", "tcp://127.0.0.1:1", "--send", "tcp://127.0.0.1:2",
+                             "--decoders", "65", "--backend", "cpu"], "decoders"),
+                           (["--listen", "tcp://127.0.0.1:1", "--send", "tcp://127.0.0.1:2",
+                             "--devices", "0,0"], "devices"),
+                           (["--listen", "tcp://127.0.0.1:1", "--send", "tcp://127.0.0.1:2",
+                             "--devices", "1,x", "--backend", "cuda"], "devices")):
             r = subprocess.run([sys.executable, "-B", WORKER] + args, capture_output=True,
                                timeout=60)
             self.assertEqual(r.returncode, 2, r.stderr)
@@ -1039,6 +1050,61 @@ class qa_scale_out_blocks(unittest.TestCase):
         self.assertEqual([(py_of(e)["reason"], py_of(e)["seq"], py_of(e)["cause"], py_of(e)["worker"])
                           for e in errs], [("dropped", 1, "worker_queue_full", "w1"),
                                            ("dropped", 3, "worker_queue_full", "w1")])
+
+
+    def test_009b_worker_gate_routes_each_key_to_one_decoder(self):
+        # A worker's gate with two decoders (message_debug blocks standing
+        # in): decoder = shard_key % 2, the key from the metadata, or from
+        # rnti / harq_process / codeword as the sequencer computes it when
+        # there is none (or it is ill-typed); a PDU with neither goes to
+        # decoder 0 (whose decoder reports it). Each output carries
+        # "worker" and "decoder".
+        sinks = [blocks.message_debug(), blocks.message_debug()]
+        gate = _worker_gate("w", 7, sinks, 0)
+        tb = gr.top_block()
+        for i, snk in enumerate(sinks):
+            tb.msg_connect(gate, "pdus%d" % i, snk, "store")
+        def with_key(fields, key):
+            m = pdu(fields)
+            return pmt.cons(pmt.dict_add(pmt.car(m), pmt.intern("shard_key"), key), pmt.cdr(m))
+
+        msgs, want = [], []
+        for r in range(100, 140):
+            for hp in (0, 3):
+                fields = dict(rnti=r, harq_process=hp, codeword=1)
+                key = harq_shard_key(r, hp, 1)
+                msgs += [with_key(fields, pmt.from_uint64(key)), pdu(fields),
+                         with_key(fields, pmt.intern("x"))]
+                want += [key % 2] * 3
+        # A shard key that is not the HARQ key (pdu_sequencer("round_robin"):
+        # the seq) is what routes.
+        for seq in range(6):
+            msgs.append(with_key(dict(rnti=5, harq_process=0), pmt.from_uint64(seq)))
+            want.append(seq % 2)
+        msgs.append(pdu(dict(tbs=1000)))
+        want.append(0)
+        for n, m in enumerate(msgs):
+            meta = pmt.dict_add(pmt.car(m), pmt.intern("seq"), pmt.from_uint64(n))
+            msgs[n] = pmt.cons(meta, pmt.cdr(m))
+        self.assertEqual(set(want), {0, 1})
+        tb.start()
+        bb = gate.to_basic_block()
+        try:
+            for m in msgs:
+                bb._post(PDUS, m)
+            self.assertTrue(wait_for(lambda: sum(s.num_messages() for s in sinks) >= len(msgs),
+                                     10))
+        finally:
+            stop_or_exit(tb)
+        got = {}
+        for i, snk in enumerate(sinks):
+            for j in range(snk.num_messages()):
+                meta = pmt.car(snk.get_message(j))
+                self.assertEqual(int_of(meta, "decoder"), i)
+                self.assertEqual(str_of(meta, "worker"), "w")
+                got[int_of(meta, "seq")] = i
+        self.assertEqual([got[n] for n in range(len(msgs))], want)
+        self.assertEqual(gate.passed, len(msgs))
 
 
 class qa_scale_out_processes(unittest.TestCase):

@@ -24,7 +24,10 @@ put back in order.
   skipping (and reporting) what does not come, and what a worker reports
   it dropped.
 - worker_flowgraph: what gpurx-worker runs: a PULL, a gate (bounded queue,
-  stale PDUs), lte_sch_decoder_pdu, a PUSH; heartbeats on a PUB.
+  stale PDUs; routes each PDU by its HARQ key to one of the decoders),
+  lte_sch_decoder_pdu (one per GPU, or `decoders` of them), a PUSH;
+  heartbeats on a PUB. decoder_of(), usable_gpus(), worker_gpus(): which
+  decoder takes a key, and which GPUs the decoders go on.
 - hash_ring, bounded_ring (shard_ring.py), harq_shard_key(): the hashing
   and balancing, for tests and tools.
 
@@ -34,6 +37,7 @@ included), small beside decoding a large TB, the bound with small ones;
 docs/scale-out.md has the measurements.
 """
 import os
+import re
 import struct
 import sys
 import threading
@@ -50,6 +54,7 @@ ERRORS = pmt.intern("errors")
 SEQ = pmt.intern("seq")
 SHARD_KEY = pmt.intern("shard_key")
 WORKER = pmt.intern("worker")
+DECODER = pmt.intern("decoder")
 REASON = pmt.intern("reason")
 CONTROL = pmt.intern("control")
 HEARTBEATS = pmt.intern("heartbeats")
@@ -880,46 +885,82 @@ class pdu_reorder(gr.basic_block):
         return True
 
 
+def decoder_of(shard_key, n):
+    """The decoder (0..n-1) of a worker with n decoders that takes the PDUs
+    of a shard key: shard_key % n, the same for every transmission of a
+    HARQ key, so each retransmission meets the soft buffer of its key. (The
+    front end places a key on a worker by hash64 of the key, not by its low
+    bits, so the keys one worker holds still spread evenly here.)"""
+    return int(shard_key) % n
+
+
 class _worker_gate(gr.basic_block):
-    """Between a worker's PULL and its decoder (the worker's one Python
+    """Between a worker's PULL and its decoders (the worker's one Python
     block: each hop through a Python message handler costs some 0.1 ms of
     CPU per PDU):
-    - adds "worker" (its name) to the metadata, which the decoder keeps in
-      its output;
+    - sends each PDU to one decoder: decoder_of(its "shard_key", number of
+      decoders), the key computed from rnti, harq_process and codeword
+      (harq_shard_key()) when the PDU has none; decoder 0 for a PDU with
+      neither (the decoder reports what is wrong with it);
+    - adds "worker" (its name) and "decoder" (that decoder's index) to the
+      metadata, which the decoder keeps in its output;
     - a PDU whose "worker_instance" is not this process's (queued for a
       predecessor at the same endpoint, before it died) is dropped and
       counted ("stale"; its seq was reported missing at the collector);
-    - with max_queue > 0, a PDU arriving while the decoder already has
-      max_queue PDUs waiting is dropped: a notice (its metadata plus
-      "dropped" = "worker_queue_full" and "worker", an empty u8vector) goes
-      to the collector on "dropped", whose pdu_reorder reports the seq
-      ("dropped") at once instead of waiting for a timeout; the next PDU of
-      its HARQ key carries "harq_reset" (its buffer missed a transmission).
-    Ports: "pdus" in, "pdus" out (to the decoder), "dropped" out."""
+    - with max_queue > 0, a PDU arriving while its decoder already has
+      max_queue PDUs waiting (the gate's own queue counted too) is dropped:
+      a notice (its metadata plus "dropped" = "worker_queue_full",
+      "worker" and "decoder", an empty u8vector) goes to the collector on
+      "dropped", whose pdu_reorder reports the seq ("dropped") at once
+      instead of waiting for a timeout; the next PDU of its HARQ key
+      carries "harq_reset" (its buffer missed a transmission).
+    Ports: "pdus" in, "pdus0" .. "pdus<n-1>" out (one per decoder),
+    "dropped" out."""
 
-    def __init__(self, name, instance, decoder, max_queue):
+    def __init__(self, name, instance, decoders, max_queue):
         gr.basic_block.__init__(self, "worker_gate", None, None)
         self.name = pmt.intern(name)
         self.instance = instance
         self.max_queue = max_queue
-        self._decoder_bb = decoder.to_basic_block()
+        self.n = len(decoders)
+        self._decoder_bbs = [d.to_basic_block() for d in decoders]
         self._own_bb = None
         self._reset = set()
         self.passed = self.dropped = self.stale = 0
+        self.ports = [pmt.intern("pdus%d" % i) for i in range(self.n)]
+        self._indices = [pmt.from_long(i) for i in range(self.n)]
         self.message_port_register_in(PDUS)
-        self.message_port_register_out(PDUS)
+        for port in self.ports:
+            self.message_port_register_out(port)
         self.message_port_register_out(DROPPED)
         self.set_msg_handler(PDUS, self.handle)
 
-    def queue(self):
-        """PDUs waiting for the decoder (its message queue) and for the gate."""
+    def queue(self, decoder=None):
+        """PDUs waiting for the gate and for one decoder (decoder None: for
+        every decoder)."""
         if self._own_bb is None:
             self._own_bb = self.to_basic_block()
-        return self._decoder_bb.nmsgs(PDUS) + self._own_bb.nmsgs(PDUS)
+        bbs = self._decoder_bbs if decoder is None else (self._decoder_bbs[decoder],)
+        return self._own_bb.nmsgs(PDUS) + sum(bb.nmsgs(PDUS) for bb in bbs)
+
+    def decoder_for(self, meta):
+        """The index of the decoder that takes a PDU with metadata meta."""
+        if self.n == 1:
+            return 0
+        try:
+            key = _meta_int(meta, SHARD_KEY)
+        except TypeError:
+            key = None
+        if key is None:
+            harq = _harq_key(meta)
+            if harq is None:
+                return 0
+            key = harq_shard_key(*harq)
+        return decoder_of(key, self.n)
 
     def handle(self, msg):
         if not _is_pdu(msg):
-            self.message_port_pub(PDUS, msg)  # the decoder reports it
+            self.message_port_pub(self.ports[0], msg)  # the decoder reports it
             return
         meta = pmt.car(msg)
         try:
@@ -934,23 +975,23 @@ class _worker_gate(gr.basic_block):
                                                          self.stale))
                 sys.stderr.flush()
             return
-        if self.max_queue and self.queue() >= self.max_queue:
+        i = self.decoder_for(meta)
+        meta = pmt.dict_add(pmt.dict_add(meta, WORKER, self.name), DECODER, self._indices[i])
+        if self.max_queue and self.queue(i) >= self.max_queue:
             self.dropped += 1
             key = _harq_key(meta)
             if key is not None:
                 self._reset.add(key)
-            notice = pmt.dict_add(pmt.dict_add(meta, DROPPED, pmt.intern("worker_queue_full")),
-                                  WORKER, self.name)
+            notice = pmt.dict_add(meta, DROPPED, pmt.intern("worker_queue_full"))
             self.message_port_pub(DROPPED, pmt.cons(notice, pmt.init_u8vector(0, [])))
             return
-        meta = pmt.dict_add(meta, WORKER, self.name)
         if self._reset:
             key = _harq_key(meta)
             if key in self._reset:
                 self._reset.discard(key)
                 meta = pmt.dict_add(meta, HARQ_RESET, pmt.PMT_T)
         self.passed += 1
-        self.message_port_pub(PDUS, pmt.cons(meta, pmt.cdr(msg)))
+        self.message_port_pub(self.ports[i], pmt.cons(meta, pmt.cdr(msg)))
 
 
 class _heartbeat(gr.basic_block):
@@ -1022,22 +1063,85 @@ def keep_freed_memory():
                 and mallopt(m_mmap_threshold, 32 << 20))
 
 
+_DEVICES_FORM = ("\"all\", a CUDA device ordinal or a comma-separated list of them "
+                 "(\"0,1\")")
+
+
+def usable_gpus():
+    """The ordinals of the usable CUDA devices, what devices="all" means to
+    a decoder: the probe's device count (runtime_report(), as gpurx-info
+    prints it), each device checked with cuda_available(). [] without CUDA."""
+    from gnuradio import gpurx
+    m = re.search(r"^\s*CUDA devices: (\d+)\s*$", gpurx.runtime_report(), re.M)
+    n = int(m.group(1)) if m else 0
+    return [d for d in range(n) if gpurx.cuda_available(d)]
+
+
+def parse_devices(devices):
+    """A devices setting as ordinals: "all" -> usable_gpus(), "0,1" ->
+    [0, 1]. ValueError naming devices on anything else (as the decoders'
+    pipeline_options would: negative, repeated or empty entries)."""
+    if not isinstance(devices, str):
+        raise ValueError("worker: devices must be %s, got %r" % (_DEVICES_FORM, devices))
+    if devices == "all":
+        return usable_gpus()
+    out = []
+    for item in devices.split(","):
+        item = item.strip()
+        if not item.isdigit() or len(item) > 4 or not item.isascii():
+            raise ValueError("worker: devices must be %s, got %r (%r is not an ordinal >= 0)"
+                             % (_DEVICES_FORM, devices, item))
+        if int(item) in out:
+            raise ValueError("worker: devices must be %s, got %r (device %s is listed twice)"
+                             % (_DEVICES_FORM, devices, item))
+        out.append(int(item))
+    return out
+
+
+def worker_gpus(backend, devices):
+    """The GPUs a worker's decoders go on, one decoder per GPU by default,
+    or None where its decoders run on the CPU (backend "cpu"; "auto" where
+    a listed GPU is not usable, or "all" finds none) or where the decoder
+    itself is to refuse the request (an unknown backend; "cuda" without a
+    usable GPU): the decoders then get the worker's own backend and devices
+    strings, and resolve, log or refuse them as any decoder does."""
+    from gnuradio import gpurx
+    if backend not in ("auto", "cuda"):
+        return None
+    gpus = parse_devices(devices)
+    if not gpus:
+        return None
+    if backend == "auto" and not all(gpurx.auto_backend(d) == "cuda" for d in gpus):
+        return None
+    return gpus
+
+
 class worker_flowgraph(gr.top_block):
     """gpurx-worker's flowgraph: zeromq.pull_msg_source (binds listen) ->
-    gate (stale PDUs, max_queue, "worker" = name, default listen:
-    _worker_gate) -> lte_sch_decoder_pdu -> zeromq.push_msg_sink (connects
-    to send, where the collector binds; the gate's drop notices go there
-    too): one Python block, the rest C++. With heartbeat (a ZMQ endpoint), a zeromq.pub_msg_sink there
-    (connecting, or binding with heartbeat_bind) publishes a heartbeat
-    every heartbeat_interval_ms (the front end's worker_monitor takes
-    them). decoded(), dropped(), stale() count PDUs; instance is this
-    process's random id."""
+    gate (stale PDUs, max_queue, "worker" = name, default listen; routes
+    each PDU to a decoder by its HARQ shard key: _worker_gate) -> one or
+    more lte_sch_decoder_pdu -> zeromq.push_msg_sink (connects to send,
+    where the collector binds; the gate's drop notices go there too): one
+    Python block, the rest C++. With heartbeat (a ZMQ endpoint), a
+    zeromq.pub_msg_sink there (connecting, or binding with heartbeat_bind)
+    publishes a heartbeat every heartbeat_interval_ms (the front end's
+    worker_monitor takes them). decoded(), dropped(), stale() count PDUs;
+    instance is this process's random id.
+
+    Decoders: on CUDA (backend "cuda", or "auto" where every GPU of
+    devices is usable) one per GPU of devices ("all": every usable GPU),
+    each with its own HARQ soft buffers (harq_buffers of them) on its GPU;
+    on the CPU one, each with cpu_threads threads. decoders = N sets the
+    number (1..64): decoder i on the i-th GPU, cycling through them. Every
+    PDU of a HARQ key goes to the same decoder (decoder_of())."""
+
+    MAX_DECODERS = 64
 
     def __init__(self, listen, send, channel="dlsch", backend="auto", devices="0",
                  harq_buffers=16, input="float", iterations=6, cpu_threads=0, max_batch=64,
                  max_tbs=97896, max_g=262144, timeout_ms=100, name=None, heartbeat=None,
                  heartbeat_interval_ms=200, heartbeat_bind=False, max_queue=1024,
-                 early_termination=True):
+                 early_termination=True, decoders=None):
         gr.top_block.__init__(self, "gpurx-worker")
         from gnuradio import gpurx
         for param, v in (("listen", listen), ("send", send)) + (
@@ -1050,22 +1154,34 @@ class worker_flowgraph(gr.top_block):
         if not isinstance(heartbeat_interval_ms, (int, float)) or not 1 <= heartbeat_interval_ms <= 60e3:
             raise ValueError("worker: heartbeat_interval_ms must be 1..60000, got %r"
                              % (heartbeat_interval_ms,))
-        opts = gpurx.pipeline_options(max_batch=max_batch, backend=backend, devices=devices,
-                                      cpu_threads=cpu_threads)
-        self.decoder = gpurx.lte_sch_decoder_pdu(channel, iterations, "scaled-max-log-map", input,
-                                                 harq_buffers, bool(early_termination), max_tbs,
-                                                 max_g, "auto", opts)
+        if decoders is not None and (isinstance(decoders, bool) or not isinstance(decoders, int)
+                                     or not 1 <= decoders <= self.MAX_DECODERS):
+            raise ValueError("worker: decoders must be 1..%d (default: one per GPU on CUDA, 1 on "
+                             "the CPU), got %r" % (self.MAX_DECODERS, decoders))
+        gpus = worker_gpus(backend, devices)
+        n = decoders or (len(gpus) if gpus else 1)
+        self.gpus = [gpus[i % len(gpus)] for i in range(n)] if gpus else []
+        self.decoders = []
+        for i in range(n):
+            opts = gpurx.pipeline_options(max_batch=max_batch, backend=backend,
+                                          devices=str(self.gpus[i]) if gpus else devices,
+                                          cpu_threads=cpu_threads)
+            self.decoders.append(gpurx.lte_sch_decoder_pdu(
+                channel, iterations, "scaled-max-log-map", input, harq_buffers,
+                bool(early_termination), max_tbs, max_g, "auto", opts))
+        self.decoder = self.decoders[0]
         self.name = name or listen
         self.instance = new_instance()
         self.source = zeromq.pull_msg_source(listen, timeout_ms, True)
-        self.gate = _worker_gate(self.name, self.instance, self.decoder, max_queue)
+        self.gate = _worker_gate(self.name, self.instance, self.decoders, max_queue)
         self.sink = zeromq.push_msg_sink(send, timeout_ms, False)
         self.errors = _error_log(self.name)
         self.msg_connect(self.source, "out", self.gate, "pdus")
-        self.msg_connect(self.gate, "pdus", self.decoder, "pdus")
         self.msg_connect(self.gate, "dropped", self.sink, "in")
-        self.msg_connect(self.decoder, "pdus", self.sink, "in")
-        self.msg_connect(self.decoder, "errors", self.errors, "errors")
+        for i, dec in enumerate(self.decoders):
+            self.msg_connect(self.gate, "pdus%d" % i, dec, "pdus")
+            self.msg_connect(dec, "pdus", self.sink, "in")
+            self.msg_connect(dec, "errors", self.errors, "errors")
         self.heartbeat = None
         if heartbeat is not None:
             self.heartbeat = _heartbeat(self.name, self.instance, heartbeat_interval_ms,
@@ -1078,7 +1194,12 @@ class worker_flowgraph(gr.top_block):
                     queue=self.gate.queue())
 
     def decoded(self):
-        return self.decoder.pdus_out()
+        """TBs decoded, by every decoder together."""
+        return sum(self.decoded_by())
+
+    def decoded_by(self):
+        """TBs decoded by each decoder."""
+        return [d.pdus_out() for d in self.decoders]
 
     def dropped(self):
         return self.gate.dropped
@@ -1087,4 +1208,16 @@ class worker_flowgraph(gr.top_block):
         return self.gate.stale
 
     def backend(self):
-        return self.decoder.backend()
+        """The first decoder's backend ("cuda" or "cpu"): all of them run
+        on it."""
+        return self.decoders[0].backend()
+
+    def describe(self):
+        """The backend, and with several decoders how many and their GPUs:
+        "cuda", "cuda (2 decoders: GPUs 0, 1)", "cpu (2 decoders)"."""
+        n = len(self.decoders)
+        if n == 1:
+            return self.backend()
+        if self.gpus:
+            return "%s (%d decoders: GPUs %s)" % (self.backend(), n, ", ".join(map(str, self.gpus)))
+        return "%s (%d decoders)" % (self.backend(), n)
