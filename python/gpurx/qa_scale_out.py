@@ -24,6 +24,9 @@ hashing), worker_monitor, pdu_reorder, and gpurx-worker processes.
   lte_sch_decoder_pdu fed the same PDUs, and every transmission of a TB was
   decoded by the worker its key hashes to (so "transmissions" counts the
   combining there);
+- one worker with two decoders (--decoders 2; on CUDA --devices all):
+  bit-exact with the in-process decoder, each PDU decoded by decoder
+  shard_key % 2, every retransmission combined there;
 - a worker killed mid-run: what it had not sent is reported missing
   ("timeout"), everything else comes out in order;
 - a worker killed mid-run with heartbeats: the monitor removes it, its
@@ -1224,6 +1227,46 @@ class qa_scale_out_processes(unittest.TestCase):
               "by worker %s, transmissions %s"
               % (len(outs), self.n_tb, dt, len(outs) / dt, self.ref_s, sorted(by_worker.values()),
                  np.bincount(tx).tolist()))
+
+    def test_010a_one_worker_two_decoders_each_key_on_one(self):
+        # One worker with two decoders (CPU; on CUDA with --devices all: one
+        # per GPU on a host with two, both on GPU 0 with one): the outputs
+        # are bit-exact with one in-process decoder, in order, and each PDU
+        # was decoded by decoder shard_key % 2; every retransmission was
+        # combined there ("transmissions" is its position), so each reached
+        # the decoder holding its key's soft buffer.
+        d = deployment(self.pdus, 1, pace=0.0, window=1 << 16, timeout_ms=60000,
+                       worker_max_queue=0, frontend_max_queue=0, decoders=2,
+                       devices=["all"] if BACKEND == "cuda" else None)
+        try:
+            ok = wait_for(lambda: d.out.num_messages() >= len(self.pdus), 600, 0.05)
+            dt = time.monotonic() - d.t0
+            time.sleep(0.3)
+            outs, errs = d.outputs(), d.errors()
+        finally:
+            logs = d.close()
+        self.assertTrue(ok, "%d of %d came out" % (len(outs), len(self.pdus)))
+        self.assertEqual(errs, [])
+        self.assertEqual([int_of(pmt.car(o), "seq") for o in outs], list(range(len(self.pdus))))
+        by_decoder = [0, 0]
+        for i, o in enumerate(outs):
+            self.check_output(o, i, lambda k: d.endpoints[0])
+            meta = pmt.car(o)
+            self.assertEqual(int_of(meta, "shard_key"), self.keys[i], "seq %d" % i)
+            self.assertEqual(int_of(meta, "decoder"), self.keys[i] % 2, "seq %d" % i)
+            by_decoder[int_of(meta, "decoder")] += 1
+        tx = [int_of(pmt.car(o), "transmissions") for o in outs]
+        self.assertGreater(sum(1 for rv in self.rvs if rv != 0), len(self.pdus) // 3)
+        self.assertEqual(tx, [POSITION[rv] for rv in self.rvs])
+        # Both decoders work: 256 keys, each holding about half of them.
+        self.assertGreater(min(by_decoder), len(self.pdus) // 4)
+        # The worker's own counts (each decoder's pdus_out()), in its last line.
+        said = re.findall(r"stopped, (\d+) TBs decoded \(by decoder: (\d+), (\d+)\)", logs)
+        self.assertEqual([tuple(map(int, t)) for t in said],
+                         [(len(self.pdus), by_decoder[0], by_decoder[1])])
+        print("1 worker, 2 decoders: %d transmissions (%d TBs) in %.1f s (%.0f TB/s; in process "
+              "%.1f s), by decoder %s" % (len(outs), self.n_tb, dt, len(outs) / dt, self.ref_s,
+                                          by_decoder))
 
     def test_011_worker_killed_mid_run(self):
         n = min(len(self.pdus), 3000)
