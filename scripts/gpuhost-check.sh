@@ -315,8 +315,9 @@ for step in "$@"; do
       # order, bit-exact), figures above workers x the in-process rate x 1.1
       # refused. CPU workers with SCALE_THREADS (1) threads each, counts
       # SCALE_WORKERS (1,2,3,4,8); then CUDA workers: one on GPU 0, one per
-      # GPU of BENCH_DEVICES (0,1), and one over all of them (refused by the
-      # decoder: its HARQ buffers live on one GPU). SCALE_N transmissions
+      # GPU of BENCH_DEVICES (0,1), and one over all of them (a decoder per
+      # GPU, keys routed to a fixed one; --devices all where BENCH_DEVICES
+      # is every GPU of the host). SCALE_N transmissions
       # per run (CPU 12000, CUDA 30000).
       log="$out/bench_scale_out.txt"
       echo "== CPU workers" | tee -a "$log"

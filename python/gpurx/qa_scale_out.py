@@ -65,7 +65,8 @@ from gnuradio import blocks, gr, gpurx, zeromq
 
 from qa_helpers import BACKEND, pmt_int, require_backend_or_skip, wait_for
 from qa_sch_helpers import encode, meta_get, run_pdus, stop_or_exit, tb_meta
-from gnuradio.gpurx.scale_out import _worker_gate, bounded_ring, harq_shard_key, hash_ring
+from gnuradio.gpurx.scale_out import (_worker_gate, bounded_ring, harq_shard_key, hash_ring,
+                                      usable_gpus)
 from qa_shard_model import ref_router, replay
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -1517,15 +1518,16 @@ def run_in_process(pdus_of, n, expect, threads, **decoder):
     return chk.last_t - t0, chk
 
 
-def which_bound(r1, w, busiest, cpu, n):
+def which_bound(r1, w, busiest, cpu, n, decoders=None):
     """What bounds a run, from its own figures: the rate each limit allows,
-    the lowest first. balance: w decoders at the in-process rate r1, the
-    busiest worker holding busiest x an even share; front end, collector:
+    the lowest first. balance: the decoders (decoders, default w: one per
+    worker) at the in-process rate r1, the busiest decoder holding busiest
+    x an even share; front end, collector:
     one core over their CPU time per TB (each is one Python process);
     workers: w cores over their CPU time per TB (one decoding thread each,
     their transport and Python beside it); the host: all its hardware
     threads over the CPU time per TB of every process together."""
-    limits = {"balance": w * r1 / busiest if busiest == busiest else float("inf")}
+    limits = {"balance": (decoders or w) * r1 / busiest if busiest == busiest else float("inf")}
     for who, key in (("front end", "frontend"), ("collector", "collector")):
         if cpu[key] > 0:
             limits[who] = n / cpu[key]
@@ -1562,10 +1564,10 @@ def bench_main(argv):
     p.add_argument("--pool", type=int, default=64, help="heavy: distinct TBs cycled (default 64)")
     p.add_argument("--devices", default=None,
                    help="CUDA: the GPUs, e.g. 0,1: 1 worker on GPU 0, one worker per GPU "
-                        "listed, and 1 worker over all of them (the decoder refuses it: its "
-                        "HARQ buffers live on one GPU)")
+                        "listed, and 1 worker over all of them (one decoder per GPU; --devices "
+                        "all where they are every usable GPU of the host)")
     p.add_argument("--bound", type=float, default=1.1,
-                   help="refuse a rate above workers x the in-process rate x this (default 1.1)")
+                   help="refuse a rate above decoders x the in-process rate x this (default 1.1)")
     a = p.parse_args(argv)
     if a.threads < 0 or a.pool < 1 or a.iterations < 1:
         p.error("--threads >= 0, --pool >= 1, --iterations >= 1")
@@ -1640,12 +1642,16 @@ def bench_main(argv):
           "(the decoder's process) | | | | %s |"
           % (a.threads, n, dt, r1, r1 * tb_bits / 1e6, cpu_ms * 1e3 / n, same))
     sys.stdout.flush()
-    runs = [(w, None) for w in counts]
+    runs = [(w, None, w) for w in counts]  # (workers, their --devices, decoders in all)
     if a.devices:
         devs = a.devices.split(",")
-        runs = [(1, [devs[0]]), (len(devs), devs), (1, ["all"])]
+        # The last: one worker with a decoder per listed GPU, named "all"
+        # where the list is every usable GPU of the host.
+        every = sorted(int(x) for x in devs) == usable_gpus()
+        runs = [(1, [devs[0]], 1), (len(devs), devs, len(devs)),
+                (1, ["all" if every else ",".join(devs)], len(devs))]
     status = 0
-    for w, devices in runs:
+    for w, devices, decs in runs:
         label = "%d worker(s)%s" % (w, " (devices %s)" % ",".join(devices) if devices else "")
         chk = bench_checker(expect)
         try:
@@ -1669,7 +1675,10 @@ def bench_main(argv):
             errs = [py_of(e) for e in d.errors()]
         finally:
             logs = d.close(show_logs=False)
-        by_worker = [int(x) for x in re.findall(r"stopped, (\d+) TBs decoded", logs)]
+        said = re.findall(r"stopped, (\d+) TBs decoded(?: \(by decoder: ([\d, ]+)\))?", logs)
+        by_worker = [int(total) for total, _ in said]
+        by_decoder = [int(x) for total, parts in said
+                      for x in (parts.split(",") if parts else [total])]
         checks = []
         if not ok or chk.count != n:
             checks.append("INCOMPLETE: %d of %d" % (chk.count, n))
@@ -1683,20 +1692,23 @@ def bench_main(argv):
         dt = chk.last_t - t_post
         rate = n / dt
         ratio = rate / r1
-        bound = w * a.bound
+        bound = decs * a.bound
         verdict = "in order, %s" % same
         if ratio > bound:
             verdict = ("REFUSED: %.2f x the in-process rate is above the physical bound %.2f "
-                       "(%d worker(s) x %.2f): a measurement error" % (ratio, bound, w, a.bound))
+                       "(%d decoder(s) x %.2f): a measurement error" % (ratio, bound, decs, a.bound))
             status = 1
-        busiest = max(by_worker) / (n / w) if len(by_worker) == w else float("nan")
+        # Balance over decoders (one per worker, or several in one).
+        busiest = (max(by_decoder) / (n / decs) if len(by_worker) == w and len(by_decoder) == decs
+                   else float("nan"))
         print("| %s | %d | %.2f | %.1f | %.1f | %.1f + %.1f | %.2f | %.2f | %.2f, %.2f, %.2f | "
               "%s | %.3f | %s | %s |"
               % (label, n, dt, rate, rate * tb_bits / 1e6, rate * wire_in / 1e6,
-                 rate * chk.out_bytes / 1e6, ratio, ratio / w, d.cpu["frontend"] * 1e3 / n,
+                 rate * chk.out_bytes / 1e6, ratio, ratio / decs, d.cpu["frontend"] * 1e3 / n,
                  d.cpu["worker"] * 1e3 / n, d.cpu["collector"] * 1e3 / n,
-                 ", ".join(str(c) for c in sorted(by_worker)), busiest,
-                 which_bound(r1, w, busiest, d.cpu, n), verdict))
+                 ", ".join(str(c) for c in sorted(by_worker))
+                 + (" (by decoder: %s)" % ", ".join(map(str, by_decoder)) if decs > w else ""),
+                 busiest, which_bound(r1, w, busiest, d.cpu, n, decs), verdict))
         sys.stdout.flush()
     return status
 
