@@ -1662,7 +1662,8 @@ def bench_main(argv):
                            max_tbs=HEAVY_TBS if heavy else MAX_TBS,
                            harq_buffers=0 if heavy else HARQ_BUFFERS,
                            iterations=dec_args["iterations"],
-                           early_termination=dec_args["early_termination"])
+                           early_termination=dec_args["early_termination"],
+                           decoders=decs // w if decs > w else None)
         except AssertionError as e:
             why = [line for line in str(e).splitlines() if "devices" in line or "error" in line]
             print("| %s | refused: %s | | | | | | | | | | | |"
