@@ -266,6 +266,41 @@ inline double host_memory_estimate_gbps(const host_survey& s, double host_bytes_
     return host_bytes_per_frame > 0 ? 2 * s.best_copy / host_bytes_per_frame * frame_bits : 0.0;
 }
 
+/*!
+ * The figures a --devices mode gathers per GPU count (kernel-bound, end to
+ * end with the caller launching and with device threads, and the host's
+ * bounds beside them), and the report printed from them: the scaling table
+ * and the target lines against min(linear, the host bound). \p precision:
+ * decimals of the Gbit/s columns.
+ */
+struct devices_figures {
+    std::vector<double> kern, caller, by_threads, links_bound, together_bound, memory;
+
+    //! The host's bounds for count index \p ci (GPUs' links \p links).
+    void add_bounds(const host_survey& host, size_t ci, const std::vector<link_rates>& links, double frame_bits,
+                    const frame_bytes& fb)
+    {
+        links_bound.push_back(link_bound_gbps(links, frame_bits, fb));
+        together_bound.push_back(link_bound_gbps({ host.together[ci] }, frame_bits, fb));
+        memory.push_back(host_memory_estimate_gbps(host, fb.h2d + fb.d2h, frame_bits));
+    }
+
+    std::string report(const std::vector<size_t>& counts, int precision = 2) const
+    {
+        const std::vector<scaling_column> e2e = { { "e2e in place, caller launches", caller, true, precision },
+                                                  { "e2e in place, threads per GPU launch", by_threads, true,
+                                                    precision } };
+        std::string r = scaling_table(counts, { { "kernel-bound Gbit/s", kern, true, precision }, e2e[0], e2e[1],
+                                                { "bound: links alone, summed", links_bound, false, 1 },
+                                                { "bound: links all at once", together_bound, false, 1 },
+                                                { "host memory estimate", memory, false, 1 } });
+        std::vector<double> host_bound(counts.size());
+        for (size_t i = 0; i < host_bound.size(); i++)
+            host_bound[i] = std::min(together_bound[i], memory[i] > 0 ? memory[i] : together_bound[i]);
+        return r + "\n" + target_lines(counts, kern, e2e, host_bound);
+    }
+};
+
 } // namespace bench
 } // namespace gpurx
 } // namespace gr

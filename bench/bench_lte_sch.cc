@@ -831,12 +831,12 @@ void run_devices(const options& o)
     const size_t ntb = size_t(2 * o.cells), batches_per_gpu = o.quick ? 32 : 128;
     const size_t threads = o.devices.device_threads > 0 ? size_t(o.devices.device_threads) : 1;
     const auto fb = bench::pipeline_frame_bytes(sch::frame_types_of(), size_t(CELL_G), size_t(CELL_TBS));
-    std::vector<double> kern, caller, by_threads, links_bound, together_bound, memory;
+    bench::devices_figures fig;
     for (size_t ci = 0; ci < host.counts.size(); ci++) {
         const size_t k = host.counts[ci];
         const std::string tag = std::to_string(k) + " GPU" + (k > 1 ? "s" : "");
         const auto lk = host.links_of(k);
-        kern.push_back(multi_kernel_gbps(host.first(k), cases, ntb, cfg, ref8, "kernel-bound, " + tag).gbps);
+        fig.kern.push_back(multi_kernel_gbps(host.first(k), cases, ntb, cfg, ref8, "kernel-bound, " + tag).gbps);
         const size_t total = batches_per_gpu * ntb * k;
         const auto a = multi_e2e_gbps(cases, cfg, ref8, host.first(k), ntb, total, 0, lk,
                                       "end to end int8, in place, caller launches, " + tag);
@@ -849,31 +849,19 @@ void run_devices(const options& o)
         std::printf("TBs timed (bits compared), %s: caller launches %zu (%zu), threads launch %zu (%zu)\n",
                     tag.c_str(), a.frames, a.compared, t.frames, t.compared);
         std::fflush(stdout);
-        caller.push_back(a.gbps);
-        by_threads.push_back(t.gbps);
-        links_bound.push_back(bench::link_bound_gbps(lk, CELL_TBS, fb));
-        together_bound.push_back(bench::link_bound_gbps({ host.together[ci] }, CELL_TBS, fb));
-        memory.push_back(bench::host_memory_estimate_gbps(host, fb.h2d + fb.d2h, CELL_TBS));
+        fig.caller.push_back(a.gbps);
+        fig.by_threads.push_back(t.gbps);
+        fig.add_bounds(host, ci, lk, CELL_TBS, fb);
     }
     std::printf("\ncuda-sch, 6 full iterations, Es/N0 %.1f dB, TBS %d at 64-QAM (G = %d), int8 LLRs in (%.0f B per "
                 "TB over PCIe in, %.0f B out); kernel-bound: %d cells (%zu TBs) per GPU per launch; end to end: "
                 "batches of %zu TBs, %zu slots per GPU, %zu batches per GPU timed; TB Gbit/s (a cell at its peak: "
                 "%.2f Mbit/s); (of linear): k times the 1-GPU figure of the column\n\n",
                 o.esn0, CELL_TBS, CELL_G, fb.h2d, fb.d2h, o.cells, ntb, ntb, g_slots, batches_per_gpu, CELL_MBPS);
-    const std::vector<bench::scaling_column> e2e = { { "e2e in place, caller launches", caller },
-                                                      { "e2e in place, threads per GPU launch", by_threads } };
-    std::printf("%s", bench::scaling_table(host.counts, { { "kernel-bound Gbit/s", kern }, e2e[0], e2e[1],
-                                                          { "bound: links alone, summed", links_bound, false, 1 },
-                                                          { "bound: links all at once", together_bound, false, 1 },
-                                                          { "host memory estimate", memory, false, 1 } })
-                          .c_str());
-    std::vector<double> host_bound(host.counts.size());
-    for (size_t i = 0; i < host_bound.size(); i++)
-        host_bound[i] = std::min(together_bound[i], memory[i] > 0 ? memory[i] : together_bound[i]);
-    std::printf("\n%s", bench::target_lines(host.counts, kern, e2e, host_bound).c_str());
+    std::printf("%s", fig.report(host.counts).c_str());
     std::printf("cells in real time, all GPUs, end to end (the caller launching): ");
     for (size_t i = 0; i < host.counts.size(); i++)
-        std::printf("%s%zu GPU(s) %.0f", i ? ", " : "", host.counts[i], caller[i] * 1e3 / CELL_MBPS);
+        std::printf("%s%zu GPU(s) %.0f", i ? ", " : "", host.counts[i], fig.caller[i] * 1e3 / CELL_MBPS);
     std::printf("\nhost memory estimate: twice the best copy rate (%.1f GB/s) over the %.0f B a TB moves through "
                 "host memory (DMA in and out)\nstage times: CUDA events around each batch's copies and kernel, "
                 "profiling on in every end-to-end run above\n",

@@ -717,13 +717,13 @@ int run_devices(const core::cuda_probe_result& probe, const bench::devices_optio
     const auto fb = bench::pipeline_frame_bytes(core::mimo::frame_types_of(), core::mimo::frame_in_bytes(p),
                                                 core::mimo::frame_out_bytes(p, llr_format::float32));
     const double frame_bits = channel_bits * e2e_channels;
-    std::vector<double> kern, caller, by_threads, links_bound, together_bound, memory;
+    bench::devices_figures fig;
     for (size_t ci = 0; ci < host.counts.size(); ci++) {
         const size_t k = host.counts[ci];
         const std::string tag = shape + ", " + std::to_string(k) + " GPU" + (k > 1 ? "s" : "");
         const core::backend_choice where{ core::backend_kind::cuda, host.first(k), "" };
         const auto lk = host.links_of(k);
-        kern.push_back(
+        fig.kern.push_back(
             multi_kernel_gbps(host.first(k), c, data, kernel_channels, vectors, n0, ref, "kernel-bound, " + tag).gbps);
         const auto a = multi_e2e_gbps(c, where, data, vectors, n0, e2e_channels, e2e_batch, channels_per_gpu * k, 0,
                                       lk, ref, "end to end, in place, caller launches, " + tag);
@@ -736,11 +736,9 @@ int run_devices(const core::cuda_probe_result& probe, const bench::devices_optio
         std::printf("frames timed (compared), %s: caller launches %zu (%zu), threads launch %zu (%zu)\n", tag.c_str(),
                     a.frames, a.compared, t.frames, t.compared);
         std::fflush(stdout);
-        caller.push_back(a.gbps);
-        by_threads.push_back(t.gbps);
-        links_bound.push_back(bench::link_bound_gbps(lk, frame_bits, fb));
-        together_bound.push_back(bench::link_bound_gbps({ host.together[ci] }, frame_bits, fb));
-        memory.push_back(bench::host_memory_estimate_gbps(host, fb.h2d + fb.d2h, frame_bits));
+        fig.caller.push_back(a.gbps);
+        fig.by_threads.push_back(t.gbps);
+        fig.add_bounds(host, ci, lk, frame_bits, fb);
     }
     std::printf("\n%s, N = %d vectors per channel, 16 dB Rayleigh, float LLRs out, coded Gbit/s; kernel-bound: %zu "
                 "channels per GPU per launch; end to end: frames of %d channels (%.0f B over PCIe in, %.0f B out), "
@@ -748,17 +746,7 @@ int run_devices(const core::cuda_probe_result& probe, const bench::devices_optio
                 "1-GPU figure of the column\n\n",
                 shape.c_str(), vectors, kernel_channels, e2e_channels, fb.h2d, fb.d2h, e2e_batch, g_slots,
                 channels_per_gpu);
-    const std::vector<bench::scaling_column> e2e = { { "e2e in place, caller launches", caller, true, 3 },
-                                                      { "e2e in place, threads per GPU launch", by_threads, true, 3 } };
-    std::printf("%s", bench::scaling_table(host.counts, { { "kernel-bound Gbit/s", kern, true, 3 }, e2e[0], e2e[1],
-                                                          { "bound: links alone, summed", links_bound, false, 1 },
-                                                          { "bound: links all at once", together_bound, false, 1 },
-                                                          { "host memory estimate", memory, false, 1 } })
-                          .c_str());
-    std::vector<double> host_bound(host.counts.size());
-    for (size_t i = 0; i < host_bound.size(); i++)
-        host_bound[i] = std::min(together_bound[i], memory[i] > 0 ? memory[i] : together_bound[i]);
-    std::printf("\n%s", bench::target_lines(host.counts, kern, e2e, host_bound).c_str());
+    std::printf("%s", fig.report(host.counts, 3).c_str());
     std::printf("host memory estimate: twice the best copy rate (%.1f GB/s) over the %.0f B a frame moves through "
                 "host memory (DMA in and out)\nstage times: CUDA events around each batch's copies and kernel, "
                 "profiling on in every end-to-end run above\n",

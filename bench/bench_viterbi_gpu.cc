@@ -363,13 +363,13 @@ int run_devices(const core::cuda_probe_result& probe, const bench::devices_optio
     const size_t threads = opt.device_threads > 0 ? size_t(opt.device_threads) : 1;
     const auto fb = bench::pipeline_frame_bytes(core::viterbi::frame_types_of(), frames.bytes[0].size(),
                                                 size_t(frame_bits));
-    std::vector<double> kern, caller, by_threads, links_bound, together_bound, memory;
+    bench::devices_figures fig;
     for (size_t ci = 0; ci < host.counts.size(); ci++) {
         const size_t k = host.counts[ci];
         const std::string tag = std::to_string(k) + " GPU" + (k > 1 ? "s" : "");
         const core::backend_choice where{ core::backend_kind::cuda, host.first(k), "" };
         const auto lk = host.links_of(k);
-        kern.push_back(multi_kernel_gbps(host.first(k), cfg, frames, frame_bits, kernel_frames, expected,
+        fig.kern.push_back(multi_kernel_gbps(host.first(k), cfg, frames, frame_bits, kernel_frames, expected,
                                          "kernel-bound, " + tag)
                            .gbps);
         const size_t total = batches_per_gpu * batch * k;
@@ -384,27 +384,15 @@ int run_devices(const core::cuda_probe_result& probe, const bench::devices_optio
         std::printf("frames timed (compared), %s: caller launches %zu (%zu), threads launch %zu (%zu)\n", tag.c_str(),
                     c.frames, c.compared, t.frames, t.compared);
         std::fflush(stdout);
-        caller.push_back(c.gbps);
-        by_threads.push_back(t.gbps);
-        links_bound.push_back(bench::link_bound_gbps(lk, frame_bits, fb));
-        together_bound.push_back(bench::link_bound_gbps({ host.together[ci] }, frame_bits, fb));
-        memory.push_back(bench::host_memory_estimate_gbps(host, fb.h2d + fb.d2h, frame_bits));
+        fig.caller.push_back(c.gbps);
+        fig.by_threads.push_back(t.gbps);
+        fig.add_bounds(host, ci, lk, frame_bits, fb);
     }
     std::printf("\ncuda-thread, K=7 (133,171) r1/2 terminated, %d-bit frames, int8 LLRs in (%.0f B per frame over "
                 "PCIe in, %.0f B out); kernel-bound: %d frames per GPU per launch; end to end: batches of %zu, %zu "
                 "slots per GPU; (of linear): k times the 1-GPU figure of the column\n\n",
                 frame_bits, fb.h2d, fb.d2h, kernel_frames, batch, slots);
-    const std::vector<bench::scaling_column> e2e = { { "e2e in place, caller launches", caller },
-                                                      { "e2e in place, threads per GPU launch", by_threads } };
-    std::printf("%s", bench::scaling_table(host.counts, { { "kernel-bound Gbit/s", kern }, e2e[0], e2e[1],
-                                                          { "bound: links alone, summed", links_bound, false, 1 },
-                                                          { "bound: links all at once", together_bound, false, 1 },
-                                                          { "host memory estimate", memory, false, 1 } })
-                          .c_str());
-    std::vector<double> host_bound(host.counts.size());
-    for (size_t i = 0; i < host_bound.size(); i++)
-        host_bound[i] = std::min(together_bound[i], memory[i] > 0 ? memory[i] : together_bound[i]);
-    std::printf("\n%s", bench::target_lines(host.counts, kern, e2e, host_bound).c_str());
+    std::printf("%s", fig.report(host.counts).c_str());
     std::printf("host memory estimate: twice the best copy rate (%.1f GB/s) over the %.0f B a frame moves through "
                 "host memory (DMA in and out)\nstage times: CUDA events around each batch's copies and kernel, "
                 "profiling on in every end-to-end run above\n",

@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "blocks/idd/idd_adapter.h"
+#include "blocks/mimo/bounded_copy.h"
 #include "idd/idd_implementations.h"
 #include "mimo/mimo_frame.h"
 
@@ -17,19 +18,6 @@ namespace gpurx {
 
 namespace {
 using core::idd::frame_params;
-
-// Copies \p n floats, refusing NaN, Inf and magnitudes beyond \p limit
-// (max_input_component(): the detector's metrics must stay within float's
-// range): returns the index of the first such float, or n.
-size_t copy_bounded(const float* src, size_t n, double limit, float* dst)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (!(std::fabs(src[i]) <= limit)) // false for NaN too
-            return i;
-        dst[i] = src[i];
-    }
-    return n;
-}
 } // namespace
 
 idd_adapter::idd_adapter(const core::mimo_idd_config& cfg, const frame_params& tb) : d_cfg(cfg), d_tb(tb)

@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "blocks/mimo/mimo_adapter.h"
+#include "blocks/mimo/bounded_copy.h"
 #include "blocks/drivers/llr_staging.h"
 
 #include <cmath>
@@ -26,18 +27,6 @@ std::string block_names(std::string m)
             m.replace(p, len, r.second);
     }
     return m;
-}
-
-// Copies \p n floats, refusing NaN, Inf and magnitudes beyond \p limit
-// (max_input_component()): returns the index of the first such float, or n.
-size_t copy_bounded(const float* src, size_t n, double limit, float* dst)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (!(std::fabs(src[i]) <= limit)) // false for NaN too
-            return i;
-        dst[i] = src[i];
-    }
-    return n;
 }
 
 // Why a value copy_bounded() refused is refused.

@@ -74,30 +74,13 @@ public:
                                    L };
         idd::launch_setup(b, max_words, stream);
         uint8_t* s = dev.scratch;
-        batch_view dv{};
-        dv.frames = reinterpret_cast<const frame_desc*>(s + L.det_desc);
-        dv.nframes = n;
-        dv.params = s + L.det_params;
-        dv.in = s + L.det_in;
-        dv.out = s + L.det_out;
-        dv.results = s + L.det_results;
-        dv.scratch = s + L.det_scratch;
-        batch_view dh{};
-        dh.frames = d_det_desc.data();
-        dh.nframes = n;
-        dh.params = d_det_params.data();
-        batch_view sv{};
-        sv.frames = reinterpret_cast<const frame_desc*>(s + L.sch_desc);
-        sv.nframes = n;
-        sv.params = s + L.sch_params;
-        sv.in = s + L.det_out;
-        sv.out = s + L.sch_out;
-        sv.results = s + L.sch_results;
-        sv.scratch = s + L.sch_scratch;
-        batch_view sh{};
-        sh.frames = d_sch_desc.data();
-        sh.nframes = n;
-        sh.params = d_sch_params.data();
+        // The decoder reads the detector's output in place.
+        const batch_view dv = device_view(s, n, L.det_desc, L.det_params, L.det_in, L.det_out, L.det_results,
+                                          L.det_scratch);
+        const batch_view sv = device_view(s, n, L.sch_desc, L.sch_params, L.det_out, L.sch_out, L.sch_results,
+                                          L.sch_scratch);
+        const batch_view dh = host_view(d_det_desc.data(), n, d_det_params.data());
+        const batch_view sh = host_view(d_sch_desc.data(), n, d_sch_params.data());
         for (int pass = 1; pass <= d_cfg.passes; pass++) {
             d_det->enqueue(dv, dh, stream);
             d_sch->enqueue(sv, sh, stream);
@@ -108,6 +91,31 @@ public:
     }
 
 private:
+    //! A part's view of the batch: its records, parameters, input, output,
+    //! results and scratch at these offsets of the IDD kernel's scratch.
+    static batch_view device_view(uint8_t* s, size_t n, size_t desc, size_t params, size_t in, size_t out,
+                                  size_t results, size_t scratch)
+    {
+        batch_view v{};
+        v.frames = reinterpret_cast<const frame_desc*>(s + desc);
+        v.nframes = n;
+        v.params = s + params;
+        v.in = s + in;
+        v.out = s + out;
+        v.results = s + results;
+        v.scratch = s + scratch;
+        return v;
+    }
+    //! What a part's enqueue() reads on the host: records and parameters.
+    static batch_view host_view(const frame_desc* frames, size_t n, const void* params)
+    {
+        batch_view v{};
+        v.frames = frames;
+        v.nframes = n;
+        v.params = params;
+        return v;
+    }
+
     idd::batch_layout layout(size_t n) const
     {
         return idd::batch_layout(d_cfg, n, d_det->scratch_bytes(n), d_sch->scratch_bytes(n));
