@@ -118,7 +118,7 @@ def run_worker(wire, payloads, a):
         idle = (cpu_seconds(proc.pid) - c0) / a.idle
         perf = None
         if a.perf_record:
-            perf = subprocess.Popen(["perf", "record", "-g", "-q", "-o", a.perf_record, "-p",
+            perf = subprocess.Popen(["perf", "record"] + os.environ.get("PERF_CG", "-g").split() + ["-q", "-o", a.perf_record, "-p",
                                      str(proc.pid)], stderr=subprocess.DEVNULL)
             time.sleep(0.5)
         (c0, f0), t0, th0 = proc_stat(proc.pid), time.monotonic(), thread_cpu(proc.pid)

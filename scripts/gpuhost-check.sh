@@ -319,17 +319,25 @@ for step in "$@"; do
       # GPU, keys routed to a fixed one; --devices all where BENCH_DEVICES
       # is every GPU of the host). SCALE_N transmissions
       # per run (CPU 12000, CUDA 30000).
+      # SCALE_CUDA=0 skips the CUDA workers, SCALE_WORKER_COST=0 the cost
+      # of one worker. The CPU rows include the control: k in-process
+      # decoders at once, a process each (the host's own scaling).
       log="$out/bench_scale_out.txt"
+      { echo "== host"; lscpu | grep -E "^(CPU\(s\)|Thread|Core|Socket|NUMA node|Model name)"; } \
+          | tee -a "$log"
       echo "== CPU workers" | tee -a "$log"
       GPURX_TEST_BACKEND=cpu python3 python/gpurx/qa_scale_out.py --bench --traffic heavy \
           --transmissions "${SCALE_N:-12000}" --threads "${SCALE_THREADS:-1}" \
           --workers "${SCALE_WORKERS:-1,2,3,4,8}" 2>&1 | grep -v ":info\|:debug" | tee -a "$log"
       [ "${PIPESTATUS[0]}" = 0 ] || status=1
+      [ "${SCALE_CUDA:-1}" = 0 ] || {
       echo "== CUDA workers" | tee -a "$log"
       GPURX_TEST_BACKEND=cuda python3 python/gpurx/qa_scale_out.py --bench --traffic heavy \
           --transmissions "${SCALE_N:-30000}" --devices "${BENCH_DEVICES:-0,1}" 2>&1 \
           | grep -v ":info\|:debug" | tee -a "$log"
       [ "${PIPESTATUS[0]}" = 0 ] || status=1
+      }
+      [ "${SCALE_WORKER_COST:-1}" = 0 ] && continue
       # One worker's CPU time per TB against the in-process decoder's (fed
       # and drained by plain pyzmq sockets: docs/scale-out.md, "Cost of a
       # worker").

@@ -1518,6 +1518,99 @@ def run_in_process(pdus_of, n, expect, threads, **decoder):
     return chk.last_t - t0, chk
 
 
+def share_main(argv):
+    """--in-process-share: one of the bench's concurrent in-process decoders
+    (a process of its own, no ZMQ). Makes the heavy pool, learns each pool
+    TB's iterations, prints "ready", waits for a line on stdin, decodes its
+    share (transmissions first .. first + count - 1 of the cycled pool, all
+    posted at once, each output checked) and prints a JSON line: t0, t_last
+    (time.time()) and cpu (its CPU seconds over the share)."""
+    p = argparse.ArgumentParser(prog="qa_scale_out.py --in-process-share")
+    p.add_argument("--first", type=int, required=True)
+    p.add_argument("--count", type=int, required=True)
+    p.add_argument("--pool", type=int, default=64)
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--iterations", type=int, default=6)
+    p.add_argument("--early-termination", action="store_true")
+    a = p.parse_args(argv)
+    pool, bits = make_pool(a.pool)
+    payloads = [pmt.serialize_str(pmt.init_u8vector(HEAVY_TBS, b.tolist())) for b in bits]
+    dec_args = dict(max_tbs=HEAVY_TBS, harq_buffers=0, iterations=a.iterations,
+                    early_termination=a.early_termination)
+    _, chk = run_in_process(lambda i: cycled(pool, i), a.pool,
+                            lambda i: (payloads[i], True, None, 1), a.threads, **dec_args)
+    iters = dict(chk.iterations)
+    print("ready")
+    sys.stdout.flush()
+    sys.stdin.readline()
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = -(usage.ru_utime + usage.ru_stime)
+    t0 = time.time()
+    _, chk = run_in_process(lambda i: cycled(pool, a.first + i), a.count,
+                            lambda i: (payloads[(a.first + i) % a.pool], True,
+                                       iters.get((a.first + i) % a.pool), 1),
+                            a.threads, **dec_args)
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    cpu += usage.ru_utime + usage.ru_stime
+    print(json.dumps(dict(t0=t0, t_last=chk.last_t, cpu=cpu, count=chk.count, bad=chk.bad)))
+    sys.stdout.flush()
+    return 1 if chk.bad else 0
+
+
+def run_in_parallel(k, n, a):
+    """k in-process decoders at once, each in a process of its own (no ZMQ,
+    no front end): what k decoders give on this host when nothing but
+    decoding is shared (cores, caches, memory bandwidth, clocks: the
+    host's own scaling, the ceiling for k workers). n transmissions split
+    evenly. (seconds from the first start to the last output, CPU seconds
+    per process summed, failures)."""
+    cmd = [sys.executable, os.path.abspath(__file__), "--in-process-share"]
+    procs = []
+    for j in range(k):
+        first, count = j * n // k, (j + 1) * n // k - j * n // k
+        args = ["--first", str(first), "--count", str(count), "--pool", str(a.pool),
+                "--threads", str(a.threads), "--iterations", str(a.iterations)]
+        if a.early_termination:
+            args.append("--early-termination")
+        procs.append(subprocess.Popen(cmd + args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=subprocess.DEVNULL, text=True))
+    def line_from(pr, test):
+        """The first line of pr's stdout that passes test (GNU Radio's log
+        also writes there), or None at its end."""
+        for line in pr.stdout:
+            if test(line.strip()):
+                return line.strip()
+        return None
+
+    bad = []
+    for pr in procs:
+        if line_from(pr, lambda t: t == "ready") is None:
+            bad.append("a decoder process did not start (exit %s)" % pr.wait())
+    if bad:
+        for pr in procs:
+            pr.kill()
+        return float("nan"), 0.0, bad
+    for pr in procs:
+        pr.stdin.write("go\n")
+        pr.stdin.flush()
+    res = []
+    for pr in procs:
+        line = line_from(pr, lambda t: t.startswith("{")) or ""
+        pr.wait()
+        try:
+            res.append(json.loads(line))
+        except ValueError:
+            bad.append("a decoder process failed (exit %s)" % pr.returncode)
+    if bad:
+        return float("nan"), 0.0, bad
+    for r in res:
+        bad += r["bad"]
+    if sum(r["count"] for r in res) != n:
+        bad.append("decoded %d of %d" % (sum(r["count"] for r in res), n))
+    span = max(r["t_last"] for r in res) - min(r["t0"] for r in res)
+    return span, sum(r["cpu"] for r in res), bad
+
+
 def which_bound(r1, w, busiest, cpu, n, decoders=None):
     """What bounds a run, from its own figures: the rate each limit allows,
     the lowest first. balance: the decoders (decoders, default w: one per
@@ -1566,6 +1659,9 @@ def bench_main(argv):
                    help="CUDA: the GPUs, e.g. 0,1: 1 worker on GPU 0, one worker per GPU "
                         "listed, and 1 worker over all of them (one decoder per GPU; --devices "
                         "all where they are every usable GPU of the host)")
+    p.add_argument("--no-host-control", action="store_true",
+                   help="heavy CPU runs: skip the control (k in-process decoders at once, a "
+                        "process each, for each worker count k >= 2)")
     p.add_argument("--bound", type=float, default=1.1,
                    help="refuse a rate above decoders x the in-process rate x this (default 1.1)")
     a = p.parse_args(argv)
@@ -1651,6 +1747,29 @@ def bench_main(argv):
         runs = [(1, [devs[0]], 1), (len(devs), devs, len(devs)),
                 (1, ["all" if every else ",".join(devs)], len(devs))]
     status = 0
+    # The control: k in-process decoders at once, a process each (no ZMQ),
+    # the host's own scaling for k decoders: k workers cannot pass it.
+    control = {}
+    if heavy and not a.devices and not a.no_host_control:
+        for k in sorted(set(c for c in counts if c >= 2)):
+            span, cpu, bad = run_in_parallel(k, n, a)
+            label = "%d in-process decoders at once (a process each, no ZMQ)" % k
+            if bad:
+                print("| %s | FAILED: %s | | | | | | | | | | | |" % (label, "; ".join(bad[:3])))
+                status = 1
+                continue
+            rate = n / span
+            if rate / r1 > k * a.bound:
+                print("| %s | REFUSED: %.2f x the in-process rate is above the bound %.2f | | | | | "
+                      "| | | | | | |" % (label, rate / r1, k * a.bound))
+                status = 1
+                continue
+            control[k] = rate
+            print("| %s | %d | %.2f | %.1f | %.1f | | %.2f | %.2f | %.2f (the decoders' "
+                  "processes) | | | | %s |" % (label, n, span, rate, rate * tb_bits / 1e6,
+                                               rate / r1, rate / r1 / k, cpu * 1e3 / n, same))
+            sys.stdout.flush()
+    summary = []
     for w, devices, decs in runs:
         label = "%d worker(s)%s" % (w, " (devices %s)" % ",".join(devices) if devices else "")
         chk = bench_checker(expect)
@@ -1711,6 +1830,14 @@ def bench_main(argv):
                  + (" (by decoder: %s)" % ", ".join(map(str, by_decoder)) if decs > w else ""),
                  busiest, which_bound(r1, w, busiest, d.cpu, n, decs), verdict))
         sys.stdout.flush()
+        if not devices:
+            line = "%d worker(s): %.2f of linear (%d x the in-process decoder)" % (w, ratio / decs, decs)
+            if w in control:
+                line += ("; %.2f of %d in-process decoders at once (the host's own scaling: "
+                         "%.2f of linear)" % (rate / control[w], w, control[w] / r1 / w))
+            summary.append(line)
+    for line in summary:
+        print(line)
     return status
 
 
@@ -1719,6 +1846,8 @@ if __name__ == "__main__":
         sys.exit(frontend_main(sys.argv[2:]))
     if len(sys.argv) > 1 and sys.argv[1] == "--bench":
         sys.exit(bench_main(sys.argv[2:]))
+    if len(sys.argv) > 1 and sys.argv[1] == "--in-process-share":
+        sys.exit(share_main(sys.argv[2:]))
     require_backend_or_skip()
     result = unittest.main(exit=False, verbosity=2).result
     sys.exit(0 if result.wasSuccessful() else 1)
