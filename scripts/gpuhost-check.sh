@@ -321,14 +321,15 @@ for step in "$@"; do
       # per run (CPU 12000, CUDA 30000).
       # SCALE_CUDA=0 skips the CUDA workers, SCALE_WORKER_COST=0 the cost
       # of one worker. The CPU rows include the control: k in-process
-      # decoders at once, a process each (the host's own scaling).
+      # decoders at once, a process each (the host's own scaling), each
+      # count SCALE_REPEAT (1) rounds of control then workers.
       log="$out/bench_scale_out.txt"
       { echo "== host"; lscpu | grep -E "^(CPU\(s\)|Thread|Core|Socket|NUMA node|Model name)"; } \
           | tee -a "$log"
       echo "== CPU workers" | tee -a "$log"
       GPURX_TEST_BACKEND=cpu python3 python/gpurx/qa_scale_out.py --bench --traffic heavy \
           --transmissions "${SCALE_N:-12000}" --threads "${SCALE_THREADS:-1}" \
-          --workers "${SCALE_WORKERS:-1,2,3,4,8}" 2>&1 | grep -v ":info\|:debug" | tee -a "$log"
+          --workers "${SCALE_WORKERS:-1,2,3,4,8}" --repeat "${SCALE_REPEAT:-1}" 2>&1 | grep -v ":info\|:debug" | tee -a "$log"
       [ "${PIPESTATUS[0]}" = 0 ] || status=1
       [ "${SCALE_CUDA:-1}" = 0 ] || {
       echo "== CUDA workers" | tee -a "$log"

@@ -1662,11 +1662,14 @@ def bench_main(argv):
     p.add_argument("--no-host-control", action="store_true",
                    help="heavy CPU runs: skip the control (k in-process decoders at once, a "
                         "process each, for each worker count k >= 2)")
+    p.add_argument("--repeat", type=int, default=1,
+                   help="CPU runs with the control: rounds of control then workers per count "
+                        "(default 1)")
     p.add_argument("--bound", type=float, default=1.1,
                    help="refuse a rate above decoders x the in-process rate x this (default 1.1)")
     a = p.parse_args(argv)
-    if a.threads < 0 or a.pool < 1 or a.iterations < 1:
-        p.error("--threads >= 0, --pool >= 1, --iterations >= 1")
+    if a.threads < 0 or a.pool < 1 or a.iterations < 1 or a.repeat < 1:
+        p.error("--threads >= 0, --pool >= 1, --iterations >= 1, --repeat >= 1")
     counts = [int(w) for w in a.workers.split(",") if w.strip()]
     if not counts or min(counts) < 1:
         p.error("--workers: counts of at least 1")
@@ -1747,30 +1750,36 @@ def bench_main(argv):
         runs = [(1, [devs[0]], 1), (len(devs), devs, len(devs)),
                 (1, ["all" if every else ",".join(devs)], len(devs))]
     status = 0
-    # The control: k in-process decoders at once, a process each (no ZMQ),
-    # the host's own scaling for k decoders: k workers cannot pass it.
-    control = {}
-    if heavy and not a.devices and not a.no_host_control:
-        for k in sorted(set(c for c in counts if c >= 2)):
-            span, cpu, bad = run_in_parallel(k, n, a)
-            label = "%d in-process decoders at once (a process each, no ZMQ)" % k
-            if bad:
-                print("| %s | FAILED: %s | | | | | | | | | | | |" % (label, "; ".join(bad[:3])))
-                status = 1
-                continue
-            rate = n / span
-            if rate / r1 > k * a.bound:
-                print("| %s | REFUSED: %.2f x the in-process rate is above the bound %.2f | | | | | "
-                      "| | | | | | |" % (label, rate / r1, k * a.bound))
-                status = 1
-                continue
-            control[k] = rate
-            print("| %s | %d | %.2f | %.1f | %.1f | | %.2f | %.2f | %.2f (the decoders' "
-                  "processes) | | | | %s |" % (label, n, span, rate, rate * tb_bits / 1e6,
-                                               rate / r1, rate / r1 / k, cpu * 1e3 / n, same))
-            sys.stdout.flush()
-    summary = []
-    for w, devices, decs in runs:
+    n_cols = "| | | | | | | | | | | |"  # the row's other cells, empty
+
+    def control_row(k, reference=False):
+        """k in-process decoders at once, a process each (no ZMQ): the
+        host's own scaling for k decoders, which k workers cannot pass. Its
+        TB/s, or None (reported). reference: the run that may set the
+        in-process rate (no bound against it)."""
+        nonlocal status
+        span, cpu, bad = run_in_parallel(k, n, a)
+        label = "%d in-process decoder(s) at once (a process each, no ZMQ)" % k
+        if bad:
+            print("| %s | FAILED: %s %s" % (label, "; ".join(bad[:3]), n_cols))
+            status = 1
+            return None
+        rate = n / span
+        if not reference and rate / r1 > k * a.bound:
+            print("| %s | REFUSED: %.2f x the in-process rate is above the bound %.2f %s"
+                  % (label, rate / r1, k * a.bound, n_cols))
+            status = 1
+            return None
+        print("| %s | %d | %.2f | %.1f | %.1f | | %.2f | %.2f | %.2f (the decoders' processes) "
+              "| | | | %s |" % (label, n, span, rate, rate * tb_bits / 1e6, rate / r1, rate / r1 / k,
+                               cpu * 1e3 / n, same))
+        sys.stdout.flush()
+        return rate
+
+    def workers_row(w, devices, decs):
+        """w worker processes (front end, ZMQ, collector): their TB/s, or
+        None (refused, failed: reported)."""
+        nonlocal status
         label = "%d worker(s)%s" % (w, " (devices %s)" % ",".join(devices) if devices else "")
         chk = bench_checker(expect)
         try:
@@ -1785,9 +1794,9 @@ def bench_main(argv):
                            decoders=decs // w if decs > w else None)
         except AssertionError as e:
             why = [line for line in str(e).splitlines() if "devices" in line or "error" in line]
-            print("| %s | refused: %s | | | | | | | | | | | |"
-                  % (label, (why[-1] if why else str(e).splitlines()[0]).strip()))
-            continue
+            print("| %s | refused: %s %s"
+                  % (label, (why[-1] if why else str(e).splitlines()[0]).strip(), n_cols))
+            return None
         logs = ""
         try:
             ok = wait_for(lambda: chk.count >= n or d.err.num_messages() > 0, 1800, 0.01)
@@ -1806,9 +1815,9 @@ def bench_main(argv):
             checks.append("collector errors: %s" % errs[:3])
         checks += chk.bad
         if checks:
-            print("| %s | FAILED: %s | | | | | | | | | | | |" % (label, "; ".join(checks)))
+            print("| %s | FAILED: %s %s" % (label, "; ".join(checks), n_cols))
             status = 1
-            continue
+            return None
         dt = chk.last_t - t_post
         rate = n / dt
         ratio = rate / r1
@@ -1830,12 +1839,42 @@ def bench_main(argv):
                  + (" (by decoder: %s)" % ", ".join(map(str, by_decoder)) if decs > w else ""),
                  busiest, which_bound(r1, w, busiest, d.cpu, n, decs), verdict))
         sys.stdout.flush()
-        if not devices:
-            line = "%d worker(s): %.2f of linear (%d x the in-process decoder)" % (w, ratio / decs, decs)
-            if w in control:
-                line += ("; %.2f of %d in-process decoders at once (the host's own scaling: "
-                         "%.2f of linear)" % (rate / control[w], w, control[w] / r1 / w))
-            summary.append(line)
+        return rate if ratio <= bound else None
+
+    # The reference for "linear": the faster of the in-process decoder above
+    # and one decoder in a process of its own (the control's k = 1), so
+    # that neither a slower bench process nor a faster fresh one flatters
+    # the ratios.
+    with_control = heavy and not a.devices and not a.no_host_control
+    if with_control:
+        alone = control_row(1, reference=True)
+        if alone is not None and alone > r1:
+            print("| linear: k x %.1f TB/s, one decoder in a process of its own (above the "
+                  "in-process row's %.1f) %s" % (alone, r1, n_cols))
+            r1 = alone
+    # CPU workers with the control: for each count, --repeat rounds of the
+    # control (k in-process decoders at once, a process each) and then the
+    # workers, so that each pair ran under the same conditions of the host.
+    summary = []
+    for w, devices, decs in runs:
+        pairs = []
+        for _ in range(a.repeat if with_control else 1):
+            c = control_row(w) if with_control else None
+            r = workers_row(w, devices, decs)
+            if r is not None:
+                pairs.append((r, c))
+        if devices or not pairs:
+            continue
+        line = "%d worker(s): %s of linear (%d x the in-process decoder)" % (
+            w, ", ".join("%.2f" % (r / r1 / decs) for r, _ in pairs), decs)
+        vs = [r / c for r, c in pairs if c]
+        if vs:
+            med = sorted(vs)[len(vs) // 2]
+            line += ("; %s of %d in-process decoder(s) at once, run just before (median %.2f; the "
+                     "host's own scaling: %s of linear)"
+                     % (", ".join("%.2f" % v for v in vs), w, med,
+                        ", ".join("%.2f" % (c / r1 / w) for _, c in pairs if c)))
+        summary.append(line)
     for line in summary:
         print(line)
     return status
