@@ -43,6 +43,8 @@
 //   bench_caller [--rounds N] [--frames N] [--batch N] [--slots N] [--feed frame|batch|both]
 //                [--latency-us N] [--cold]
 #include "bench_checks.h"
+#include "bench_devices.h"
+#include "mimo/mimo_frame.h"
 #include "pipeline/batch_pipeline.h"
 #include "pipeline/worker_pool.h"
 
@@ -53,6 +55,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <random>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -155,9 +158,12 @@ private:
 };
 
 struct options {
-    size_t rounds = 7, frames = 400000, batch = 528, slots = 12, latency_us = 500;
+    // frames, batch and latency_us: 0 until given, then the shape's default
+    size_t rounds = 7, frames = 0, batch = 0, slots = 12, latency_us = 0;
+    bool latency_given = false;
     bool cold = false;
     std::string feed = "both";
+    std::string shape = "turbo";
 };
 
 struct round_result {
@@ -292,6 +298,144 @@ round_result run_round(const options& o, bool batched)
     return r;
 }
 
+// ------------------------------------------------ bench_mimo --devices' loop
+
+// bench_mimo --devices' end-to-end shape: frames of 64 channels of 4x4
+// 16-QAM, 12 vectors each, float LLRs out (32 KB in, 48 KB out), batches of
+// 1024 frames (65536 channels), 3 slots per GPU of 4.
+constexpr int kMimoChannels = 64, kMimoVectors = 12;
+constexpr size_t kMimoSources = 64; // distinct staged inputs, as bench_mimo's 4096 channels in frames of 64
+
+// Writes each frame's result record (detected) and output: the expected
+// output of the source frame whose number the input's first word holds, so
+// that frame_check's comparison passes only when the pipeline hands each
+// frame's own output back.
+class mimo_null_kernel final : public core::cpu_kernel
+{
+public:
+    mimo_null_kernel(const bench::expected_outputs& e, bool cold) : d_exp(e), d_cold(cold) {}
+    const char* name() const override { return "null (MIMO shape)"; }
+    void run(const core::batch_view& b, core::worker_pool&) override
+    {
+        auto* r = b.results_as<core::mimo::frame_result>();
+        for (size_t i = 0; i < b.nframes; i++) {
+            uint32_t src;
+            std::memcpy(&src, b.in + b.frames[i].in_offset, sizeof src);
+            const auto& o = d_exp.out[src % d_exp.out.size()];
+            uint8_t* out = b.out + b.frames[i].out_offset;
+            std::memcpy(out, o.data(), std::min<size_t>(o.size(), b.frames[i].out_bytes));
+            r[i] = { core::mimo::STATUS_OK, 4 };
+            if (d_cold)
+                evict(out, b.frames[i].out_bytes);
+        }
+        if (d_cold)
+            evict(r, b.nframes * sizeof(core::mimo::frame_result));
+    }
+
+private:
+    const bench::expected_outputs& d_exp;
+    bool d_cold;
+};
+
+// The expected float LLRs of the source frames: Gaussian, seeded (their
+// signs are what frame_check compares).
+bench::expected_outputs mimo_expected(size_t out_bytes)
+{
+    bench::expected_outputs e;
+    e.reference = "the null kernel's copy";
+    e.exact = false;
+    e.kind = bench::compare_kind::sign_f32;
+    e.tolerance = 0.01; // bench_mimo's
+    std::mt19937 g(7);
+    std::normal_distribution<float> d(0.0f, 4.0f);
+    e.out.resize(kMimoSources);
+    for (auto& o : e.out) {
+        std::vector<float> v(out_bytes / sizeof(float));
+        for (auto& x : v)
+            x = d(g);
+        o.resize(out_bytes);
+        std::memcpy(o.data(), v.data(), out_bytes);
+    }
+    return e;
+}
+
+/*!
+ * One round of bench_mimo --devices' end-to-end loop (multi_e2e_gbps), on
+ * the CPU engine with the null kernel: bench::timed_pipeline,
+ * bench::submit_in_place (the warm-up writes every staging position, the
+ * timed frames reuse it) and, per frame out, bench_mimo's order check and
+ * frame_check::add (status from the result record; one frame in
+ * bench::sample_every has its LLR signs compared).
+ */
+round_result run_mimo_round(const options& o)
+{
+    core::mimo_config cfg;
+    cfg.nt = cfg.nr = 4;
+    cfg.modulation = core::mimo::modulation::qam16;
+    cfg.max_channels = kMimoChannels;
+    const core::mimo::frame_params p = core::mimo::frame_params_for(cfg, kMimoVectors, -1.0f, kMimoChannels);
+    core::pipeline_config pc;
+    pc.types = core::mimo::frame_types_of();
+    pc.slots = o.slots;
+    pc.max_batch = o.batch;
+    pc.max_in_bytes = core::mimo::frame_in_bytes(p);
+    pc.max_out_bytes = core::mimo::frame_out_bytes(p, core::mimo::llr_format::float32);
+    pc.flush_timeout = std::chrono::microseconds(1000000);
+    pc.cpu_threads = 1;
+    static const bench::expected_outputs expected = mimo_expected(pc.max_out_bytes);
+    const size_t in_bytes = pc.max_in_bytes, nsrc = kMimoSources;
+    std::vector<uint8_t> src(nsrc * in_bytes, 0);
+    for (size_t i = 0; i < nsrc; i++) {
+        const auto w = uint32_t(i);
+        std::memcpy(&src[i * in_bytes], &w, sizeof w);
+    }
+    auto engine = std::make_unique<async_engine>(
+        core::make_cpu_engine(std::make_unique<mimo_null_kernel>(expected, o.cold), pc.slots, pc.geometry(), 1),
+        std::chrono::microseconds(o.latency_us));
+    async_engine& eng = *engine;
+    core::batch_pipeline pipe(std::move(engine), pc);
+    const size_t warm = pc.slots * pc.max_batch;
+    const size_t total = std::max((o.frames + o.batch - 1) / o.batch * o.batch, 2 * warm);
+    const std::string what = "MIMO feed";
+    bench::frame_check check(what, &expected);
+    const double secs = bench::timed_pipeline(
+        pipe, warm, total, pc.max_batch,
+        [&](core::batch_pipeline& pp, size_t in, size_t left) -> size_t {
+            if (in == warm)
+                eng.queries = 0;
+            return bench::submit_in_place(pp, in, left, warm, pc.max_batch, in_bytes, pc.max_out_bytes, &p,
+                                          [&](uint8_t* dst, size_t pos) {
+                                              std::memcpy(dst, &src[(pos % nsrc) * in_bytes], in_bytes);
+                                          });
+        },
+        [&](const core::completed_frame& f, size_t number, bool timed) {
+            if (f.seq != number)
+                bench::fail(what + ": frame " + std::to_string(f.seq) + " came out as number " +
+                            std::to_string(number));
+            // bench_mimo's detected()
+            const int32_t st = f.rejected ? -1 : f.result_as<core::mimo::frame_result>()->status;
+            const bool detected = st == core::mimo::STATUS_OK || st == core::mimo::STATUS_RANK_DEFICIENT;
+            check.add(size_t(f.user) % nsrc, f.data, f.out_bytes, detected,
+                      !timed || number % bench::sample_every == 0);
+        });
+    check.require(warm + total);
+    if (check.differing)
+        bench::fail(what + ": " + std::to_string(check.differing_frames) + " of " + std::to_string(check.compared) +
+                    " compared frames differ from their source's output");
+    double launch_s = 0, wait_s = 0;
+    for (const auto& st : pipe.stats()) {
+        launch_s += st.launch_s;
+        wait_s += st.wait_s;
+    }
+    round_result r;
+    r.wall_ns = secs * 1e9 / double(total);
+    r.launch_ns = launch_s * 1e9 / double(total);
+    r.wait_ns = wait_s * 1e9 / double(total);
+    r.caller_ns = r.wall_ns - r.launch_ns - r.wait_ns;
+    r.queries = double(eng.queries) / double(total);
+    return r;
+}
+
 size_t parse_size(const char* flag, const char* v, bool zero = false)
 {
     char* end = nullptr;
@@ -318,7 +462,9 @@ int main(int argc, char** argv)
         else if (a == "--slots")
             o.slots = parse_size("--slots", v), i++;
         else if (a == "--latency-us")
-            o.latency_us = parse_size("--latency-us", v, true), i++;
+            o.latency_us = parse_size("--latency-us", v, true), o.latency_given = true, i++;
+        else if (a == "--shape" && v && (std::string(v) == "turbo" || std::string(v) == "mimo"))
+            o.shape = v, i++;
         else if (a == "--cold")
             o.cold = true;
         else if (a == "--feed" && v && (std::string(v) == "frame" || std::string(v) == "batch" ||
@@ -326,13 +472,24 @@ int main(int argc, char** argv)
             o.feed = v, i++;
         else {
             std::fprintf(stderr,
-                         "usage: bench_caller [--rounds N] [--frames N] [--batch N] [--slots N] "
+                         "usage: bench_caller [--shape turbo|mimo] [--rounds N] [--frames N] [--batch N] [--slots N] "
                          "[--feed frame|batch|both] [--latency-us N] [--cold]\n");
             return 2;
         }
     }
-    std::printf("caller bookkeeping per frame, CPU engine, null kernel: K=6144 int8 shapes, batches of %zu, %zu "
+    const bool mimo = o.shape == "mimo";
+    // The shape's defaults: a batch as bench_turbo's or bench_mimo's, about
+    // as long on an H100 as theirs (the MIMO batch's kernel and copies).
+    if (!o.frames)
+        o.frames = mimo ? 60000 : 400000;
+    if (!o.batch)
+        o.batch = mimo ? 1024 : 528;
+    if (!o.latency_given)
+        o.latency_us = mimo ? 1300 : 500;
+    std::printf("caller bookkeeping per frame, CPU engine, null kernel: %s, batches of %zu, %zu "
                 "slots, %zu frames a round, %zu rounds; batches complete %zu us after launch%s\n",
+                mimo ? "bench_mimo --devices' shape (64 channels of 4x4 16-QAM a frame, float LLRs) and loop"
+                     : "K=6144 int8 shapes",
                 o.batch, o.slots, o.frames, o.rounds, o.latency_us,
                 o.cold ? "; results and outputs evicted from the caches (as DMA leaves them)" : "");
     std::printf("caller ns/frame = (wall - engine launch - waiting for completion) / frames; launch: the null "
@@ -341,15 +498,17 @@ int main(int argc, char** argv)
     std::printf("| feed | round | wall ns/frame | launch ns/frame | wait ns/frame | caller ns/frame | queries/frame "
                 "|\n|---|---|---|---|---|---|---|\n");
     std::vector<std::pair<std::string, bool>> feeds;
-    if (o.feed != "batch")
+    if (mimo)
+        feeds.push_back({ "mimo (bench_mimo --devices: begin_frames, front_many/pop_many, frame_check)", true });
+    if (!mimo && o.feed != "batch")
         feeds.push_back({ "frame (begin_frame, front/pop)", false });
-    if (o.feed != "frame")
+    if (!mimo && o.feed != "frame")
         feeds.push_back({ "batch (begin_frames, front_many/pop_many)", true });
     std::vector<std::vector<double>> caller(feeds.size()), queries(feeds.size());
     // Rounds interleaved between the feeds: the machine's load drifts.
     for (size_t r = 0; r < o.rounds; r++)
         for (size_t f = 0; f < feeds.size(); f++) {
-            const auto x = run_round(o, feeds[f].second);
+            const auto x = mimo ? run_mimo_round(o) : run_round(o, feeds[f].second);
             caller[f].push_back(x.caller_ns);
             queries[f].push_back(x.queries);
             std::printf("| %s | %zu | %.1f | %.1f | %.1f | %.1f | %.4f |\n", feeds[f].first.c_str(), r + 1,

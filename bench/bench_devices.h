@@ -19,11 +19,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace gr {
@@ -164,18 +167,79 @@ inline int reps_for(double one_launch_s, double target_s = 0.5, int lo = 5, int 
  * Wall seconds of \p reps launches on each of \p ndev devices, all at once:
  * launch(i) enqueues one launch on device i without waiting, the devices in
  * turn, reps times; finish(i) waits for device i. The wall time covers all
- * of them (kernel-bound: each GPU its own resident batch).
+ * of them (kernel-bound: each GPU its own resident batch). \p launch_s,
+ * when given, gets per device the host seconds spent inside launch(i): with
+ * one thread launching on every GPU, their sum per round is the least time a
+ * round of launches takes, whatever the GPUs.
  */
 template <class Launch, class Finish>
-double timed_launches(size_t ndev, int reps, Launch launch, Finish finish)
+double timed_launches(size_t ndev, int reps, Launch launch, Finish finish, std::vector<double>* launch_s = nullptr)
 {
-    const auto t0 = std::chrono::steady_clock::now();
+    using clk = std::chrono::steady_clock;
+    std::vector<double> host(ndev, 0.0);
+    const auto t0 = clk::now();
     for (int r = 0; r < reps; r++)
-        for (size_t i = 0; i < ndev; i++)
+        for (size_t i = 0; i < ndev; i++) {
+            const auto a = clk::now();
             launch(i);
+            host[i] += std::chrono::duration<double>(clk::now() - a).count();
+        }
     for (size_t i = 0; i < ndev; i++)
         finish(i);
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double secs = std::chrono::duration<double>(clk::now() - t0).count();
+    if (launch_s)
+        *launch_s = host;
+    return secs;
+}
+
+/*!
+ * timed_launches() with a thread per device, as a deployment drives each
+ * GPU from a thread of its own: thread i enqueues launch(i) \p reps times
+ * without waiting, then finish(i). The wall time runs from the moment every
+ * thread is released until the last has finished; \p launch_s, when given,
+ * gets per device the host seconds inside launch(i). What one thread must
+ * do per launch (a kernel's host-side set-up, the driver's calls) then no
+ * longer adds up over the GPUs. launch and finish of different devices run
+ * at once; of one device, in its thread, in order.
+ */
+template <class Launch, class Finish>
+double
+timed_launches_threaded(size_t ndev, int reps, Launch launch, Finish finish, std::vector<double>* launch_s = nullptr)
+{
+    using clk = std::chrono::steady_clock;
+    std::vector<double> host(ndev, 0.0);
+    std::mutex m;
+    std::condition_variable cv;
+    bool go = false;
+    std::vector<std::thread> threads;
+    threads.reserve(ndev);
+    for (size_t i = 0; i < ndev; i++)
+        threads.emplace_back([&, i] {
+            {
+                std::unique_lock<std::mutex> lock(m);
+                cv.wait(lock, [&] { return go; });
+            }
+            double h = 0;
+            for (int r = 0; r < reps; r++) {
+                const auto a = clk::now();
+                launch(i);
+                h += std::chrono::duration<double>(clk::now() - a).count();
+            }
+            finish(i);
+            host[i] = h; // each thread its own element
+        });
+    const auto t0 = clk::now();
+    {
+        std::lock_guard<std::mutex> lock(m);
+        go = true;
+    }
+    cv.notify_all();
+    for (auto& t : threads)
+        t.join();
+    const double secs = std::chrono::duration<double>(clk::now() - t0).count();
+    if (launch_s)
+        *launch_s = host;
+    return secs;
 }
 
 /*!
@@ -221,6 +285,9 @@ struct device_figure {
     double secs = 0;                                 //!< timed wall time (end to end)
     std::vector<core::pipeline_device_stats> stages; //!< per device, timed part (end to end)
     size_t device_threads = 0;                       //!< the pipeline's (end to end)
+    //! Of the caller's time, comparing the sampled frames' outputs (timed
+    //! part; 0: not measured).
+    double compare_s = 0;
 };
 
 //! A column of a scaling table: one figure per GPU count.
@@ -357,6 +424,10 @@ inline void print_stages(const std::string& what, const device_figure& f, double
                 "could feed %.1f Gbit/s of %.0f-bit frames); busiest: %s, %s\n",
                 percent(caller_busy).c_str(), ns, ns > 0 ? frame_bits / ns : 0.0, frame_bits, busiest_what.c_str(),
                 percent(busiest).c_str());
+    if (f.compare_s > 0 && f.frames)
+        std::printf("of the caller's time, comparing the sampled frames' outputs with the reference's: %.0f ns per "
+                    "frame\n",
+                    1e9 * f.compare_s / double(f.frames));
 }
 
 } // namespace bench

@@ -26,7 +26,10 @@
 //                    6 full iterations at Es/N0 --esn0 (3 dB): kernel-bound
 //                    (each GPU its own resident --cells cells, 2 TBs each,
 //                    the launches of all GPUs timed together over about half
-//                    a second) and end to end, int8 LLRs, through one
+//                    a second, each GPU launched on by a thread of its own;
+//                    printed besides: one thread launching on every GPU in
+//                    turn, and the host time per launch of each GPU) and
+//                    end to end, int8 LLRs, through one
 //                    pipeline over the GPUs (the producer writing each TB
 //                    into the staging in place, batches of 2 x --cells TBs,
 //                    --slots per GPU, 128 batches per GPU timed, 32 with
@@ -709,8 +712,16 @@ void run_gpu(const options& o)
  * Kernel-bound TB Gbit/s of several GPUs at once: each decodes its own
  * resident \p ntb TBs; the launches of all of them are timed together (wall
  * time, about half a second: bench::reps_for the first GPU's median
- * launch). Checked: every TB of each GPU's last launch as the CPU twin
- * (\p ref), and the figure not above the sum of the GPUs' kernel bounds.
+ * launch), each GPU driven by a thread of its own (the figure returned), and
+ * also by one thread launching on every GPU in turn, as the other --devices
+ * benchmarks time theirs. A cuda-sch launch costs the host more than other
+ * kernels' (it lays out the batch's code blocks, looks up their gather
+ * tables and uploads their slots, then makes seven launches): one thread
+ * can enqueue only so many per second for all the GPUs together, and at
+ * four H100s that, not the GPUs, bounded the figure. Printed per GPU count:
+ * both figures and the host time per launch of each GPU. Checked: every TB
+ * of each GPU's last launch of each run as the CPU twin (\p ref), and the
+ * figures not above the sum of the GPUs' kernel bounds.
  */
 bench::device_figure multi_kernel_gbps(const std::vector<int>& devices, const std::vector<tb_case>& cases,
                                        size_t ntb, const sch_config& cfg, const outcome& ref, const std::string& what)
@@ -723,28 +734,64 @@ bench::device_figure multi_kernel_gbps(const std::vector<int>& devices, const st
         x->launch();
     for (auto& x : b)
         x->finish();
-    const int reps = bench::reps_for(b[0]->time(3) * 1e-3);
-    for (auto& x : b) {
-        x->clear();
-        x->finish();
-    }
-    const double secs = bench::timed_launches(
-        b.size(), reps, [&](size_t i) { b[i]->launch(); }, [&](size_t i) { b[i]->finish(); });
-    bench::device_figure f;
+    const double alone_ms = b[0]->time(3);
+    const int reps = bench::reps_for(alone_ms * 1e-3);
     const double bits = info_bits(cases, ntb);
     const double instr = 16.0 * 6; // the turbo kernel's floor, per bit and iteration
+    double bound = 0;
     std::string why;
     for (auto& x : b) {
-        x->check(cases, ref, what + ", device " + std::to_string(x->device));
         const auto g = bench::gpu_limits::of(x->device);
         const double bytes = double(x->in_bytes + x->out_bytes);
-        f.bound += bench::kernel_bound_gbps(g, bits, instr, bytes);
+        bound += bench::kernel_bound_gbps(g, bits, instr, bytes);
         why = bench::kernel_why(g, instr, bytes / bits) + ", summed over " + std::to_string(devices.size()) +
               " device(s)";
     }
-    f.gbps = bench::check_bound(what, bits * reps * double(devices.size()) / secs / 1e9, f.bound, "Gbit/s", why);
+    auto launch = [&](size_t i) { b[i]->launch(); };
+    auto finish = [&](size_t i) { b[i]->finish(); };
+    // One run: outputs cleared first, checked after; Gbit/s and the host
+    // microseconds per launch of each GPU.
+    auto run = [&](bool threaded, const std::string& how, std::vector<double>& us) {
+        for (auto& x : b) {
+            x->clear();
+            x->finish();
+        }
+        std::vector<double> host;
+        const double secs = threaded ? bench::timed_launches_threaded(b.size(), reps, launch, finish, &host)
+                                     : bench::timed_launches(b.size(), reps, launch, finish, &host);
+        for (auto& x : b)
+            x->check(cases, ref, what + ", " + how + ", device " + std::to_string(x->device));
+        us.clear();
+        for (double h : host)
+            us.push_back(1e6 * h / reps);
+        return bench::check_bound(what + ", " + how, bits * reps * double(devices.size()) / secs / 1e9, bound,
+                                  "Gbit/s", why);
+    };
+    std::vector<double> us_one, us_own;
+    const double one = run(false, "one thread launches on every GPU", us_one);
+    const double own = run(true, "a thread per GPU launches", us_own);
+    auto list = [](const std::vector<double>& v) {
+        std::string s;
+        char t[32];
+        for (size_t i = 0; i < v.size(); i++) {
+            std::snprintf(t, sizeof t, "%s%.0f", i ? ", " : "", v[i]);
+            s += t;
+        }
+        return s;
+    };
+    double round_us = 0;
+    for (double u : us_one)
+        round_us += u;
+    std::printf("\n%s: a thread per GPU launches: %.2f Gbit/s (host us per launch, per GPU: %s); one thread "
+                "launching on every GPU in turn: %.2f Gbit/s (host us per launch, per GPU: %s; a round of %zu "
+                "launches takes that thread %.3f ms, against %.3f ms of kernel per launch on GPU %d alone)\n",
+                what.c_str(), own, list(us_own).c_str(), one, list(us_one).c_str(), devices.size(), round_us * 1e-3,
+                alone_ms, devices[0]);
+    std::fflush(stdout);
+    bench::device_figure f;
+    f.gbps = own;
+    f.bound = bound;
     f.frames = f.compared = ntb * devices.size();
-    f.secs = secs;
     return f;
 }
 
@@ -854,7 +901,8 @@ void run_devices(const options& o)
         fig.add_bounds(host, ci, lk, CELL_TBS, fb);
     }
     std::printf("\ncuda-sch, 6 full iterations, Es/N0 %.1f dB, TBS %d at 64-QAM (G = %d), int8 LLRs in (%.0f B per "
-                "TB over PCIe in, %.0f B out); kernel-bound: %d cells (%zu TBs) per GPU per launch; end to end: "
+                "TB over PCIe in, %.0f B out); kernel-bound: %d cells (%zu TBs) per GPU per launch, a thread per GPU "
+                "launching; end to end: "
                 "batches of %zu TBs, %zu slots per GPU, %zu batches per GPU timed; TB Gbit/s (a cell at its peak: "
                 "%.2f Mbit/s); (of linear): k times the 1-GPU figure of the column\n\n",
                 o.esn0, CELL_TBS, CELL_G, fb.h2d, fb.d2h, o.cells, ntb, ntb, g_slots, batches_per_gpu, CELL_MBPS);

@@ -16,9 +16,12 @@
 #include "test_util.h"
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstring>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace gr::gpurx;
@@ -150,6 +153,63 @@ TEST(BenchDevices, TimedLaunchesGoRoundTheDevicesThenWait)
         3, 2, [&](size_t i) { order += "L" + std::to_string(i); }, [&](size_t i) { order += "F" + std::to_string(i); });
     EXPECT_EQ(order, "L0L1L2L0L1L2F0F1F2");
     EXPECT_GE(secs, 0.0);
+}
+
+TEST(BenchDevices, TimedLaunchesGiveTheHostTimeOfEachDevicesLaunches)
+{
+    // Device i's launch takes (i + 1) ms of the host.
+    std::vector<double> host;
+    bench::timed_launches(
+        2, 3, [&](size_t i) { std::this_thread::sleep_for(std::chrono::milliseconds(i + 1)); }, [](size_t) {},
+        &host);
+    ASSERT_EQ(host.size(), 2u);
+    EXPECT_GE(host[0], 3 * 1e-3);
+    EXPECT_GE(host[1], 3 * 2e-3);
+}
+
+TEST(BenchDevices, TimedLaunchesThreadedDriveEachDeviceFromItsOwnThread)
+{
+    constexpr size_t ndev = 4;
+    constexpr int reps = 5;
+    std::mutex m;
+    std::vector<std::string> order(ndev);
+    std::vector<std::thread::id> launcher(ndev), finisher(ndev);
+    std::vector<int> launches(ndev, 0);
+    bool same_thread = true;
+    std::vector<double> host;
+    const double secs = bench::timed_launches_threaded(
+        ndev, reps,
+        [&](size_t i) {
+            {
+                std::lock_guard<std::mutex> lock(m);
+                if (launches[i]++ == 0)
+                    launcher[i] = std::this_thread::get_id();
+                same_thread = same_thread && launcher[i] == std::this_thread::get_id();
+                order[i] += "L";
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        },
+        [&](size_t i) {
+            std::lock_guard<std::mutex> lock(m);
+            finisher[i] = std::this_thread::get_id();
+            order[i] += "F";
+        },
+        &host);
+    EXPECT_TRUE(same_thread);
+    ASSERT_EQ(host.size(), ndev);
+    double host_sum = 0;
+    for (size_t i = 0; i < ndev; i++) {
+        EXPECT_EQ(order[i], "LLLLLF") << "device " << i; // its launches, then its finish
+        EXPECT_EQ(finisher[i], launcher[i]) << "device " << i;
+        EXPECT_NE(launcher[i], std::this_thread::get_id()) << "device " << i;
+        for (size_t j = 0; j < i; j++)
+            EXPECT_NE(launcher[i], launcher[j]) << "devices " << j << " and " << i;
+        EXPECT_GE(host[i], reps * 2e-3) << "device " << i;
+        host_sum += host[i];
+    }
+    // The devices' launches overlap: the wall time is below their sum (80 ms
+    // of sleeps in all, 10 ms a device).
+    EXPECT_LT(secs, host_sum);
 }
 
 TEST(BenchDevices, ScalingTableHasRatiosToTheFirstRow)
