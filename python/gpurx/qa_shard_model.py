@@ -20,7 +20,7 @@ class ref_router:
     """balance "bounded": consistent hashing with bounded loads; "ring":
     the first virtual node clockwise of the key."""
 
-    def __init__(self, endpoints, balance="bounded", vnodes=64, eps=0.05):
+    def __init__(self, endpoints, balance="bounded", vnodes=64, eps=0.01):
         self.balance, self.vnodes, self.eps = balance, vnodes, Fraction(str(eps))
         self.endpoints = []
         self.owner = {}
@@ -87,7 +87,7 @@ class ref_router:
             self.owner[k] = endpoint
 
 
-def replay(keys, endpoints, events=(), balance="bounded", vnodes=64, eps=0.05):
+def replay(keys, endpoints, events=(), balance="bounded", vnodes=64, eps=0.01):
     """What the shard sink does with PDUs of these shard keys (seq order).
     events: (after_seq, "remove" | "add" | "restart", endpoint), applied
     after the PDU of that seq was routed (after_seq -1: before the first).

@@ -335,7 +335,7 @@ class pdu_shard_sink(gr.basic_block):
     BALANCES = ("bounded", "ring")
 
     def __init__(self, endpoints, vnodes=64, timeout_ms=100, max_queue=1024, max_keys=65536,
-                 balance="bounded", eps=0.05):
+                 balance="bounded", eps=0.01):
         gr.basic_block.__init__(self, "pdu_shard_sink", None, None)
         if balance not in self.BALANCES:
             raise ValueError("pdu_shard_sink: balance must be one of %s, got %r"

@@ -124,7 +124,7 @@ class bounded_ring:
     N endpoints at the bound would hold more than all the keys); add() only
     lowers the others' counts."""
 
-    def __init__(self, endpoints=(), vnodes=64, eps=0.05):
+    def __init__(self, endpoints=(), vnodes=64, eps=0.01):
         if not isinstance(eps, (int, float)) or not 0 < eps <= 10:
             raise ValueError("eps must be in (0, 10], got %r" % (eps,))
         self.eps = float(eps)
