@@ -63,7 +63,8 @@ void idd_cpu_kernel::run(const batch_view& b, worker_pool& pool)
         if (!why.empty())
             throw std::invalid_argument("cpu-idd: TB " + std::to_string(f) + ": " + why);
     }
-    const auto L = layout(n);
+    const size_t cap = std::max(n, b.capacity); // a TB's memory at the same place in every batch
+    const auto L = layout(cap);
     uint8_t* s = b.scratch;
     // Every TB's records in its own slot; a pass runs a compacted copy.
     std::vector<frame_desc> det_desc(n), sch_desc(n);
@@ -99,6 +100,7 @@ void idd_cpu_kernel::run(const batch_view& b, worker_pool& pool)
         dv.out = s + L.det_out;
         dv.results = d_det_res.data();
         dv.scratch = s + L.det_scratch;
+        dv.capacity = cap;
         d_det->run(dv, pool);
         batch_view sv{};
         sv.frames = d_sch_desc.data();
@@ -108,6 +110,7 @@ void idd_cpu_kernel::run(const batch_view& b, worker_pool& pool)
         sv.out = s + L.sch_out;
         sv.results = d_sch_res.data();
         sv.scratch = s + L.sch_scratch;
+        sv.capacity = cap;
         d_sch->run(sv, pool);
         if (pool.cancelled())
             return;

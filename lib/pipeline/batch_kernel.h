@@ -29,6 +29,13 @@ struct batch_view {
     uint8_t* out;          //!< output data area
     void* results;         //!< nframes family result records, written by the kernel
     uint8_t* scratch;      //!< scratch_bytes() of working memory, contents undefined
+    //! Frames the slot holds (the max_frames its scratch was sized for), 0
+    //! where unknown. A kernel that lays its scratch out for capacity
+    //! rather than nframes puts a frame's working memory at the same place
+    //! in every batch, so batches of varying size reuse the pages the
+    //! largest one touched instead of touching new ones (on the CPU each
+    //! first touch is a page fault).
+    size_t capacity = 0;
 
     template <typename P>
     const P* params_as() const

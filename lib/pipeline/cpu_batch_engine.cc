@@ -17,7 +17,8 @@ namespace {
 
 // Storage that is allocated but not written: the OS commits pages only when
 // a batch first touches them, so a large max_batch costs address space, not
-// RAM or start-up time.
+// RAM or start-up time (kernels lay their scratch out for the slot's
+// capacity, batch_view::capacity, so smaller batches touch no new pages).
 struct raw_buffer {
     std::unique_ptr<uint8_t[]> p;
     void allocate(size_t n) { p.reset(n ? new uint8_t[n] : nullptr); }
@@ -76,7 +77,8 @@ public:
                         s.in.get(),
                         s.out.get(),
                         s.results.get(),
-                        s.scratch.get() },
+                        s.scratch.get(),
+                        d_geo.max_frames },
                       d_pool);
         s.cancelled = d_pool.cancelled();
     }

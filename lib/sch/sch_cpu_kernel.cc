@@ -47,8 +47,11 @@ void sch_cpu_kernel::run(const batch_view& b, worker_pool& pool)
 {
     const auto* tbs = b.params_as<sch::frame_params>();
     auto* res = b.results_as<sch::frame_result>();
-    const size_t most = size_t(d_cfg.max_code_blocks()) * b.nframes;
-    const sch::batch_layout lay(b.nframes, size_t(d_cfg.max_code_blocks()), size_t(d_cfg.max_g),
+    // Laid out for the slot's capacity: a TB's working memory sits at the
+    // same place whatever the batch size (batch_view::capacity).
+    const size_t cap = std::max(b.nframes, b.capacity);
+    const size_t most = size_t(d_cfg.max_code_blocks()) * cap;
+    const sch::batch_layout lay(cap, size_t(d_cfg.max_code_blocks()), size_t(d_cfg.max_g),
                                 std::max(d_turbo_a->scratch_bytes(most), d_turbo_b->scratch_bytes(most)),
                                 true, d_cfg.extrinsic_output);
     uint8_t* s = b.scratch;

@@ -291,6 +291,42 @@ TEST(Pipeline, CpuOpenFrameParamsAmendTheRecord)
     }
 }
 
+// batch_view::capacity: the CPU engine tells a kernel how many frames its
+// slot holds, whatever the batch's size, so the kernel can put a frame's
+// working memory at the same place in every batch (no new pages touched by
+// a batch smaller than the largest before it).
+struct capacity_probe_kernel final : core::cpu_kernel {
+    std::vector<std::pair<size_t, size_t>>* seen; // (nframes, capacity) per batch
+    explicit capacity_probe_kernel(std::vector<std::pair<size_t, size_t>>* s) : seen(s) {}
+    const char* name() const override { return "test-capacity-probe"; }
+    void run(const core::batch_view& b, core::worker_pool&) override
+    {
+        seen->emplace_back(b.nframes, b.capacity);
+        for (size_t i = 0; i < b.nframes; i++)
+            std::memset(b.out + b.frames[i].out_offset, 0, 4);
+    }
+};
+
+TEST(Pipeline, CpuKernelIsToldTheSlotsCapacity)
+{
+    std::vector<std::pair<size_t, size_t>> seen;
+    core::kernel_factories k;
+    k.cpu = [&seen] { return std::make_unique<capacity_probe_kernel>(&seen); };
+    auto cfg = make_cfg({ 2, 4, 100000 }, 1);
+    auto pipe = core::make_pipeline(k, test::cpu_backend(), cfg);
+    const float x = 0.0f;
+    for (size_t batch : { size_t(1), size_t(3), size_t(4), size_t(2) }) {
+        for (size_t i = 0; i < batch; i++)
+            pipe->submit(&x, 4, 4, nullptr);
+        pipe->flush();
+        pipe->drain();
+        while (pipe->front(false))
+            pipe->pop();
+    }
+    const std::vector<std::pair<size_t, size_t>> want = { { 1, 4 }, { 3, 4 }, { 4, 4 }, { 2, 4 } };
+    EXPECT_EQ(seen, want);
+}
+
 // submit_many(): frames of one shape taken in runs as large as the filling
 // slot allows, copied by several staging threads (runs over 1 MiB) or the
 // caller; every frame comes out once, in order, unchanged, with its seq and
