@@ -21,7 +21,9 @@ Blocks (each takes options=pipeline_options(...): batching, backend, GPUs):
   batch_copy (measures and tests the pipeline)
   scale-out (docs/scale-out.md): pdu_sequencer, pdu_shard_sink, pdu_reorder,
     worker_monitor (Python message blocks; ZMQ transport by gr-zeromq), and
-    the gpurx-worker program
+    the gpurx-worker program; for the front end and collector programs
+    (examples/scale_out_frontend.py, scale_out_collector.py):
+    capture_tagger, llr_pdu_to_int8 (capture.py), decoded_tb_sink
 
 gr-fec coder objects (for fec.extended_decoder, tagged/async decoders,
 fec.bercurve_generator; one frame per call, for interoperability):
@@ -50,5 +52,7 @@ from .packet_link import (packet_link_genie, packet_link_rx, packet_link_tx, lin
                           rrc_taps)
 from .link_channel import impaired_channel
 from .scale_out import pdu_reorder, pdu_sequencer, pdu_shard_sink, worker_monitor
+from .capture import capture_tagger, llr_pdu_to_int8
+from .collector import decoded_tb_sink
 
 __version__ = version()
