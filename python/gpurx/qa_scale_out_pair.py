@@ -108,7 +108,6 @@ class qa_scale_out_pair(unittest.TestCase):
                 gpurx.capture_tagger([e])
 
     def test_010_frontend_workers_collector(self):
-        require_backend_or_skip()
         with tempfile.TemporaryDirectory() as d:
             env = dict(os.environ)
             py = [sys.executable, "-B"]
@@ -200,4 +199,6 @@ class qa_scale_out_pair(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    require_backend_or_skip()
+    result = unittest.main(exit=False, verbosity=2).result
+    sys.exit(0 if result.wasSuccessful() else 1)
