@@ -6,7 +6,8 @@
 # headless (generate_options: no_gui), runs it; passes when grcc succeeds, the
 # flowgraph exits 0 and its output contains PATTERN (a grep regular expression
 # without spaces or shell characters: GR_ADD_TEST splits arguments at spaces;
-# "--" checks the exit status only). A flowgraph with a GUI is compiled only:
+# "--" checks the exit status only; "compile-only" does not run it). A
+# flowgraph with a GUI is compiled only:
 # CI has no display. Keeps the .grc from drifting from the blocks' YAML.
 #   check_grc.sh GRC_FILE GRC_BLOCKS_DIR PYTHON PATTERN
 set -u
@@ -22,6 +23,12 @@ GRC_BLOCKS_PATH="$blocks_dir" grcc -o "$d" "$grc" > "$d/grcc.log" 2>&1 || { cat 
 # Named after the flowgraph's id, which need not be the file's name.
 py=$(ls "$d"/*.py 2>/dev/null | head -1)
 [ -n "$py" ] || { cat "$d/grcc.log"; echo "grcc wrote no Python file"; exit 1; }
+# "compile-only": a headless flowgraph that runs until stopped (a server),
+# run by its own test instead.
+if [ "$pattern" = "compile-only" ]; then
+    echo "compiled; not run (it runs until stopped)"
+    exit 0
+fi
 if ! grep -q "generate_options: no_gui" "$grc"; then
     echo "compiled; not run (the flowgraph has a GUI)"
     exit 0
