@@ -1052,7 +1052,8 @@ class worker_gate(gr.basic_block):
             # One decoder: publish on whichever of "pdus0" and "pdus" is
             # connected (GRC connects "pdus").
             bb = self.to_basic_block()
-            if not bb.message_subscribers(self.ports[0]) and bb.message_subscribers(PDUS):
+            if (pmt.length(bb.message_subscribers(self.ports[0])) == 0
+                    and pmt.length(bb.message_subscribers(PDUS)) > 0):
                 self.ports[0] = PDUS
         if self.log_interval > 0:
             self._say("started, instance %016x, %d decoder(s), max_queue %d%s"
