@@ -7,9 +7,10 @@
 # flowgraph exits 0 and its output contains PATTERN (a grep regular expression
 # without spaces or shell characters: GR_ADD_TEST splits arguments at spaces;
 # "--" checks the exit status only; "compile-only": compiled, not run, for a
-# headless flowgraph that needs peers or input files, e.g. the scale-out front
-# end and collector). A flowgraph with a GUI is compiled only: CI has no
-# display. Keeps the .grc from drifting from the blocks' YAML.
+# headless flowgraph that needs peers or input files, or runs until stopped:
+# the scale-out worker, front end and collector, which their QA runs). A
+# flowgraph with a GUI is compiled only: CI has no display. Keeps the .grc
+# from drifting from the blocks' YAML.
 #   check_grc.sh GRC_FILE GRC_BLOCKS_DIR PYTHON PATTERN
 set -u
 [ $# = 4 ] || { echo "usage: check_grc.sh GRC_FILE GRC_BLOCKS_DIR PYTHON PATTERN" >&2; exit 2; }
@@ -25,7 +26,7 @@ GRC_BLOCKS_PATH="$blocks_dir" grcc -o "$d" "$grc" > "$d/grcc.log" 2>&1 || { cat 
 py=$(ls "$d"/*.py 2>/dev/null | head -1)
 [ -n "$py" ] || { cat "$d/grcc.log"; echo "grcc wrote no Python file"; exit 1; }
 if [ "$pattern" = "compile-only" ]; then
-    echo "compiled; not run (it needs its peers or input files)"
+    echo "compiled; not run (it needs its peers or input files, or runs until stopped)"
     exit 0
 fi
 if ! grep -q "generate_options: no_gui" "$grc"; then

@@ -51,7 +51,8 @@ except ImportError:
 from .packet_link import (packet_link_genie, packet_link_rx, packet_link_tx, link_parameters,
                           rrc_taps)
 from .link_channel import impaired_channel
-from .scale_out import pdu_reorder, pdu_sequencer, pdu_shard_sink, worker_monitor
+from .scale_out import (pdu_reorder, pdu_sequencer, pdu_shard_sink, worker_gate,
+                        worker_heartbeat, worker_monitor)
 from .capture import capture_tagger, llr_pdu_to_int8
 from .collector import decoded_tb_sink
 

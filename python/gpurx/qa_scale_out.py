@@ -24,6 +24,10 @@ hashing), worker_monitor, pdu_reorder, and gpurx-worker processes.
   lte_sch_decoder_pdu fed the same PDUs, and every transmission of a TB was
   decoded by the worker its key hashes to (so "transmissions" counts the
   combining there);
+- examples/scale_out_worker.grc compiled by grcc (Skipped without it) as
+  one of three workers: the same checks on 2000 transmissions
+  (SCALE_OUT_GRC_TBS), and the GRC worker decoded its share; the
+  worker_gate and worker_heartbeat blocks alone;
 - one worker with two decoders (--decoders 2; on CUDA --devices all):
   bit-exact with the in-process decoder, each PDU decoded by decoder
   shard_key % 2, every retransmission combined there;
@@ -49,6 +53,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import signal
 import socket
 import struct
@@ -71,6 +76,8 @@ from qa_shard_model import ref_router, replay
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WORKER = os.path.join(HERE, "..", "..", "apps", "gpurx_worker.py")
+GRC_BLOCKS = os.path.abspath(os.path.join(HERE, "..", "..", "grc"))
+GRC_WORKER = os.path.abspath(os.path.join(HERE, "..", "..", "examples", "scale_out_worker.grc"))
 PDUS = pmt.intern("pdus")
 
 # The traffic: 32 UEs x 8 HARQ processes (256 keys); a TB of 1000 bits in
@@ -370,18 +377,22 @@ class deployment:
     CUDA, 1 on the CPU). heartbeat: workers publish heartbeats to the front end, whose
     worker_monitor removes and adds endpoints (monitor_timeout_ms). sink: a
     block taking the reorder's PDUs on "in" instead of a message_debug.
-    repeat: the front end cycles pdus (a pool) to that many transmissions."""
+    repeat: the front end cycles pdus (a pool) to that many transmissions.
+    worker_cmds: {worker index: f(endpoint, collector endpoint) -> argv}, a
+    program other than gpurx-worker for those workers (one that logs
+    ": listening" or ": started, instance" once it runs)."""
 
     def __init__(self, pdus, n_workers=3, pace=0.0, window=4096, timeout_ms=500,
                  cpu_threads=1, devices=None, heartbeat=False, monitor_timeout_ms=1000,
                  heartbeat_interval_ms=100, worker_max_queue=1024, frontend_max_queue=1024,
                  repeat=0, sink=None, max_tbs=MAX_TBS, harq_buffers=HARQ_BUFFERS,
                  iterations=6, early_termination=True, start_timeout_s=120, hold=0,
-                 backend=None, decoders=None):
+                 backend=None, decoders=None, worker_cmds=None):
         ports = free_ports(n_workers + 2)
         self.collect = "tcp://127.0.0.1:%d" % ports[0]
         self.heartbeats = "tcp://127.0.0.1:%d" % ports[1] if heartbeat else None
         self.endpoints = ["tcp://127.0.0.1:%d" % p for p in ports[2:]]
+        self.custom = {self.endpoints[i]: f for i, f in (worker_cmds or {}).items()}
         self.tmp = tempfile.TemporaryDirectory()
         self.pdu_file = os.path.join(self.tmp.name, "pdus.bin")
         self.report_file = os.path.join(self.tmp.name, "reports.jsonl")
@@ -445,19 +456,25 @@ class deployment:
         self.frontend.send_signal(signal.SIGUSR1)
 
     def worker_cmd(self, e):
+        if e in self.custom:
+            return self.custom[e](e, self.collect)
         return [WORKER, "--listen", e, "--send", self.collect] + self.worker_opts + self.devices[e]
 
     def wait_listening(self, n, timeout_s=120):
-        ok = wait_for(lambda: self.log_text().count(": listening") >= n or self.any_worker_exited(),
-                      timeout_s, 0.05)
+        ok = wait_for(lambda: self.listening() >= n or self.any_worker_exited(), timeout_s, 0.05)
         return ok and not self.any_worker_exited()
+
+    def listening(self):
+        """Workers that said they run: gpurx-worker's ": listening", a GRC
+        worker's gate's ": started, instance"."""
+        return len(re.findall(r": (?:listening|started, instance)", self.log_text()))
 
     def any_worker_exited(self):
         return any(p.poll() is not None for p in self.workers.values())
 
     def restart(self, e):
         """Starts a new worker process at endpoint e (the old one dead)."""
-        n = self.log_text().count(": listening")
+        n = self.listening()
         self.workers[e] = self._spawn(self.worker_cmd(e), "worker")
         if not self.wait_listening(n + 1):
             raise AssertionError("the restarted worker did not start")
@@ -1111,6 +1128,58 @@ class qa_scale_out_blocks(unittest.TestCase):
         self.assertEqual(gate.passed, len(msgs))
 
 
+    def test_009c_worker_gate_and_heartbeat_blocks(self):
+        # The public blocks as GRC builds them: a one-decoder gate sends on
+        # "pdus" when that is what is connected (GRC names a port of
+        # multiplicity 1 without an index), on "pdus0" otherwise; a PDU for
+        # another instance is dropped as stale; bad parameters are named;
+        # the heartbeat carries the gate's name, instance and counts.
+        for port in ("pdus", "pdus0"):
+            gate = gpurx.worker_gate("w1", instance=5)
+            snk, beats = blocks.message_debug(), blocks.message_debug()
+            hb = gpurx.worker_heartbeat(gate, interval_ms=20)
+            tb = gr.top_block()
+            tb.msg_connect(gate, port, snk, "store")
+            tb.msg_connect(hb, "out", beats, "store")
+            tb.start()
+            try:
+                bb = gate.to_basic_block()
+                for n in range(5):
+                    m = pdu(dict(rnti=100 + n, harq_process=0), seq=n)
+                    if n == 3:  # queued for a previous process at this endpoint
+                        meta = pmt.dict_add(pmt.car(m), pmt.intern("worker_instance"),
+                                            pmt.from_uint64(4))
+                        m = pmt.cons(meta, pmt.cdr(m))
+                    bb._post(PDUS, m)
+                self.assertTrue(wait_for(lambda: snk.num_messages() >= 4 and gate.stale == 1, 10),
+                                port)
+                self.assertTrue(wait_for(lambda: beats.num_messages() >= 3, 10), port)
+            finally:
+                stop_or_exit(tb)
+            self.assertEqual([int_of(pmt.car(snk.get_message(i)), "seq") for i in range(4)],
+                             [0, 1, 2, 4], port)
+            for i in range(4):
+                meta = pmt.car(snk.get_message(i))
+                self.assertEqual((str_of(meta, "worker"), int_of(meta, "decoder")), ("w1", 0))
+            last = py_of(beats.get_message(beats.num_messages() - 1))
+            self.assertEqual((last["endpoint"], last["instance"]), ("w1", 5))
+            self.assertEqual((last["passed"], last["stale"], last["dropped"]), (4, 1, 0))
+            self.assertNotIn("decoded", last)  # no decoders watched
+        for kwargs, word in ((dict(name=""), "name"), (dict(name="w", decoders=0), "decoders"),
+                             (dict(name="w", decoders=65), "decoders"),
+                             (dict(name="w", max_queue=-1), "max_queue"),
+                             (dict(name="w", instance=-1), "instance"),
+                             (dict(name="w", log_interval=-1), "log_interval")):
+            with self.assertRaisesRegex(ValueError, word):
+                gpurx.worker_gate(**kwargs)
+        with self.assertRaisesRegex(ValueError, "watch: 1 decoder blocks for a gate of 2"):
+            gpurx.worker_gate("w", decoders=2).watch([blocks.message_debug()])
+        with self.assertRaisesRegex(ValueError, "gate"):
+            gpurx.worker_heartbeat("w")
+        with self.assertRaisesRegex(ValueError, "interval_ms"):
+            gpurx.worker_heartbeat(gpurx.worker_gate("w"), interval_ms=0)
+
+
 class qa_scale_out_processes(unittest.TestCase):
     N = int(os.environ.get("SCALE_OUT_TBS", "10000"))
 
@@ -1228,6 +1297,65 @@ class qa_scale_out_processes(unittest.TestCase):
               "by worker %s, transmissions %s"
               % (len(outs), self.n_tb, dt, len(outs) / dt, self.ref_s, sorted(by_worker.values()),
                  np.bincount(tx).tolist()))
+
+    def test_010b_grc_worker_among_gpurx_workers(self):
+        # examples/scale_out_worker.grc, compiled by grcc, as one of three
+        # workers (the others gpurx-worker): every output once, in order,
+        # bit-exact with the in-process decoder, each decoded by the worker
+        # its key was placed on (the front end's placement, replayed), every
+        # retransmission combined there; the GRC worker decoded its share.
+        grcc = shutil.which("grcc")
+        if grcc is None:
+            self.skipTest("grcc (GNU Radio Companion) is not on PATH")
+        n = min(len(self.pdus), int(os.environ.get("SCALE_OUT_GRC_TBS", "2000")))
+        pdus, refs = self.pdus[:n], self.ref[:n]
+        with tempfile.TemporaryDirectory() as out:
+            env = dict(os.environ, GRC_BLOCKS_PATH=GRC_BLOCKS)
+            r = subprocess.run([grcc, "-o", out, GRC_WORKER], env=env, capture_output=True,
+                               text=True)
+            script = os.path.join(out, "scale_out_worker.py")
+            self.assertTrue(r.returncode == 0 and os.path.exists(script), r.stdout + r.stderr)
+
+            def grc_worker(e, collect):
+                return [script, "--listen", e, "--send", collect, "--backend", BACKEND,
+                        "--llrs", "int8", "--harq-buffers", str(HARQ_BUFFERS), "--max-tbs",
+                        str(MAX_TBS), "--cpu-threads", "1", "--max-queue", "0",
+                        "--log-interval", "2"]
+
+            d = deployment(pdus, 3, pace=0.0, window=1 << 16, timeout_ms=60000,
+                           worker_max_queue=0, frontend_max_queue=0,
+                           worker_cmds={1: grc_worker})
+            grc_endpoint = d.endpoints[1]
+            try:
+                ok = wait_for(lambda: d.out.num_messages() >= n, 600, 0.05)
+                time.sleep(0.3)
+                outs, errs = d.outputs(), d.errors()
+            finally:
+                logs = d.close()
+        self.assertTrue(ok, "%d of %d came out" % (len(outs), n))
+        self.assertEqual(errs, [])
+        self.assertEqual([int_of(pmt.car(o), "seq") for o in outs], list(range(n)))
+        route, flagged, reports = replay(self.keys[:n], d.endpoints)
+        self.assertEqual(reports, [])
+        by_worker = {}
+        for i, o in enumerate(outs):
+            self.check_output(o, i, lambda k: route[i], refs=refs)
+            self.assertEqual(flag_of(pmt.car(o), "harq_reset"), i in flagged, "seq %d" % i)
+            w = str_of(pmt.car(o), "worker")
+            by_worker[w] = by_worker.get(w, 0) + 1
+        self.assertEqual(sorted(by_worker), sorted(d.endpoints))
+        self.assertGreater(by_worker[grc_endpoint], 0)
+        tx = [int_of(pmt.car(o), "transmissions") for o in outs]
+        self.assertGreater(sum(1 for rv in self.rvs[:n] if rv != 0), n // 4)
+        self.assertEqual(tx, [POSITION[rv] for rv in self.rvs[:n]])
+        # Each worker's own count: gpurx-worker's last line, the GRC
+        # worker's gate's (its decoder's pdus_out(), watched by the snippet).
+        said = dict(re.findall(r"gpurx-worker (\S+): stopped, (\d+) TBs decoded", logs))
+        said.update(re.findall(r"gpurx worker gate (\S+): stopped, \d+ passed to 1 decoder\(s\), "
+                               r"(\d+) decoded", logs))
+        self.assertEqual({e: int(c) for e, c in said.items()}, by_worker)
+        print("3 workers, one of them the GRC flowgraph: %d transmissions, by worker %s"
+              % (n, [by_worker[e] for e in d.endpoints]))
 
     def test_010a_one_worker_two_decoders_each_key_on_one(self):
         # One worker with two decoders (CPU; on CUDA with --devices all: one

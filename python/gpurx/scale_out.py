@@ -23,8 +23,11 @@ put back in order.
 - pdu_reorder(window=4096, timeout_ms=500): emits PDUs in "seq" order,
   skipping (and reporting) what does not come, and what a worker reports
   it dropped.
-- worker_flowgraph: what gpurx-worker runs: a PULL, a gate (bounded queue,
-  stale PDUs; routes each PDU by its HARQ key to one of the decoders),
+- worker_gate(name, decoders=1, max_queue=0): a worker's gate between its
+  PULL and its decoders (stale PDUs, bounded queue, routes each PDU by its
+  HARQ key to one of the decoders, adds "worker" and "decoder");
+  worker_heartbeat(gate, interval_ms=200): that worker's heartbeats.
+- worker_flowgraph: what gpurx-worker runs: a PULL, a worker_gate,
   lte_sch_decoder_pdu (one per GPU, or `decoders` of them), a PUSH;
   heartbeats on a PUB. decoder_of(), usable_gpus(), worker_gpus(): which
   decoder takes a key, and which GPUs the decoders go on.
@@ -894,36 +897,66 @@ def decoder_of(shard_key, n):
     return int(shard_key) % n
 
 
-class _worker_gate(gr.basic_block):
+class worker_gate(gr.basic_block):
     """Between a worker's PULL and its decoders (the worker's one Python
-    block: each hop through a Python message handler costs some 0.1 ms of
-    CPU per PDU):
-    - sends each PDU to one decoder: decoder_of(its "shard_key", number of
-      decoders), the key computed from rnti, harq_process and codeword
+    block on the PDU path: each hop through a Python message handler costs
+    some 0.1 ms of CPU per PDU):
+    - sends each PDU to one decoder: decoder_of(its "shard_key", decoders),
+      the key computed from rnti, harq_process and codeword
       (harq_shard_key()) when the PDU has none; decoder 0 for a PDU with
       neither (the decoder reports what is wrong with it);
-    - adds "worker" (its name) and "decoder" (that decoder's index) to the
+    - adds "worker" (name) and "decoder" (that decoder's index) to the
       metadata, which the decoder keeps in its output;
-    - a PDU whose "worker_instance" is not this process's (queued for a
+    - a PDU whose "worker_instance" is not instance (queued for a
       predecessor at the same endpoint, before it died) is dropped and
       counted ("stale"; its seq was reported missing at the collector);
-    - with max_queue > 0, a PDU arriving while its decoder already has
-      max_queue PDUs waiting (the gate's own queue counted too) is dropped:
-      a notice (its metadata plus "dropped" = "worker_queue_full",
-      "worker" and "decoder", an empty u8vector) goes to the collector on
-      "dropped", whose pdu_reorder reports the seq ("dropped") at once
-      instead of waiting for a timeout; the next PDU of its HARQ key
-      carries "harq_reset" (its buffer missed a transmission).
-    Ports: "pdus" in, "pdus0" .. "pdus<n-1>" out (one per decoder),
-    "dropped" out."""
+    - with max_queue > 0, a PDU arriving while max_queue PDUs already wait
+      is dropped: a notice (its metadata plus "dropped" =
+      "worker_queue_full", "worker" and "decoder", an empty u8vector) goes
+      out on "dropped" (to the collector, whose pdu_reorder reports the seq
+      at once instead of waiting for a timeout); the next PDU of its HARQ
+      key carries "harq_reset" (its buffer missed a transmission). What
+      waits is the gate's own queue plus, once watch(decoder blocks) was
+      called, the queue of the decoder the PDU goes to (gpurx-worker does
+      so; a GRC flowgraph can from a Python Snippet);
+    - with log_interval > 0, writes a line on stderr when started ("...:
+      started, instance ..."), one every log_interval seconds with its rate
+      and one when stopped.
+    instance: this process's id (new_instance() when None), which the
+    heartbeats carry (worker_heartbeat) and the front end stamps on the
+    PDUs it sends here. Ports: "pdus" in; "pdus0" .. "pdus<n-1>" out, one
+    per decoder (with one decoder "pdus" too: GRC names a port of
+    multiplicity 1 without its index); "dropped" out."""
 
-    def __init__(self, name, instance, decoders, max_queue):
+    MAX_DECODERS = 64
+
+    def __init__(self, name, decoders=1, max_queue=0, instance=None, log_interval=0.0):
         gr.basic_block.__init__(self, "worker_gate", None, None)
+        if not isinstance(name, str) or not name:
+            raise ValueError("worker_gate: name must be a non-empty string, got %r" % (name,))
+        if (isinstance(decoders, bool) or not isinstance(decoders, int)
+                or not 1 <= decoders <= self.MAX_DECODERS):
+            raise ValueError("worker_gate: decoders must be 1..%d, got %r"
+                             % (self.MAX_DECODERS, decoders))
+        if isinstance(max_queue, bool) or not isinstance(max_queue, int) or max_queue < 0:
+            raise ValueError("worker_gate: max_queue must be >= 0 (0: unbounded), got %r"
+                             % (max_queue,))
+        if instance is None:
+            instance = new_instance()
+        if (isinstance(instance, bool) or not isinstance(instance, int)
+                or not 0 <= instance <= UINT64_MAX):
+            raise ValueError("worker_gate: instance must be a uint64 (None: a new random one), "
+                             "got %r" % (instance,))
+        if not isinstance(log_interval, (int, float)) or log_interval < 0:
+            raise ValueError("worker_gate: log_interval must be >= 0 seconds (0: no log), got %r"
+                             % (log_interval,))
+        self.name_str = name
         self.name = pmt.intern(name)
         self.instance = instance
         self.max_queue = max_queue
-        self.n = len(decoders)
-        self._decoder_bbs = [d.to_basic_block() for d in decoders]
+        self.n = decoders
+        self.log_interval = float(log_interval)
+        self._decoder_bbs = None
         self._own_bb = None
         self._reset = set()
         self.passed = self.dropped = self.stale = 0
@@ -932,16 +965,51 @@ class _worker_gate(gr.basic_block):
         self.message_port_register_in(PDUS)
         for port in self.ports:
             self.message_port_register_out(port)
+        if self.n == 1:
+            self.message_port_register_out(PDUS)
         self.message_port_register_out(DROPPED)
         self.set_msg_handler(PDUS, self.handle)
+        self._log = _block_thread(self._log_rate, "worker gate log")
+
+    def watch(self, decoders):
+        """The decoder blocks on "pdus0" .. "pdus<n-1>", in that order (any
+        block with a "pdus" input; pdus_out() where it has one): max_queue
+        then counts the decoder's queue too, and counts() and the log have
+        what they decoded."""
+        decoders = list(decoders)
+        if len(decoders) != self.n:
+            raise ValueError("worker_gate.watch: %d decoder blocks for a gate of %d decoders"
+                             % (len(decoders), self.n))
+        self._decoders = decoders
+        self._decoder_bbs = [d.to_basic_block() for d in decoders]
 
     def queue(self, decoder=None):
-        """PDUs waiting for the gate and for one decoder (decoder None: for
-        every decoder)."""
+        """PDUs waiting for the gate and, when watched, for one decoder
+        (decoder None: for every decoder)."""
         if self._own_bb is None:
             self._own_bb = self.to_basic_block()
-        bbs = self._decoder_bbs if decoder is None else (self._decoder_bbs[decoder],)
-        return self._own_bb.nmsgs(PDUS) + sum(bb.nmsgs(PDUS) for bb in bbs)
+        n = self._own_bb.nmsgs(PDUS)
+        if self._decoder_bbs is not None:
+            bbs = self._decoder_bbs if decoder is None else (self._decoder_bbs[decoder],)
+            n += sum(bb.nmsgs(PDUS) for bb in bbs)
+        return n
+
+    def decoded(self):
+        """TBs the watched decoders have sent out (pdus_out()), or None when
+        not watching decoders that count."""
+        if self._decoder_bbs is None or not all(hasattr(d, "pdus_out") for d in self._decoders):
+            return None
+        return sum(d.pdus_out() for d in self._decoders)
+
+    def counts(self):
+        """passed, dropped, stale, queue and (when watched) decoded: what a
+        heartbeat carries."""
+        out = dict(passed=self.passed, dropped=self.dropped, stale=self.stale,
+                   queue=self.queue())
+        decoded = self.decoded()
+        if decoded is not None:
+            out["decoded"] = decoded
+        return out
 
     def decoder_for(self, meta):
         """The index of the decoder that takes a PDU with metadata meta."""
@@ -958,6 +1026,48 @@ class _worker_gate(gr.basic_block):
             key = harq_shard_key(*harq)
         return decoder_of(key, self.n)
 
+    def _say(self, text):
+        sys.stderr.write("gpurx worker gate %s: %s\n" % (self.name_str, text))
+        sys.stderr.flush()
+
+    def _tally(self):
+        decoded = self.decoded()
+        return "%d passed to %d decoder(s)%s, %d dropped (queue full), %d stale" % (
+            self.passed, self.n, "" if decoded is None else ", %d decoded" % decoded,
+            self.dropped, self.stale)
+
+    def _log_rate(self):
+        last_t, last_n = time.monotonic(), 0
+        while not self._log.stop_event.wait(self.log_interval):
+            now = time.monotonic()
+            decoded = self.decoded()
+            n = self.passed if decoded is None else decoded
+            self._say("%s; %.1f TB/s %s over the last %.1f s"
+                      % (self._tally(), (n - last_n) / (now - last_t),
+                         "passed" if decoded is None else "decoded", now - last_t))
+            last_t, last_n = now, n
+
+    def start(self):
+        if self.n == 1:
+            # One decoder: publish on whichever of "pdus0" and "pdus" is
+            # connected (GRC connects "pdus").
+            bb = self.to_basic_block()
+            if (pmt.length(bb.message_subscribers(self.ports[0])) == 0
+                    and pmt.length(bb.message_subscribers(PDUS)) > 0):
+                self.ports[0] = PDUS
+        if self.log_interval > 0:
+            self._say("started, instance %016x, %d decoder(s), max_queue %d%s"
+                      % (self.instance, self.n, self.max_queue,
+                         "" if self._decoder_bbs is not None else " (the gate's own queue)"))
+            self._log.start()
+        return True
+
+    def stop(self):
+        if self.log_interval > 0:
+            self._log.stop()
+            self._say("stopped, " + self._tally())
+        return True
+
     def handle(self, msg):
         if not _is_pdu(msg):
             self.message_port_pub(self.ports[0], msg)  # the decoder reports it
@@ -971,8 +1081,7 @@ class _worker_gate(gr.basic_block):
             self.stale += 1
             if self.stale == 1 or self.stale % 1000 == 0:
                 sys.stderr.write("gpurx-worker %s: %d PDU(s) meant for a previous instance at this "
-                                 "endpoint dropped\n" % (pmt.symbol_to_string(self.name),
-                                                         self.stale))
+                                 "endpoint dropped\n" % (self.name_str, self.stale))
                 sys.stderr.flush()
             return
         i = self.decoder_for(meta)
@@ -994,6 +1103,14 @@ class _worker_gate(gr.basic_block):
         self.message_port_pub(self.ports[i], pmt.cons(meta, pmt.cdr(msg)))
 
 
+def _worker_gate(name, instance, decoders, max_queue):
+    """worker_gate(name, len(decoders), max_queue, instance) watching the
+    decoder blocks decoders: gpurx-worker's gate."""
+    gate = worker_gate(name, len(decoders), max_queue, instance)
+    gate.watch(decoders)
+    return gate
+
+
 class _heartbeat(gr.basic_block):
     """Posts a heartbeat every interval_ms on "out": a dict with "endpoint"
     (the worker's name), "instance", "beat" (a count) and the counts
@@ -1001,6 +1118,9 @@ class _heartbeat(gr.basic_block):
 
     def __init__(self, name, instance, interval_ms, counts):
         gr.basic_block.__init__(self, "worker_heartbeat", None, None)
+        if not isinstance(interval_ms, (int, float)) or not 1 <= interval_ms <= 60e3:
+            raise ValueError("worker_heartbeat: interval_ms must be 1..60000, got %r"
+                             % (interval_ms,))
         self.name, self.instance = name, instance
         self.interval_s = interval_ms / 1e3
         self.counts = counts
@@ -1026,6 +1146,22 @@ class _heartbeat(gr.basic_block):
     def stop(self):
         self._thread.stop()
         return True
+
+
+class worker_heartbeat(_heartbeat):
+    """The heartbeat of the worker whose gate is gate (a worker_gate): every
+    interval_ms a dict on "out" with "endpoint" (the gate's name),
+    "instance" (the gate's instance, which the front end's worker_monitor
+    learns and stamps on the PDUs it sends), "beat" (a count) and the
+    gate's counts() (passed, dropped, stale, queue; decoded when the gate
+    watches its decoders). Connect "out" to a zeromq.pub_msg_sink aimed at
+    the front end's heartbeat SUB."""
+
+    def __init__(self, gate, interval_ms=200):
+        if not isinstance(gate, worker_gate):
+            raise ValueError("worker_heartbeat: gate must be a worker_gate, got %r" % (gate,))
+        _heartbeat.__init__(self, gate.name_str, gate.instance, interval_ms, gate.counts)
+        self.gate = gate
 
 
 class _error_log(gr.basic_block):
@@ -1119,7 +1255,8 @@ def worker_gpus(backend, devices):
 class worker_flowgraph(gr.top_block):
     """gpurx-worker's flowgraph: zeromq.pull_msg_source (binds listen) ->
     gate (stale PDUs, max_queue, "worker" = name, default listen; routes
-    each PDU to a decoder by its HARQ shard key: _worker_gate) -> one or
+    each PDU to a decoder by its HARQ shard key: worker_gate, watching the
+    decoders) -> one or
     more lte_sch_decoder_pdu -> zeromq.push_msg_sink (connects to send,
     where the collector binds; the gate's drop notices go there too): one
     Python block, the rest C++. With heartbeat (a ZMQ endpoint), a
@@ -1173,7 +1310,8 @@ class worker_flowgraph(gr.top_block):
         self.name = name or listen
         self.instance = new_instance()
         self.source = zeromq.pull_msg_source(listen, timeout_ms, True)
-        self.gate = _worker_gate(self.name, self.instance, self.decoders, max_queue)
+        self.gate = worker_gate(self.name, n, max_queue, self.instance)
+        self.gate.watch(self.decoders)
         self.sink = zeromq.push_msg_sink(send, timeout_ms, False)
         self.errors = _error_log(self.name)
         self.msg_connect(self.source, "out", self.gate, "pdus")
