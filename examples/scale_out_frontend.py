@@ -104,11 +104,9 @@ class bridge(gr.basic_block):
 
 
 def lanes_idle(shard):
-    """True when every lane's push sink has handed its queued PDUs to ZMQ.
-    pdu_shard_sink keeps its lanes private; each lane's depth() is the
-    number of PDUs waiting in its push_msg_sink's input queue."""
-    lanes = list(shard._lanes.values()) + list(shard._retired.values())
-    return all(lane.depth() == 0 for lane in lanes)
+    """True when every lane's push sink has handed its queued PDUs to ZMQ
+    (pdu_shard_sink.pending())."""
+    return not any(shard.pending().values())
 
 
 def main(argv=None):

@@ -744,6 +744,9 @@ class qa_scale_out_blocks(unittest.TestCase):
                     self.assertEqual(route[int_of(meta, "seq")], e)
             self.assertGreater(dbg[eps[3]].num_messages(), 0, "the added endpoint took no keys")
             self.assertEqual(shard.sent()[eps[1]], counts[eps[1]])
+            # Every PDU reached its sink: nothing pending in any lane, the
+            # removed endpoint's included.
+            self.assertEqual(shard.pending(), {e: 0 for e in eps})
         finally:
             stop_or_exit(tx)
             stop_or_exit(rx)

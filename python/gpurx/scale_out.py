@@ -414,6 +414,15 @@ class pdu_shard_sink(gr.basic_block):
             out.update({e: l.sent for e, l in self._lanes.items()})
             return out
 
+    def pending(self):
+        """PDUs handed to the lanes but still in their push sinks' input
+        queues, per endpoint (removed ones included): 0 everywhere once
+        every PDU sent so far is in ZMQ's hands."""
+        with self._lock:
+            lanes = dict(self._retired)
+            lanes.update(self._lanes)
+        return {e: lane.depth() for e, lane in lanes.items()}
+
     def stats(self):
         with self._lock:
             s = dict(self._stats)
