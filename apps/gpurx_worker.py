@@ -18,6 +18,7 @@ worker_monitor. A PDU arriving while --max-queue PDUs wait for the decoder
 is dropped, and a notice sent to the collector in its place. Logs its rate
 every --log-interval seconds on stderr; runs until SIGINT or SIGTERM."""
 import argparse
+import os
 import signal
 import sys
 import threading
@@ -68,14 +69,41 @@ def parse_args(argv):
                    help="milliseconds between heartbeats (default 200)")
     p.add_argument("--malloc-default", action="store_true",
                    help="leave glibc's malloc settings alone (default: keep freed memory for "
-                        "reuse, which saves page faults on every TB)")
+                        "reuse and back the heaps with transparent huge pages, which saves "
+                        "page faults on every TB)")
     p.add_argument("--log-interval", type=float, default=5.0,
                    help="seconds between rate lines (0: none)")
     return p.parse_args(argv)
 
 
+# glibc (2.35 and later) backs malloc's heaps with transparent huge pages
+# when this tunable is 1. A worker behind its input holds many PDUs at once
+# (ZMQ messages, deserialized LLRs), all fresh memory: with 4 kB pages each
+# 86 kB of LLRs faults in some 21 times, with huge pages the heap faults in
+# 2 MiB at a time (docs/scale-out.md, "Cost of a worker"). Tunables are read
+# when a process starts, so the worker runs itself again with it set.
+HUGE_PAGE_TUNABLE = "glibc.malloc.hugetlb"
+
+
+def with_huge_page_malloc(env):
+    """A copy of env whose GLIBC_TUNABLES asks for glibc.malloc.hugetlb=1,
+    or None where GLIBC_TUNABLES names that tunable already (the user's
+    value stands)."""
+    tunables = env.get("GLIBC_TUNABLES", "")
+    if any(t.split("=")[0] == HUGE_PAGE_TUNABLE for t in tunables.split(":") if t):
+        return None
+    out = dict(env)
+    out["GLIBC_TUNABLES"] = (tunables + ":" if tunables else "") + HUGE_PAGE_TUNABLE + "=1"
+    return out
+
+
 def main(argv=None):
     a = parse_args(sys.argv[1:] if argv is None else argv)
+    if argv is None and not a.malloc_default:
+        env = with_huge_page_malloc(os.environ)
+        if env is not None:
+            # sys.orig_argv keeps the interpreter's own options (-B, -u).
+            os.execve(sys.executable, [sys.executable] + sys.orig_argv[1:], env)
     from gnuradio.gpurx.scale_out import keep_freed_memory, worker_flowgraph
     if not a.malloc_default:
         keep_freed_memory()
@@ -102,9 +130,11 @@ def main(argv=None):
     signal.signal(signal.SIGTERM, on_signal)
     fg.start()
     sys.stderr.write("gpurx-worker %s: listening, sending to %s, %s on %s, %s LLRs, %d HARQ "
-                     "buffers each, instance %016x%s (gr-gpurx %s)\n"
+                     "buffers each, instance %016x%s, malloc: %s (gr-gpurx %s)\n"
                      % (fg.name, a.send, a.channel, fg.describe(), a.input, a.harq_buffers,
                         fg.instance, ", heartbeats to %s" % a.heartbeat if a.heartbeat else "",
+                        "glibc's defaults" if a.malloc_default else
+                        "keeps freed memory, GLIBC_TUNABLES=%s" % os.environ.get("GLIBC_TUNABLES", ""),
                         gpurx.version()))
     sys.stderr.flush()
     t0 = last_t = time.monotonic()

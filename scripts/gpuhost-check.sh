@@ -323,9 +323,16 @@ for step in "$@"; do
       # of one worker. The CPU rows include the control: k in-process
       # decoders at once, a process each (the host's own scaling), each
       # count SCALE_REPEAT (1) rounds of control then workers.
+      # SCALE_HUGETLB (1): every process of the bench (the in-process
+      # decoder, the control, front end, workers, collector) runs with
+      # GLIBC_TUNABLES=glibc.malloc.hugetlb=$SCALE_HUGETLB: 1 is what
+      # gpurx-worker asks for itself, 0 keeps glibc's 4 kB pages everywhere
+      # (the workers keep a value they are given).
+      export GLIBC_TUNABLES="glibc.malloc.hugetlb=${SCALE_HUGETLB:-1}"
       log="$out/bench_scale_out.txt"
-      { echo "== host"; lscpu | grep -E "^(CPU\(s\)|Thread|Core|Socket|NUMA node|Model name)"; } \
-          | tee -a "$log"
+      { echo "== host"; lscpu | grep -E "^(CPU\(s\)|Thread|Core|Socket|NUMA node|Model name)";
+        echo "transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)";
+        echo "GLIBC_TUNABLES=$GLIBC_TUNABLES"; } | tee -a "$log"
       echo "== CPU workers" | tee -a "$log"
       GPURX_TEST_BACKEND=cpu python3 python/gpurx/qa_scale_out.py --bench --traffic heavy \
           --transmissions "${SCALE_N:-12000}" --threads "${SCALE_THREADS:-1}" \
@@ -338,7 +345,7 @@ for step in "$@"; do
           | grep -v ":info\|:debug" | tee -a "$log"
       [ "${PIPESTATUS[0]}" = 0 ] || status=1
       }
-      [ "${SCALE_WORKER_COST:-1}" = 0 ] && continue
+      [ "${SCALE_WORKER_COST:-1}" = 0 ] && { unset GLIBC_TUNABLES; continue; }
       # One worker's CPU time per TB against the in-process decoder's (fed
       # and drained by plain pyzmq sockets: docs/scale-out.md, "Cost of a
       # worker").
@@ -350,6 +357,7 @@ for step in "$@"; do
       else
           echo "skipped: no pyzmq (python3-zmq)" | tee -a "$log"
       fi
+      unset GLIBC_TUNABLES
       ;;
     hybrid)
       # Would CPU workers beside the GPU add throughput? The GPU pipeline end

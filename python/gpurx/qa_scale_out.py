@@ -1579,6 +1579,51 @@ class qa_scale_out_processes(unittest.TestCase):
               % (len(seqs), n, len(dropped), n_flagged, len(affected), zero))
 
 
+    def test_014_worker_asks_for_huge_page_malloc(self):
+        # gpurx-worker runs itself again with glibc.malloc.hugetlb=1 added
+        # to GLIBC_TUNABLES (same process id: execve), keeps a value the
+        # user gave, and with --malloc-default leaves the environment alone.
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("gpurx_worker_app", WORKER)
+        app = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(app)
+        self.assertEqual(app.with_huge_page_malloc({})["GLIBC_TUNABLES"], "glibc.malloc.hugetlb=1")
+        self.assertEqual(app.with_huge_page_malloc({"GLIBC_TUNABLES": "glibc.malloc.arena_max=2"})
+                         ["GLIBC_TUNABLES"], "glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1")
+        self.assertIsNone(app.with_huge_page_malloc({"GLIBC_TUNABLES": "glibc.malloc.hugetlb=0"}))
+
+        def environ_of(extra_args, env):
+            listen, send = ("tcp://127.0.0.1:%d" % p for p in free_ports(2))
+            with tempfile.TemporaryFile() as log:
+                proc = subprocess.Popen([sys.executable, "-B", WORKER, "--listen", listen, "--send",
+                                         send, "--backend", "cpu", "--log-interval", "0"]
+                                        + extra_args, stdout=log, stderr=subprocess.STDOUT, env=env)
+                try:
+                    def said():
+                        log.seek(0)
+                        return log.read().decode(errors="replace")
+                    self.assertTrue(wait_for(lambda: ": listening" in said() or proc.poll() is not None,
+                                             120, 0.05), "the worker did not start")
+                    self.assertIsNone(proc.poll(), said())
+                    with open("/proc/%d/environ" % proc.pid, "rb") as f:
+                        entries = f.read().split(b"\0")
+                    line = [x for x in said().splitlines() if ": listening" in x][0]
+                finally:
+                    proc.terminate()
+                    proc.wait(60)
+            found = [e.decode() for e in entries if e.startswith(b"GLIBC_TUNABLES=")]
+            return (found[0].split("=", 1)[1] if found else None), line
+
+        env = {k: v for k, v in os.environ.items() if k != "GLIBC_TUNABLES"}
+        tunables, line = environ_of([], env)
+        self.assertEqual(tunables, "glibc.malloc.hugetlb=1")
+        self.assertIn("malloc: keeps freed memory, GLIBC_TUNABLES=glibc.malloc.hugetlb=1", line)
+        tunables, line = environ_of(["--malloc-default"], env)
+        self.assertIsNone(tunables)
+        self.assertIn("malloc: glibc's defaults", line)
+        tunables, _ = environ_of([], dict(env, GLIBC_TUNABLES="glibc.malloc.hugetlb=0"))
+        self.assertEqual(tunables, "glibc.malloc.hugetlb=0")
+
 class bench_checker(gr.basic_block):
     """The bench's sink: checks each decoded TB as it comes (nothing kept):
     in order (seq, or arrival order without one), crc_ok, transmissions,
