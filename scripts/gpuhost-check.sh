@@ -328,36 +328,35 @@ for step in "$@"; do
       # GLIBC_TUNABLES=glibc.malloc.hugetlb=$SCALE_HUGETLB: 1 is what
       # gpurx-worker asks for itself, 0 keeps glibc's 4 kB pages everywhere
       # (the workers keep a value they are given).
-      export GLIBC_TUNABLES="glibc.malloc.hugetlb=${SCALE_HUGETLB:-1}"
+      tunables="glibc.malloc.hugetlb=${SCALE_HUGETLB:-1}"
       log="$out/bench_scale_out.txt"
       { echo "== host"; lscpu | grep -E "^(CPU\(s\)|Thread|Core|Socket|NUMA node|Model name)";
         echo "transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)";
-        echo "GLIBC_TUNABLES=$GLIBC_TUNABLES"; } | tee -a "$log"
+        echo "GLIBC_TUNABLES=$tunables"; } | tee -a "$log"
       echo "== CPU workers" | tee -a "$log"
-      GPURX_TEST_BACKEND=cpu python3 python/gpurx/qa_scale_out.py --bench --traffic heavy \
+      GLIBC_TUNABLES=$tunables GPURX_TEST_BACKEND=cpu python3 python/gpurx/qa_scale_out.py --bench --traffic heavy \
           --transmissions "${SCALE_N:-12000}" --threads "${SCALE_THREADS:-1}" \
           --workers "${SCALE_WORKERS:-1,2,3,4,8}" --repeat "${SCALE_REPEAT:-1}" 2>&1 | grep -v ":info\|:debug" | tee -a "$log"
       [ "${PIPESTATUS[0]}" = 0 ] || status=1
       [ "${SCALE_CUDA:-1}" = 0 ] || {
       echo "== CUDA workers" | tee -a "$log"
-      GPURX_TEST_BACKEND=cuda python3 python/gpurx/qa_scale_out.py --bench --traffic heavy \
+      GLIBC_TUNABLES=$tunables GPURX_TEST_BACKEND=cuda python3 python/gpurx/qa_scale_out.py --bench --traffic heavy \
           --transmissions "${SCALE_N:-30000}" --devices "${BENCH_DEVICES:-0,1}" 2>&1 \
           | grep -v ":info\|:debug" | tee -a "$log"
       [ "${PIPESTATUS[0]}" = 0 ] || status=1
       }
-      [ "${SCALE_WORKER_COST:-1}" = 0 ] && { unset GLIBC_TUNABLES; continue; }
+      [ "${SCALE_WORKER_COST:-1}" = 0 ] && continue
       # One worker's CPU time per TB against the in-process decoder's (fed
       # and drained by plain pyzmq sockets: docs/scale-out.md, "Cost of a
       # worker").
       echo "== one CPU worker's CPU per TB" | tee -a "$log"
       if python3 -c "import zmq" 2>/dev/null; then
-          python3 bench/bench_scale_out_worker.py --transmissions 3000 --runs 3 2>&1 \
+          GLIBC_TUNABLES=$tunables python3 bench/bench_scale_out_worker.py --transmissions 3000 --runs 3 2>&1 \
               | grep -v ":info\|:debug" | tee -a "$log"
           [ "${PIPESTATUS[0]}" = 0 ] || status=1
       else
           echo "skipped: no pyzmq (python3-zmq)" | tee -a "$log"
       fi
-      unset GLIBC_TUNABLES
       ;;
     hybrid)
       # Would CPU workers beside the GPU add throughput? The GPU pipeline end

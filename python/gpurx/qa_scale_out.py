@@ -1578,7 +1578,6 @@ class qa_scale_out_processes(unittest.TestCase):
               "harq_reset, %d TBs affected (%d false passes on the all-zero TB)"
               % (len(seqs), n, len(dropped), n_flagged, len(affected), zero))
 
-
     def test_014_worker_asks_for_huge_page_malloc(self):
         # gpurx-worker runs itself again with glibc.malloc.hugetlb=1 added
         # to GLIBC_TUNABLES (same process id: execve), keeps a value the
@@ -1623,6 +1622,7 @@ class qa_scale_out_processes(unittest.TestCase):
         self.assertIn("malloc: glibc's defaults", line)
         tunables, _ = environ_of([], dict(env, GLIBC_TUNABLES="glibc.malloc.hugetlb=0"))
         self.assertEqual(tunables, "glibc.malloc.hugetlb=0")
+
 
 class bench_checker(gr.basic_block):
     """The bench's sink: checks each decoded TB as it comes (nothing kept):
