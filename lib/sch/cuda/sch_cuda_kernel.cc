@@ -204,7 +204,7 @@ private:
                 if (r < 0)
                     continue;
                 const sch::shape_key k{ sch::cb_K(p, r), sch::cb_filler(p, r), sch::cb_ncb(p, r),
-                                        sch::cb_k0(p, r) % sch::cb_ncb(p, r) };
+                                        sch::cb_k0(p, r) };
                 const auto key = std::make_tuple(k.K, k.F, k.ncb, k.k0);
                 auto it = d_shape_slot.find(key);
                 if (it == d_shape_slot.end()) {
