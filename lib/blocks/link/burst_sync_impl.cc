@@ -117,7 +117,7 @@ public:
             take = nin;
             lk::burst_result r;
             while (d_rx.pop(r)) {
-                d_logger->debug("burst at sample {:.2f}: cfo {:.3g}, snr {:.1f} dB, corr {:.2f}",
+                d_logger->trace("burst at sample {:.2f}: cfo {:.3g}, snr {:.1f} dB, corr {:.2f}",
                                 r.timing, r.cfo, r.snr_db, r.corr);
                 d_queue.push_back(std::move(r));
                 d_bursts++;
