@@ -138,7 +138,7 @@ core::mimo_config config_of(const shape_case& c, const std::string& impl,
     cfg.llr_type = llr;
     cfg.nt = c.nt;
     cfg.nr = c.nr;
-    cfg.modulation = core::mimo::modulation_of_bits(c.bits);
+    cfg.modulation = core::qam::modulation_of_bits(c.bits);
     cfg.k = c.k;
     cfg.implementation = impl;
     return cfg;

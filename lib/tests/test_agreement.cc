@@ -217,7 +217,7 @@ void agree_mimo(const core::implementation_info& i)
                                 [&](const test::mimo_frame& f) {
                                     auto c = mimo_config_of(i.name, paths);
                                     c.nt = f.params.nt;
-                                    c.modulation = core::mimo::modulation_of_bits(f.params.bits_per_symbol);
+                                    c.modulation = core::qam::modulation_of_bits(f.params.bits_per_symbol);
                                     return !reg.find(i.name)->unsupported(c).empty();
                                 }),
                  frames.end());

@@ -141,7 +141,7 @@ def sch_meta(**kw):
 class test_sch_decoder_reports(unittest.TestCase):
     def run_pdus(self, pdus, **kw):
         tb = gr.top_block()
-        dec = gpurx.lte_sch_decoder_pdu("dlsch", backend="cpu", **kw)
+        dec = gpurx.lte_sch_decoder_pdu("dlsch", options=gpurx.pipeline_options(backend="cpu"), **kw)
         out, errs = blocks.message_debug(), blocks.message_debug()
         tb.msg_connect((dec, "pdus"), (out, "store"))
         tb.msg_connect((dec, "errors"), (errs, "store"))
@@ -178,7 +178,7 @@ class test_sch_decoder_reports(unittest.TestCase):
         if ram / 2 > 39e9:
             self.skipTest("this machine has room for them (%.0f GB of RAM)" % (ram / 1e9))
         with self.assertRaisesRegex(Exception, "harq_buffers=65536 needs"):
-            gpurx.lte_sch_decoder_pdu("dlsch", harq_buffers=65536, backend="cpu")
+            gpurx.lte_sch_decoder_pdu("dlsch", harq_buffers=65536, options=gpurx.pipeline_options(backend="cpu"))
 
 
 if __name__ == "__main__":
