@@ -120,10 +120,12 @@ class mimo_ofdm_rx(gr.hier_block2):
         self.params = p = mimo_link_parameters(nt, modulation, payload_bytes, code_rate, num)
         self.sync = mimo_ofdm_sync(nt, nr, num.fft_len, num.cp_len, num.used, num.repeats, p["data_symbols"],
                                    threads=sync_threads)
-        # The channel within the cyclic prefix: LMMSE smoothing over it.
-        self.estimator = mimo_ofdm_channel_estimator(nt, nr, num.fft_len, num.used, num.repeats,
-                                                     p["data_symbols"], 1, "cpu" if backend == "cpu" else "auto",
-                                                     num.cp_len)
+        # The channel within the cyclic prefix: LMMSE smoothing over it. The
+        # estimator batches OFDM frames on the receiver's backend, half the
+        # frames in flight per batch, as the decoder does.
+        self.estimator = mimo_ofdm_channel_estimator(
+            nt, nr, num.fft_len, num.used, num.repeats, p["data_symbols"], 1, "auto", num.cp_len,
+            options=pipeline_options(max(2, frames_in_flight // 2), 3, flush_us, backend))
         for r in range(nr):
             self.connect((self, r), (self.sync, r))
             self.connect((self.sync, r), (self.estimator, r))
