@@ -23,6 +23,7 @@
 #include "sch/sch_implementations.h"
 #include "turbo/turbo_frame.h"
 #include <gtest/gtest.h>
+#include <cstdio>
 
 #include <cstring>
 #include <random>
@@ -307,6 +308,11 @@ TEST(IddCuda, AgreesWithCpu)
             size_t differ = 0;
             for (size_t i = 0; i < tbs.size(); i++) {
                 if (cpu[i].res.tb.crc_ok != gpu[i].res.tb.crc_ok || cpu[i].res.passes != gpu[i].res.passes) {
+                    // Which TBs, for a failure's log: scattered ones point at
+                    // the arithmetic, a run of one batch at its ordering.
+                    std::printf("%s n0 %.2f: TB %zu differs (crc %d/%d, passes %d/%d)\n", mimo::algorithm_name(a),
+                                double(n0), i, cpu[i].res.tb.crc_ok, gpu[i].res.tb.crc_ok, cpu[i].res.passes,
+                                gpu[i].res.passes);
                     differ++;
                     continue;
                 }
