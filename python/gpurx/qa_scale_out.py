@@ -1182,6 +1182,130 @@ class qa_scale_out_blocks(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "interval_ms"):
             gpurx.worker_heartbeat(gpurx.worker_gate("w"), interval_ms=0)
 
+    # Issue 35.
+
+    def test_020_bad_harq_fields_dropped_and_reported_the_sequencer_goes_on(self):
+        # A HARQ field out of the decoder's range or of the wrong type
+        # (a uint64 >= 2^63 made struct.pack raise, which ended the
+        # sequencer's thread: every later PDU stayed queued) is reported,
+        # naming the field and value, and dropped without a seq; the PDUs
+        # after it are stamped 0, 1, 2...
+        bad = [("rnti", pmt.from_uint64(1 << 63), "9223372036854775808"),
+               ("rnti", pmt.from_uint64((1 << 64) - 1), "18446744073709551615"),
+               ("rnti", pmt.from_long(-1), "-1"),
+               ("rnti", pmt.from_long(65536), "65536"),
+               ("harq_process", pmt.from_long(16), "16"),
+               ("harq_process", pmt.from_uint64(1 << 63), "9223372036854775808"),
+               ("codeword", pmt.from_long(2), "2"),
+               ("rnti", pmt.from_double(1.0), "1"),
+               ("harq_process", pmt.intern("x"), "x")]
+        pdus = []
+        for i, (field, value, _) in enumerate(bad):
+            m = pdu(dict(rnti=100 + i, harq_process=i % 8))
+            pdus.append(pmt.cons(pmt.dict_add(pmt.car(m), pmt.intern(field), value), pmt.cdr(m)))
+            pdus.append(pdu(dict(rnti=200 + i, harq_process=i % 8, codeword=1)))
+        outs, errs = run_pdus(gpurx.pdu_sequencer("harq"), pdus, len(bad), len(bad), timeout=10)
+        self.assertEqual([(int_of(pmt.car(o), "seq"), int_of(pmt.car(o), "rnti")) for o in outs],
+                         [(i, 200 + i) for i in range(len(bad))])
+        for o in outs:
+            meta = pmt.car(o)
+            self.assertEqual(int_of(meta, "shard_key"),
+                             harq_shard_key(int_of(meta, "rnti"), int_of(meta, "harq_process"), 1))
+        got = [py_of(e) for e in errs]
+        self.assertEqual([(e["reason"], e["field"], e["value"]) for e in got],
+                         [("bad HARQ field", f, v) for f, _, v in bad])
+        self.assertEqual(got[0]["expected"], "an integer in 0..65535")
+        self.assertEqual(got[4]["expected"], "an integer in 0..15")
+        self.assertEqual(got[6]["expected"], "an integer in 0..1")
+        # The key function itself names what it cannot hash.
+        with self.assertRaisesRegex(ValueError, "rnti"):
+            harq_shard_key(1 << 63, 0, 0)
+        with self.assertRaisesRegex(ValueError, "harq_process"):
+            harq_shard_key(1, -1, 0)
+
+    def test_021_bad_harq_fields_at_the_gate_dropped_noticed_and_it_goes_on(self):
+        # A worker's gate with two decoders computes the key of a PDU
+        # without "shard_key" from its HARQ fields: a bad one ended the
+        # gate's thread, and the worker (gpurx-worker --decoders 2) stalled
+        # while its heartbeats went on. Now: reported on "errors", a
+        # "dropped" notice with its seq for the collector, the PDUs after it
+        # routed. With one decoder the same PDU is dropped the same way.
+        for decoders in (2, 1):
+            sinks = [blocks.message_debug() for _ in range(decoders)]
+            gate = gpurx.worker_gate("w", decoders, 0, 7)
+            tb = gr.top_block()
+            dropped, err = blocks.message_debug(), blocks.message_debug()
+            for i, snk in enumerate(sinks):
+                tb.msg_connect(gate, "pdus%d" % i, snk, "store")
+            tb.msg_connect(gate, "dropped", dropped, "store")
+            tb.msg_connect(gate, "errors", err, "store")
+            msgs = []
+            for n in range(20):
+                m = pdu(dict(rnti=100 + n, harq_process=n % 8), seq=n)
+                if n in (3, 11):
+                    m = pmt.cons(pmt.dict_add(pmt.car(m), pmt.intern("rnti"),
+                                              pmt.from_uint64((1 << 63) + n)), pmt.cdr(m))
+                msgs.append(m)
+            tb.start()
+            bb = gate.to_basic_block()
+            total = lambda: sum(s.num_messages() for s in sinks)
+            try:
+                for m in msgs:
+                    bb._post(PDUS, m)
+                self.assertTrue(wait_for(lambda: total() >= 18 and dropped.num_messages() >= 2,
+                                         10), "%d decoder(s): %d passed" % (decoders, total()))
+                time.sleep(0.1)
+            finally:
+                stop_or_exit(tb)
+            seqs = sorted(int_of(pmt.car(s.get_message(j)), "seq")
+                          for s in sinks for j in range(s.num_messages()))
+            self.assertEqual(seqs, [n for n in range(20) if n not in (3, 11)])
+            notices = [pmt.car(dropped.get_message(j)) for j in range(dropped.num_messages())]
+            self.assertEqual([(int_of(m, "seq"), str_of(m, "dropped"), str_of(m, "worker"))
+                              for m in notices], [(3, "bad_harq_field", "w"),
+                                                  (11, "bad_harq_field", "w")])
+            errs = [py_of(err.get_message(j)) for j in range(err.num_messages())]
+            self.assertEqual([(e["reason"], e["field"], e["value"], e["seq"]) for e in errs],
+                             [("bad HARQ field", "rnti", str((1 << 63) + 3), 3),
+                              ("bad HARQ field", "rnti", str((1 << 63) + 11), 11)])
+            self.assertEqual((gate.bad, gate.passed, gate.counts()["bad"]), (2, 18, 2))
+
+    def test_022_an_exception_in_a_handler_is_reported_and_the_block_goes_on(self):
+        # Whatever raises in a message handler (here a decoder_for() made to
+        # fail once) is reported on "errors" ("internal error") and costs
+        # that message only: GNU Radio would end the block's thread.
+        sinks = [blocks.message_debug(), blocks.message_debug()]
+        gate = _worker_gate("w", 7, sinks, 0)
+        real = gate.decoder_for
+        calls = []
+
+        def fails_once(meta):
+            calls.append(1)
+            if len(calls) == 1:
+                raise ZeroDivisionError("the test's")
+            return real(meta)
+
+        gate.decoder_for = fails_once
+        tb = gr.top_block()
+        err = blocks.message_debug()
+        for i, snk in enumerate(sinks):
+            tb.msg_connect(gate, "pdus%d" % i, snk, "store")
+        tb.msg_connect(gate, "errors", err, "store")
+        tb.start()
+        try:
+            for n in range(5):
+                gate.to_basic_block()._post(PDUS, pdu(dict(rnti=100 + n, harq_process=0), seq=n))
+            self.assertTrue(wait_for(lambda: sum(s.num_messages() for s in sinks) >= 4, 10))
+            self.assertTrue(wait_for(lambda: err.num_messages() >= 1, 5))
+        finally:
+            stop_or_exit(tb)
+        seqs = sorted(int_of(pmt.car(s.get_message(j)), "seq")
+                      for s in sinks for j in range(s.num_messages()))
+        self.assertEqual(seqs, [1, 2, 3, 4])
+        e = py_of(err.get_message(0))
+        self.assertEqual((e["reason"], e["port"]), ("internal error", "pdus"))
+        self.assertIn("ZeroDivisionError: the test's", e["error"])
+
 
 class qa_scale_out_processes(unittest.TestCase):
     N = int(os.environ.get("SCALE_OUT_TBS", "10000"))

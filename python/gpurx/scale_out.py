@@ -45,6 +45,7 @@ import struct
 import sys
 import threading
 import time
+import traceback
 from collections import OrderedDict, deque
 
 import pmt
@@ -70,11 +71,42 @@ UINT64_MAX = (1 << 64) - 1
 _UINT64_FIELDS = ("seq", "shard_key", "instance")
 
 
+# The HARQ fields a shard key is made of, and the values lte_sch_decoder_pdu
+# accepts (lib/sch/sch_params.cc tb_request::check(): rnti, codeword;
+# lib/blocks/sch/sch_metadata.cc: harq_process). A value outside them would
+# not be decoded anyway, and one beyond a signed 64-bit integer cannot even
+# be hashed (struct.pack raises).
+HARQ_FIELDS = (("rnti", 0, 65535), ("harq_process", 0, 15), ("codeword", 0, 1))
+
+
+class bad_field(ValueError):
+    """A metadata field that is there but not valid: field (its name),
+    value (as pmt writes it) and expected (what it must be)."""
+
+    def __init__(self, field, value, expected):
+        ValueError.__init__(self, "%s = %s: must be %s" % (field, value, expected))
+        self.field, self.value, self.expected = field, value, expected
+
+    def report(self, **fields):
+        """The report of it on a block's "errors" port."""
+        return _error("bad HARQ field", field=self.field, value=self.value,
+                      expected=self.expected, **fields)
+
+
+def _in_range(field, v, lo, hi):
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise bad_field(field, repr(v), "an integer in %d..%d" % (lo, hi))
+    return v
+
+
 def harq_shard_key(rnti, harq_process, codeword=0):
     """The shard key of a HARQ buffer: hash64 of (rnti, harq_process,
     codeword) - what lte_sch_decoder_pdu keys its soft buffers by, so that
-    every transmission of a transport block lands on the same worker."""
-    return hash64(struct.pack(">qqq", int(rnti), int(harq_process), int(codeword)))
+    every transmission of a transport block lands on the same worker.
+    bad_field (a ValueError) naming a value outside HARQ_FIELDS."""
+    values = [_in_range(f, v, lo, hi) for (f, lo, hi), v in zip(HARQ_FIELDS,
+                                                                 (rnti, harq_process, codeword))]
+    return hash64(struct.pack(">qqq", *values))
 
 
 def pmt_int(v):
@@ -121,17 +153,38 @@ def _dict(**fields):
     return d
 
 
-_RNTI, _HARQ_PROCESS, _CODEWORD = (pmt.intern("rnti"), pmt.intern("harq_process"),
-                                   pmt.intern("codeword"))
+_HARQ_KEYS = tuple((pmt.intern(f), f, lo, hi) for f, lo, hi in HARQ_FIELDS)
+
+
+def harq_fields(meta):
+    """(rnti, harq_process, codeword) of a PDU's metadata, each None when
+    absent; bad_field naming the first one that is there but not an
+    integer in its HARQ_FIELDS range (a uint64 >= 2^63, a negative value, a
+    double, a symbol...)."""
+    out = []
+    for key, field, lo, hi in _HARQ_KEYS:
+        v = pmt.dict_ref(meta, key, pmt.PMT_NIL)
+        if pmt.is_null(v):
+            out.append(None)
+            continue
+        try:
+            n = pmt_int(v)
+        except TypeError:
+            raise bad_field(field, pmt.write_string(v),
+                            "an integer in %d..%d" % (lo, hi)) from None
+        if not lo <= n <= hi:
+            raise bad_field(field, str(n), "an integer in %d..%d" % (lo, hi))
+        out.append(n)
+    return tuple(out)
 
 
 def _harq_key(meta):
-    """(rnti, harq_process, codeword) of a PDU's metadata, or None."""
+    """(rnti, harq_process, codeword) of a PDU's metadata (codeword 0 when
+    absent), or None when rnti or harq_process is absent or a field is
+    not valid."""
     try:
-        rnti = _meta_int(meta, _RNTI)
-        hp = _meta_int(meta, _HARQ_PROCESS)
-        cw = _meta_int(meta, _CODEWORD)
-    except TypeError:
+        rnti, hp, cw = harq_fields(meta)
+    except bad_field:
         return None
     if rnti is None or hp is None:
         return None
@@ -168,6 +221,42 @@ class _block_thread:
             self._thread = None
 
 
+def _set_handler(block, port, handler, errors=True):
+    """Sets handler as the message handler of block's input port (a str),
+    wrapped so that no exception escapes it: GNU Radio ends a block's
+    message thread on one, and every later message would stay queued for
+    good (a front end or a worker stalls while its heartbeats go on: issue
+    35). An exception is written on stderr (the traceback the first time)
+    and, with errors, reported on the block's "errors" port ("internal
+    error": port, error); the message is dropped and the block goes on."""
+    failures = [0]
+    label = type(block).__name__  # (worker_gate's name is its worker's)
+
+    def guarded(msg):
+        try:
+            handler(msg)
+        except Exception as e:  # noqa: BLE001 - whatever it is, the block must go on
+            failures[0] += 1
+            text = "%s: %s" % (type(e).__name__, e)
+            sys.stderr.write("%s: %s handler: %s (message dropped)\n"
+                             % (label, port, text))
+            if failures[0] == 1:
+                traceback.print_exc(file=sys.stderr)
+            sys.stderr.flush()
+            if errors:
+                try:
+                    block.message_port_pub(ERRORS, _error("internal error", port=port,
+                                                          error=text))
+                except Exception:  # noqa: BLE001 - logged above already
+                    pass
+
+    # GNU Radio's Python gateway calls the handler by its name, as an
+    # attribute of the block.
+    guarded.__name__ = "_guarded_%s_handler" % port
+    setattr(block, guarded.__name__, guarded)
+    block.set_msg_handler(pmt.intern(port), guarded)
+
+
 class pdu_sequencer(gr.basic_block):
     """Stamps each PDU's metadata with "seq" (uint64: 0, 1, 2, ... in
     arrival order) and "shard_key" (uint64). key "harq": a stable hash of
@@ -175,7 +264,10 @@ class pdu_sequencer(gr.basic_block):
     absent), so that all transmissions of a transport block share a key;
     "round_robin": the seq itself. A PDU that is not a (dict . vector) pair,
     or lacks rnti / harq_process with key "harq", is dropped and reported on
-    "errors" (dict: "reason"); it takes no seq.
+    "errors" (dict: "reason"); it takes no seq. So is one (key "harq") whose
+    rnti, harq_process or codeword is not an integer in the range the
+    decoder takes (HARQ_FIELDS: 0..65535, 0..15, 0..1): "bad HARQ field",
+    with "field", "value" (as pmt writes it) and "expected".
 
     Ports: "pdus" in, "pdus" out, "errors" out."""
 
@@ -190,7 +282,7 @@ class pdu_sequencer(gr.basic_block):
         self.message_port_register_in(PDUS)
         self.message_port_register_out(PDUS)
         self.message_port_register_out(ERRORS)
-        self.set_msg_handler(PDUS, self.handle)
+        _set_handler(self, "pdus", self.handle)
 
     def next_seq(self):
         """The seq the next PDU will get (= how many were stamped)."""
@@ -204,11 +296,11 @@ class pdu_sequencer(gr.basic_block):
         seq = self._seq
         if self.key == "harq":
             try:
-                rnti = _meta_int(meta, "rnti")
-                hp = _meta_int(meta, "harq_process")
-                cw = _meta_int(meta, "codeword")
-            except TypeError as e:
-                self.message_port_pub(ERRORS, _error("ill-typed HARQ field: %s" % e))
+                rnti, hp, cw = harq_fields(meta)
+            except bad_field as e:
+                # Dropped before it takes a seq, as a PDU without rnti: the
+                # collector has no gap to wait for.
+                self.message_port_pub(ERRORS, e.report())
                 return
             if rnti is None or hp is None:
                 missing = "rnti" if rnti is None else "harq_process"
@@ -228,7 +320,7 @@ class _relay(gr.basic_block):
         gr.basic_block.__init__(self, "pdu_shard_lane", None, None)
         self.message_port_register_in(PDUS)
         self.message_port_register_out(PDUS)
-        self.set_msg_handler(PDUS, self.handle)
+        _set_handler(self, "pdus", self.handle, errors=False)
 
     def handle(self, msg):
         self.message_port_pub(PDUS, msg)
@@ -384,8 +476,8 @@ class pdu_shard_sink(gr.basic_block):
         self.message_port_register_in(PDUS)
         self.message_port_register_in(CONTROL)
         self.message_port_register_out(ERRORS)
-        self.set_msg_handler(PDUS, self.handle)
-        self.set_msg_handler(CONTROL, self.handle_control)
+        _set_handler(self, "pdus", self.handle)
+        _set_handler(self, "control", self.handle_control)
 
     def endpoints(self):
         with self._lock:
@@ -658,7 +750,7 @@ class worker_monitor(gr.basic_block):
         self.message_port_register_in(HEARTBEATS)
         self.message_port_register_out(CONTROL)
         self.message_port_register_out(ERRORS)
-        self.set_msg_handler(HEARTBEATS, self.handle)
+        _set_handler(self, "heartbeats", self.handle)
 
     def status(self):
         now = time.monotonic()
@@ -793,7 +885,7 @@ class pdu_reorder(gr.basic_block):
         self.message_port_register_in(PDUS)
         self.message_port_register_out(PDUS)
         self.message_port_register_out(ERRORS)
-        self.set_msg_handler(PDUS, self.handle)
+        _set_handler(self, "pdus", self.handle)
 
     def stats(self):
         with self._lock:
@@ -928,6 +1020,11 @@ class worker_gate(gr.basic_block):
       waits is the gate's own queue plus, once watch(decoder blocks) was
       called, the queue of the decoder the PDU goes to (gpurx-worker does
       so; a GRC flowgraph can from a Python Snippet);
+    - a PDU whose rnti, harq_process or codeword is there but not an
+      integer in the range the decoder takes (HARQ_FIELDS) is dropped:
+      reported on "errors" ("bad HARQ field": field, value, expected, seq,
+      worker), and, when it has a seq, a notice (cause "bad_harq_field")
+      goes out on "dropped" as for a full queue; counted ("bad");
     - with log_interval > 0, writes a line on stderr when started ("...:
       started, instance ..."), one every log_interval seconds with its rate
       and one when stopped.
@@ -935,7 +1032,7 @@ class worker_gate(gr.basic_block):
     heartbeats carry (worker_heartbeat) and the front end stamps on the
     PDUs it sends here. Ports: "pdus" in; "pdus0" .. "pdus<n-1>" out, one
     per decoder (with one decoder "pdus" too: GRC names a port of
-    multiplicity 1 without its index); "dropped" out."""
+    multiplicity 1 without its index); "dropped" out; "errors" out."""
 
     MAX_DECODERS = 64
 
@@ -968,7 +1065,7 @@ class worker_gate(gr.basic_block):
         self._decoder_bbs = None
         self._own_bb = None
         self._reset = set()
-        self.passed = self.dropped = self.stale = 0
+        self.passed = self.dropped = self.stale = self.bad = 0
         self.ports = [pmt.intern("pdus%d" % i) for i in range(self.n)]
         self._indices = [pmt.from_long(i) for i in range(self.n)]
         self.message_port_register_in(PDUS)
@@ -977,7 +1074,8 @@ class worker_gate(gr.basic_block):
         if self.n == 1:
             self.message_port_register_out(PDUS)
         self.message_port_register_out(DROPPED)
-        self.set_msg_handler(PDUS, self.handle)
+        self.message_port_register_out(ERRORS)
+        _set_handler(self, "pdus", self.handle)
         self._log = _block_thread(self._log_rate, "worker gate log")
 
     def watch(self, decoders):
@@ -1013,7 +1111,7 @@ class worker_gate(gr.basic_block):
     def counts(self):
         """passed, dropped, stale, queue and (when watched) decoded: what a
         heartbeat carries."""
-        out = dict(passed=self.passed, dropped=self.dropped, stale=self.stale,
+        out = dict(passed=self.passed, dropped=self.dropped, stale=self.stale, bad=self.bad,
                    queue=self.queue())
         decoded = self.decoded()
         if decoded is not None:
@@ -1041,9 +1139,9 @@ class worker_gate(gr.basic_block):
 
     def _tally(self):
         decoded = self.decoded()
-        return "%d passed to %d decoder(s)%s, %d dropped (queue full), %d stale" % (
+        return "%d passed to %d decoder(s)%s, %d dropped (queue full), %d stale%s" % (
             self.passed, self.n, "" if decoded is None else ", %d decoded" % decoded,
-            self.dropped, self.stale)
+            self.dropped, self.stale, ", %d bad HARQ fields" % self.bad if self.bad else "")
 
     def _log_rate(self):
         last_t, last_n = time.monotonic(), 0
@@ -1093,6 +1191,11 @@ class worker_gate(gr.basic_block):
                                  "endpoint dropped\n" % (self.name_str, self.stale))
                 sys.stderr.flush()
             return
+        try:
+            harq_fields(meta)
+        except bad_field as e:
+            self._drop_bad(meta, e)
+            return
         i = self.decoder_for(meta)
         meta = pmt.dict_add(pmt.dict_add(meta, WORKER, self.name), DECODER, self._indices[i])
         if self.max_queue and self.queue(i) >= self.max_queue:
@@ -1110,6 +1213,28 @@ class worker_gate(gr.basic_block):
                 meta = pmt.dict_add(meta, HARQ_RESET, pmt.PMT_T)
         self.passed += 1
         self.message_port_pub(self.ports[i], pmt.cons(meta, pmt.cdr(msg)))
+
+    def _drop_bad(self, meta, e):
+        """Drops a PDU whose HARQ field e names is not valid (no decoder
+        would take it; its shard key cannot be computed): reported on
+        "errors", and a notice on "dropped" (cause "bad_harq_field") so
+        that the collector reports its seq at once instead of waiting for
+        it."""
+        self.bad += 1
+        seq = _seq_of(meta)
+        self.message_port_pub(ERRORS, e.report(seq=seq, worker=self.name_str))
+        if seq is not None:
+            notice = pmt.dict_add(pmt.dict_add(meta, WORKER, self.name), DROPPED,
+                                  pmt.intern("bad_harq_field"))
+            self.message_port_pub(DROPPED, pmt.cons(notice, pmt.init_u8vector(0, [])))
+
+
+def _seq_of(meta):
+    """meta's "seq", or None when absent or not an integer."""
+    try:
+        return _meta_int(meta, SEQ)
+    except TypeError:
+        return None
 
 
 def _worker_gate(name, instance, decoders, max_queue):
@@ -1174,15 +1299,19 @@ class worker_heartbeat(_heartbeat):
 
 
 class _error_log(gr.basic_block):
-    def __init__(self, name):
+    """Writes each message on "errors" (the reports of a worker's block:
+    what, "decoder" or "gate") on stderr; counts them."""
+
+    def __init__(self, name, what="decoder"):
         gr.basic_block.__init__(self, "worker_errors", None, None)
-        self.name, self.count = name, 0
+        self.name, self.what, self.count = name, what, 0
         self.message_port_register_in(ERRORS)
-        self.set_msg_handler(ERRORS, self.handle)
+        _set_handler(self, "errors", self.handle, errors=False)
 
     def handle(self, msg):
         self.count += 1
-        sys.stderr.write("gpurx-worker %s: decoder error: %s\n" % (self.name, pmt.write_string(msg)))
+        sys.stderr.write("gpurx-worker %s: %s error: %s\n"
+                         % (self.name, self.what, pmt.write_string(msg)))
         sys.stderr.flush()
 
 
@@ -1323,7 +1452,9 @@ class worker_flowgraph(gr.top_block):
         self.gate.watch(self.decoders)
         self.sink = zeromq.push_msg_sink(send, timeout_ms, False)
         self.errors = _error_log(self.name)
+        self.gate_errors = _error_log(self.name, "gate")
         self.msg_connect(self.source, "out", self.gate, "pdus")
+        self.msg_connect(self.gate, "errors", self.gate_errors, "errors")
         self.msg_connect(self.gate, "dropped", self.sink, "in")
         for i, dec in enumerate(self.decoders):
             self.msg_connect(self.gate, "pdus%d" % i, dec, "pdus")
@@ -1338,7 +1469,7 @@ class worker_flowgraph(gr.top_block):
 
     def counts(self):
         return dict(decoded=self.decoded(), dropped=self.gate.dropped, stale=self.gate.stale,
-                    queue=self.gate.queue())
+                    bad=self.gate.bad, queue=self.gate.queue())
 
     def decoded(self):
         """TBs decoded, by every decoder together."""
