@@ -1306,6 +1306,106 @@ class qa_scale_out_blocks(unittest.TestCase):
         self.assertEqual((e["reason"], e["port"]), ("internal error", "pdus"))
         self.assertIn("ZeroDivisionError: the test's", e["error"])
 
+    def reorder_run(self, blk, seqs, timeout_s=10):
+        """Posts PDUs of seqs to blk (a pdu_reorder) in a running flowgraph
+        until every one was emitted or reported; (emitted seqs, [(reason,
+        seq, report)], seconds)."""
+        tb = gr.top_block()
+        out, err = blocks.message_debug(), blocks.message_debug()
+        tb.msg_connect(blk, "pdus", out, "store")
+        tb.msg_connect(blk, "errors", err, "store")
+        tb.start()
+        try:
+            t0 = time.monotonic()
+            for s in seqs:
+                blk.to_basic_block()._post(PDUS, pdu({}, seq=s))
+            # Every PDU ends emitted or reported (duplicate / late) once.
+            accounted = lambda: out.num_messages() + blk.stats()["duplicate"] + blk.stats()["late"]
+            done = wait_for(lambda: accounted() >= len(seqs), timeout_s, 0.001)
+            seconds = time.monotonic() - t0
+            self.assertTrue(done, "%d of %d PDUs accounted for after %g s"
+                            % (accounted(), len(seqs), timeout_s))
+            time.sleep(0.1)
+        finally:
+            stop_or_exit(tb)
+        errs = [py_of(err.get_message(i)) for i in range(err.num_messages())]
+        return ([int_of(pmt.car(out.get_message(i)), "seq") for i in range(out.num_messages())],
+                [(e["reason"], e["seq"], e) for e in errs], seconds)
+
+    def test_023_reorder_resyncs_on_a_huge_jump_at_once(self):
+        # seq 0, then 10^9: a loop over every skipped seq (2.2 GB and still
+        # busy after 150 s at 10^8). Now one "resync" report with the range,
+        # in well under a second, and the stream goes on from the new seq;
+        # a PDU from inside the skipped range is "late". Then 2^62.
+        big, huge = 10 ** 9, 1 << 62
+        blk = gpurx.pdu_reorder(16, 60000)
+        seqs = [0, 1, 3, big + 1, big, big + 2, 5, huge, huge + 1, big + 3]
+        emitted, reports, seconds = self.reorder_run(blk, seqs)
+        self.assertLess(seconds, 0.5)
+        self.assertEqual(emitted, [0, 1, 3, big + 1, big + 2, huge, huge + 1])
+        self.assertEqual([(r, s) for r, s, _ in reports],
+                         [("resync", 2), ("late", big), ("late", 5), ("resync", big + 3),
+                          ("late", big + 3)])
+        first = reports[0][2]
+        # 2 and 4..big were skipped; 3 was held, and emitted.
+        self.assertEqual((first["first"], first["last"], first["count"]), (2, big, big - 2))
+        second = reports[3][2]
+        self.assertEqual((second["first"], second["last"], second["count"]),
+                         (big + 3, huge - 1, huge - big - 3))
+        st = blk.stats()
+        self.assertEqual((st["resync"], st["late"], st["next_seq"], st["held"]),
+                         (2, 3, huge + 2, 0))
+        # The collector counts a resync's seqs as missing.
+        sink = gpurx.decoded_tb_sink("", verbose=False)
+        for _, _, r in reports:
+            d = pmt.make_dict()
+            for k, v in r.items():
+                d = pmt.dict_add(d, pmt.intern(k), pmt.from_uint64(v) if isinstance(v, int)
+                                 else pmt.intern(v))
+            sink.handle_error(d)
+        self.assertEqual(sink.counts()["missing"], (big - 2) + (huge - big - 3))
+
+    def test_024_reorder_tells_late_from_duplicate(self):
+        # 100 seqs shuffled through a window of 16 (no timeout): a seq
+        # skipped (window_full, or inside a resync's range) that comes
+        # afterwards is "late", never a "duplicate" (54 of 100 were); a
+        # duplicate is only a seq delivered already, however long ago.
+        # Shuffled by blocks of 24 (no jump of 2 x 16: window_full only),
+        # and all at once (resyncs too).
+        rng = np.random.default_rng(35)
+        local = []
+        for b in range(0, 100, 24):
+            block = list(range(b, min(b + 24, 100)))
+            rng.shuffle(block)
+            local += block
+        anywhere = list(range(100))
+        rng.shuffle(anywhere)
+        for order in (local, anywhere):
+            again = [order[10], order[50], order[99], order[0]]
+            emitted, reports, _ = self.reorder_run(gpurx.pdu_reorder(16, 60000), order + again)
+            by = {}
+            for reason, seq, r in reports:
+                by.setdefault(reason, []).append(seq)
+            skipped = set(by.get("window_full", []))
+            for reason, seq, r in reports:
+                if reason == "resync":
+                    span = set(range(r["first"], r["last"] + 1)) - set(emitted)
+                    self.assertEqual(r["count"], len(span))
+                    skipped |= span
+            self.assertEqual(emitted, sorted(emitted))
+            self.assertEqual(set(emitted) | skipped, set(range(100)))
+            self.assertFalse(set(emitted) & skipped)
+            # Each skipped seq came after it was skipped: late, once; the
+            # second copies: duplicates where delivered, late where not.
+            self.assertEqual(sorted(by.get("late", [])),
+                             sorted(list(skipped) + [s for s in again if s in skipped]))
+            self.assertEqual(sorted(by.get("duplicate", [])),
+                             sorted(s for s in again if s not in skipped))
+            self.assertEqual(set(by) - {"window_full", "resync", "late", "duplicate"}, set())
+            if order is local:
+                self.assertNotIn("resync", by)
+                self.assertGreater(len(skipped), 10)
+
 
 class qa_scale_out_processes(unittest.TestCase):
     N = int(os.environ.get("SCALE_OUT_TBS", "10000"))

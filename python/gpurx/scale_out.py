@@ -39,6 +39,7 @@ hundred microseconds of CPU per PDU (GNU Radio's Python message dispatch
 included), small beside decoding a large TB, the bound with small ones;
 docs/scale-out.md has the measurements.
 """
+import bisect
 import os
 import re
 import struct
@@ -68,7 +69,7 @@ DROPPED = pmt.intern("dropped")
 IN = pmt.intern("in")
 UINT64_MAX = (1 << 64) - 1
 # Report fields that are uint64 (the others integers are longs).
-_UINT64_FIELDS = ("seq", "shard_key", "instance")
+_UINT64_FIELDS = ("seq", "shard_key", "instance", "first", "last", "count")
 
 
 # The HARQ fields a shard key is made of, and the values lte_sch_decoder_pdu
@@ -843,6 +844,39 @@ class worker_monitor(gr.basic_block):
         return True
 
 
+class _seq_history:
+    """What became of the seqs a pdu_reorder has passed (those below its
+    next due), as runs of one kind: delivered (emitted, or reported
+    dropped by a worker) or not (skipped: timeout, window_full, flush,
+    resync). A PDU that comes for a passed seq is then told "duplicate"
+    (its seq was delivered) from "late" (it was skipped), however long ago:
+    a run costs the same for one seq as for 2^62 (a resync), and the runs
+    change kind only where a seq was skipped. At most max_runs are kept,
+    the oldest half forgotten at once; a seq older than them counts as not
+    delivered ("late")."""
+
+    def __init__(self, max_runs=1 << 16):
+        self.max_runs = max_runs
+        self._starts = []     # run i: [starts[i], starts[i + 1]), the last up to the next due
+        self._delivered = []  # the kind of run i
+
+    def note(self, seq, delivered):
+        """seq, the next due, passes: delivered or not."""
+        if self._delivered and self._delivered[-1] == delivered:
+            return  # the last run goes on
+        self._starts.append(seq)
+        self._delivered.append(delivered)
+        if len(self._starts) > self.max_runs:
+            half = len(self._starts) // 2
+            del self._starts[:half]
+            del self._delivered[:half]
+
+    def delivered(self, seq):
+        """Whether the passed seq was delivered."""
+        i = bisect.bisect_right(self._starts, seq) - 1
+        return i >= 0 and self._delivered[i]
+
+
 class pdu_reorder(gr.basic_block):
     """Emits PDUs in "seq" order (0, 1, 2, ...), whatever order they arrive
     in. Reported on "errors", each as a dict with "reason" and "seq":
@@ -851,8 +885,16 @@ class pdu_reorder(gr.basic_block):
       longer than timeout_ms for the ones before it);
     - "window_full": a seq skipped because a PDU arrived window or more
       beyond the next one due (the oldest gaps are forced out);
-    - "duplicate": a seq already held or emitted: dropped;
-    - "late": a seq that was skipped before it came: dropped;
+    - "resync": a PDU arrived 2 x window or more beyond the next one due
+      (its front end restarted, or this collector started behind a running
+      one): what was held is emitted, and the seqs skipped up to it are
+      reported at once, as one report: "first", "last" and "count" (the
+      seqs in first..last not delivered; "seq" is first). That PDU's seq
+      is the next due. This costs O(window), whatever the jump;
+    - "duplicate": a seq already held, or already delivered (emitted, or
+      reported dropped): dropped;
+    - "late": a seq that came after it was skipped (timeout, window_full,
+      resync, flush; or before first_seq): dropped;
     - "dropped": a seq a worker reports it dropped (its notice: a PDU whose
       metadata has "dropped", the cause, e.g. "worker_queue_full", and
       "worker"; the report carries both), reported in its turn in seq
@@ -874,12 +916,12 @@ class pdu_reorder(gr.basic_block):
             raise ValueError("pdu_reorder: first_seq must be >= 0, got %r" % (first_seq,))
         self.window, self.timeout_s = window, timeout_ms / 1e3
         self._next = first_seq
-        self._held = {}            # seq -> msg
+        self._held = {}            # seq -> msg, each below _next + window
         self._arrivals = deque()   # (time, seq), in arrival order
-        self._skipped = set()      # seqs skipped lately (to tell "late" from "duplicate")
+        self._history = _seq_history()
         self._lock = threading.Lock()
-        self._stats = dict(emitted=0, timeout=0, window_full=0, duplicate=0, late=0, no_seq=0,
-                           flush=0, dropped=0)
+        self._stats = dict(emitted=0, timeout=0, window_full=0, resync=0, duplicate=0, late=0,
+                           no_seq=0, flush=0, dropped=0)
         self._timer = _block_thread(self._tick, "pdu_reorder timer")
         self._stop = self._timer.stop_event
         self.message_port_register_in(PDUS)
@@ -898,6 +940,11 @@ class pdu_reorder(gr.basic_block):
         self._stats[reason] += 1
         self.message_port_pub(ERRORS, _error(reason, seq=seq, **fields))
 
+    def _pass(self, delivered):
+        """The next due seq is done with: delivered or not."""
+        self._history.note(self._next, delivered)
+        self._next += 1
+
     def _emit_ready(self):
         while self._next in self._held:
             msg = self._held.pop(self._next)
@@ -911,21 +958,39 @@ class pdu_reorder(gr.basic_block):
             else:
                 self.message_port_pub(PDUS, msg)
                 self._stats["emitted"] += 1
-            self._next += 1
+            self._pass(True)
 
     def _skip_to(self, seq, reason):
-        """Skips (reporting) every missing seq below seq, emitting what is held."""
+        """Skips every missing seq below seq, one report each, emitting what
+        is held. Its callers skip at most window seqs (a larger jump is a
+        resync)."""
         while self._next < seq:
             if self._next in self._held:
                 self._emit_ready()
                 continue
             self._report(reason, self._next)
-            self._skipped.add(self._next)
-            self._next += 1
-        if len(self._skipped) > 2 * self.window:
-            floor = self._next - self.window
-            self._skipped = {s for s in self._skipped if s >= floor}
+            self._pass(False)
         self._emit_ready()
+
+    def _jump_to(self, seq):
+        """Skips, unreported, the seqs from the next due to seq; how many."""
+        n = seq - self._next
+        if n > 0:
+            self._history.note(self._next, False)
+            self._next = seq
+        return max(n, 0)
+
+    def _resync(self, seq):
+        """Emits what is held and continues from seq, reporting what was
+        skipped as one "resync": O(window) for any jump (one report per
+        skipped seq took minutes and gigabytes at 10^8)."""
+        first, skipped = self._next, 0
+        for s in sorted(self._held):
+            if s in self._held:  # not emitted with the run of one before it
+                skipped += self._jump_to(s)
+                self._emit_ready()
+        skipped += self._jump_to(seq)
+        self._report("resync", first, first=first, last=seq - 1, count=skipped)
 
     def handle(self, msg):
         seq = None
@@ -943,12 +1008,11 @@ class pdu_reorder(gr.basic_block):
                 self._report("duplicate", seq)
                 return
             if seq < self._next:
-                # Skipped before it came (late: remembered for about a
-                # window of seqs), or emitted already (duplicate).
-                self._report("late" if seq in self._skipped else "duplicate", seq)
-                self._skipped.discard(seq)
+                self._report("duplicate" if self._history.delivered(seq) else "late", seq)
                 return
-            if seq - self._next >= self.window:
+            if seq - self._next >= 2 * self.window:
+                self._resync(seq)
+            elif seq - self._next >= self.window:
                 self._skip_to(seq - self.window + 1, "window_full")
             self._held[seq] = msg
             self._arrivals.append((time.monotonic(), seq))
