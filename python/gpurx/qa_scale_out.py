@@ -1406,6 +1406,56 @@ class qa_scale_out_blocks(unittest.TestCase):
                 self.assertNotIn("resync", by)
                 self.assertGreater(len(skipped), 10)
 
+    def test_025_endpoints_checked_and_named(self):
+        # ZMQ takes tcp://127.0.0.1:99999, and its errors name no endpoint
+        # ("Invalid argument"): each endpoint is checked where it is given,
+        # the error naming the parameter and the value; ZMQ's own errors
+        # (an address in use) name the endpoint.
+        bad = ["tcp://127.0.0.1:99999", "tcp://127.0.0.1:0", "tcp://127.0.0.1", "tcp://:5601",
+               "tcp://127.0.0.1:x", "tcp://*:5601", "tcp://127.0.0.1:*", "udp://127.0.0.1:5601",
+               "localhost:5601", "ipc://", "tcp://a host:5601", "tcp://127.0.0.1:5601 "]
+        for e in bad:
+            makes = [(lambda: gpurx.pdu_shard_sink([e]), "endpoints"),
+                     (lambda: gpurx.worker_monitor(1000, [e]), "endpoints"),
+                     (lambda: gpurx.pdu_shard_sink(["tcp://127.0.0.1:5601"]).add_endpoint(e),
+                      "endpoint")]
+            if e == e.strip():  # (a comma-separated string's entries are stripped)
+                makes.append((lambda: gpurx.pdu_shard_sink("tcp://127.0.0.1:5601," + e),
+                              "endpoints"))
+            for make, param in makes:
+                with self.assertRaises(ValueError, msg=e) as ctx:
+                    make()
+                self.assertIn(param, str(ctx.exception))
+                self.assertIn(repr(e), str(ctx.exception))
+        with self.assertRaisesRegex(ValueError, "port '99999' is not in 1..65535"):
+            gpurx.pdu_shard_sink(["tcp://127.0.0.1:99999"])
+        for good in ("tcp://127.0.0.1:5601", "tcp://worker-1.example:65535", "tcp://[::1]:5601",
+                     "ipc:///tmp/gpurx-w1", "inproc://w1"):
+            gpurx.worker_monitor(1000, [good])
+            gpurx.pdu_shard_sink([good])
+        # The worker: each of its endpoints, and ZMQ's refusal to bind.
+        held = socket.socket()
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        busy = "tcp://127.0.0.1:%d" % held.getsockname()[1]
+        ok = ["--listen", "tcp://127.0.0.1:1", "--send", "tcp://127.0.0.1:2"]
+        try:
+            for args, want in (
+                    (["--listen", "tcp://127.0.0.1:99999", "--send", "tcp://127.0.0.1:2"],
+                     "listen 'tcp://127.0.0.1:99999' is not a ZMQ endpoint"),
+                    (["--listen", "tcp://*:5601", "--send", "tcp://127.0.0.1:99999"],
+                     "send 'tcp://127.0.0.1:99999' is not a ZMQ endpoint"),
+                    (ok + ["--heartbeat", "tcp://*:5690"],
+                     "heartbeat 'tcp://*:5690' is not a ZMQ endpoint: host * only"),
+                    (["--listen", busy, "--send", "tcp://127.0.0.1:2", "--backend", "cpu"],
+                     "listen %s: Address already in use" % busy)):
+                r = subprocess.run([sys.executable, "-B", WORKER] + args, capture_output=True,
+                                   timeout=60)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn(want, r.stderr.decode())
+        finally:
+            held.close()
+
 
 class qa_scale_out_processes(unittest.TestCase):
     N = int(os.environ.get("SCALE_OUT_TBS", "10000"))

@@ -192,6 +192,59 @@ def _harq_key(meta):
     return (rnti, hp, cw or 0)
 
 
+_ENDPOINT_FORM = "tcp://host:port (port 1..65535), ipc://path or inproc://name"
+_TCP_HOST = re.compile(r"^(\*|[A-Za-z0-9_.\-]+|\[[0-9A-Fa-f:.]+\])$")
+
+
+def _endpoint_problem(endpoint, bind):
+    """What is wrong with endpoint as a ZMQ endpoint this side binds (bind)
+    or connects to, or None. ZMQ's own check is loose (it takes port 99999)
+    and its errors do not name the endpoint ("Invalid argument")."""
+    if not isinstance(endpoint, str):
+        return "not a string"
+    scheme, sep, address = endpoint.partition("://")
+    if not sep or scheme not in ("tcp", "ipc", "inproc"):
+        return "the transport must be tcp, ipc or inproc"
+    if not address or address != address.strip():
+        return "no address" if not address.strip() else "spaces around the address"
+    if scheme != "tcp":
+        return None
+    host, sep, port = address.rpartition(":")
+    if not sep or not host:
+        return "no host:port"
+    if not _TCP_HOST.match(host):
+        return "host %r is not a host name or address" % host
+    if host == "*" and not bind:
+        return "host * only where this side binds"
+    if port == "*":
+        return None if bind else "port * only where this side binds"
+    if not port.isdigit() or not port.isascii() or not 1 <= int(port) <= 65535:
+        return "port %r is not in 1..65535" % port
+    return None
+
+
+def check_endpoint(who, param, endpoint, bind=False):
+    """endpoint, when it is a ZMQ endpoint (_ENDPOINT_FORM; a "*" host or
+    port only where this side binds); else ValueError naming who, the
+    parameter and the value."""
+    why = _endpoint_problem(endpoint, bind)
+    if why is not None:
+        raise ValueError("%s: %s %r is not a ZMQ endpoint: %s (%s)"
+                         % (who, param, endpoint, why, _ENDPOINT_FORM))
+    return endpoint
+
+
+def zmq_block(who, param, endpoint, make):
+    """make(), which builds a gr-zeromq block binding or connecting at
+    endpoint; its error (ZMQ's: "Address already in use", "Invalid
+    argument") raised again as a RuntimeError naming who, the parameter and
+    the endpoint."""
+    try:
+        return make()
+    except RuntimeError as e:
+        raise RuntimeError("%s: %s %s: %s" % (who, param, endpoint, e)) from e
+
+
 def new_instance():
     """A random 63-bit id of one worker process (its heartbeats carry it)."""
     return int.from_bytes(os.urandom(8), "big") >> 1
@@ -339,7 +392,8 @@ class _lane:
         self.endpoint = endpoint
         self.tb = gr.top_block("pdu_shard_lane " + endpoint)
         self.relay = _relay()
-        self.sink = zeromq.push_msg_sink(endpoint, timeout_ms, False)
+        self.sink = zmq_block("pdu_shard_sink", "endpoint", endpoint,
+                              lambda: zeromq.push_msg_sink(endpoint, timeout_ms, False))
         self.tb.msg_connect(self.relay, "pdus", self.sink, "in")
         # to_basic_block() costs tens of microseconds: once, not per PDU.
         self._sink_bb = self.sink.to_basic_block()
@@ -444,9 +498,7 @@ class pdu_shard_sink(gr.basic_block):
         if not endpoints:
             raise ValueError("pdu_shard_sink: endpoints must name at least one ZMQ endpoint")
         for e in endpoints:
-            if not isinstance(e, str) or "://" not in e:
-                raise ValueError("pdu_shard_sink: endpoints: %r is not a ZMQ endpoint "
-                                 "(transport://address)" % (e,))
+            check_endpoint("pdu_shard_sink", "endpoints:", e)
         if len(set(endpoints)) != len(endpoints):
             raise ValueError("pdu_shard_sink: endpoints: %r lists one twice" % (endpoints,))
         if not isinstance(timeout_ms, int) or timeout_ms < 0:
@@ -553,8 +605,7 @@ class pdu_shard_sink(gr.basic_block):
         (each key's first PDU there carries harq_reset). instance: the
         worker's, when known (worker_monitor passes it). Reported:
         "endpoint_added"."""
-        if not isinstance(endpoint, str) or "://" not in endpoint:
-            raise ValueError("add_endpoint: %r is not a ZMQ endpoint" % (endpoint,))
+        check_endpoint("pdu_shard_sink.add_endpoint", "endpoint", endpoint)
         with self._lock:
             # A lane retired with its socket is taken back: what is still
             # queued there (for a dead predecessor) reaches the worker first,
@@ -606,7 +657,7 @@ class pdu_shard_sink(gr.basic_block):
             if not on_ring:
                 try:
                     self.add_endpoint(endpoint, instance, cause)
-                except ValueError as e:
+                except (ValueError, RuntimeError) as e:  # a bad endpoint, ZMQ's refusal
                     self._report("bad control message: %s" % e, message=pmt.write_string(msg))
                 return
             with self._lock:
@@ -739,8 +790,7 @@ class worker_monitor(gr.basic_block):
         if isinstance(endpoints, str):
             endpoints = [e.strip() for e in endpoints.split(",") if e.strip()]
         for e in endpoints:
-            if not isinstance(e, str) or "://" not in e:
-                raise ValueError("worker_monitor: endpoints: %r is not a ZMQ endpoint" % (e,))
+            check_endpoint("worker_monitor", "endpoints:", e)
         self.timeout_s = timeout_ms / 1e3
         self.accept_new = bool(accept_new)
         self._lock = threading.Lock()
@@ -1483,11 +1533,10 @@ class worker_flowgraph(gr.top_block):
                  early_termination=True, decoders=None):
         gr.top_block.__init__(self, "gpurx-worker")
         from gnuradio import gpurx
-        for param, v in (("listen", listen), ("send", send)) + (
-                (("heartbeat", heartbeat),) if heartbeat is not None else ()):
-            if not isinstance(v, str) or "://" not in v:
-                raise ValueError("worker: %s must be a ZMQ endpoint (transport://address), got %r"
-                                 % (param, v))
+        check_endpoint("worker", "listen", listen, bind=True)
+        check_endpoint("worker", "send", send)
+        if heartbeat is not None:
+            check_endpoint("worker", "heartbeat", heartbeat, bind=bool(heartbeat_bind))
         if not isinstance(max_queue, int) or max_queue < 0:
             raise ValueError("worker: max_queue must be >= 0 (0: unbounded), got %r" % (max_queue,))
         if not isinstance(heartbeat_interval_ms, (int, float)) or not 1 <= heartbeat_interval_ms <= 60e3:
@@ -1511,10 +1560,12 @@ class worker_flowgraph(gr.top_block):
         self.decoder = self.decoders[0]
         self.name = name or listen
         self.instance = new_instance()
-        self.source = zeromq.pull_msg_source(listen, timeout_ms, True)
+        self.source = zmq_block("worker", "listen", listen,
+                                lambda: zeromq.pull_msg_source(listen, timeout_ms, True))
         self.gate = worker_gate(self.name, n, max_queue, self.instance)
         self.gate.watch(self.decoders)
-        self.sink = zeromq.push_msg_sink(send, timeout_ms, False)
+        self.sink = zmq_block("worker", "send", send,
+                              lambda: zeromq.push_msg_sink(send, timeout_ms, False))
         self.errors = _error_log(self.name)
         self.gate_errors = _error_log(self.name, "gate")
         self.msg_connect(self.source, "out", self.gate, "pdus")
@@ -1528,7 +1579,9 @@ class worker_flowgraph(gr.top_block):
         if heartbeat is not None:
             self.heartbeat = _heartbeat(self.name, self.instance, heartbeat_interval_ms,
                                         self.counts)
-            self.heartbeat_sink = zeromq.pub_msg_sink(heartbeat, timeout_ms, bool(heartbeat_bind))
+            self.heartbeat_sink = zmq_block(
+                "worker", "heartbeat", heartbeat,
+                lambda: zeromq.pub_msg_sink(heartbeat, timeout_ms, bool(heartbeat_bind)))
             self.msg_connect(self.heartbeat, "out", self.heartbeat_sink, "in")
 
     def counts(self):
