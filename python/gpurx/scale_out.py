@@ -1546,6 +1546,16 @@ class worker_flowgraph(gr.top_block):
                                      or not 1 <= decoders <= self.MAX_DECODERS):
             raise ValueError("worker: decoders must be 1..%d (default: one per GPU on CUDA, 1 on "
                              "the CPU), got %r" % (self.MAX_DECODERS, decoders))
+        # The sockets first: a port in use fails at once, not after the
+        # decoders took their GPUs.
+        self.source = zmq_block("worker", "listen", listen,
+                                lambda: zeromq.pull_msg_source(listen, timeout_ms, True))
+        self.sink = zmq_block("worker", "send", send,
+                              lambda: zeromq.push_msg_sink(send, timeout_ms, False))
+        if heartbeat is not None:
+            self.heartbeat_sink = zmq_block(
+                "worker", "heartbeat", heartbeat,
+                lambda: zeromq.pub_msg_sink(heartbeat, timeout_ms, bool(heartbeat_bind)))
         gpus = worker_gpus(backend, devices)
         n = decoders or (len(gpus) if gpus else 1)
         self.gpus = [gpus[i % len(gpus)] for i in range(n)] if gpus else []
@@ -1560,12 +1570,8 @@ class worker_flowgraph(gr.top_block):
         self.decoder = self.decoders[0]
         self.name = name or listen
         self.instance = new_instance()
-        self.source = zmq_block("worker", "listen", listen,
-                                lambda: zeromq.pull_msg_source(listen, timeout_ms, True))
         self.gate = worker_gate(self.name, n, max_queue, self.instance)
         self.gate.watch(self.decoders)
-        self.sink = zmq_block("worker", "send", send,
-                              lambda: zeromq.push_msg_sink(send, timeout_ms, False))
         self.errors = _error_log(self.name)
         self.gate_errors = _error_log(self.name, "gate")
         self.msg_connect(self.source, "out", self.gate, "pdus")
@@ -1579,9 +1585,6 @@ class worker_flowgraph(gr.top_block):
         if heartbeat is not None:
             self.heartbeat = _heartbeat(self.name, self.instance, heartbeat_interval_ms,
                                         self.counts)
-            self.heartbeat_sink = zmq_block(
-                "worker", "heartbeat", heartbeat,
-                lambda: zeromq.pub_msg_sink(heartbeat, timeout_ms, bool(heartbeat_bind)))
             self.msg_connect(self.heartbeat, "out", self.heartbeat_sink, "in")
 
     def counts(self):
