@@ -1456,6 +1456,118 @@ class qa_scale_out_blocks(unittest.TestCase):
         finally:
             held.close()
 
+    def test_026_front_end_before_its_workers_loses_nothing(self):
+        # The quickstart starts the workers and the front end together: a
+        # worker takes seconds to start, and the monitor removed each after
+        # timeout_ms without a heartbeat, so the front end dropped its PDUs
+        # ("no endpoint left"; 28% lost). Now a worker given is pending
+        # until its first heartbeat: its PDUs wait (ZMQ, then its lane), and
+        # the workers, started 2 s after the front end began sending, get
+        # every PDU, once.
+        ports = free_ports(3)
+        eps = ["tcp://127.0.0.1:%d" % p for p in ports[:2]]
+        hb = "tcp://127.0.0.1:%d" % ports[2]
+        front = gr.top_block()
+        seqr = gpurx.pdu_sequencer("harq")
+        shard = gpurx.pdu_shard_sink(eps)
+        beats = zeromq.sub_msg_source(hb, 100, True)
+        mon = gpurx.worker_monitor(300, eps)
+        ctl, rep = blocks.message_debug(), blocks.message_debug()
+        front.msg_connect(seqr, "pdus", shard, "pdus")
+        front.msg_connect(beats, "out", mon, "heartbeats")
+        front.msg_connect(mon, "control", shard, "control")
+        front.msg_connect(mon, "control", ctl, "store")
+        front.msg_connect(shard, "errors", rep, "store")
+        front.msg_connect(seqr, "errors", rep, "store")
+        front.msg_connect(mon, "errors", rep, "store")
+        workers, got = [], {e: blocks.message_debug() for e in eps}
+        n = 600
+        front.start()
+        try:
+            bb, t0 = seqr.to_basic_block(), time.monotonic()
+            for i in range(n):
+                if i == 400:  # 2 s in: the workers start
+                    self.assertEqual(set(mon.pending()), set(eps))
+                    self.assertTrue(all(st["alive"] for st in mon.status().values()))
+                    for e in eps:
+                        w = gr.top_block()
+                        src = zeromq.pull_msg_source(e, 100, True)
+                        gate = gpurx.worker_gate(e)
+                        beat = gpurx.worker_heartbeat(gate, interval_ms=50)
+                        pub = zeromq.pub_msg_sink(hb, 100, False)
+                        w.msg_connect(src, "out", gate, "pdus")
+                        w.msg_connect(gate, "pdus0", got[e], "store")
+                        w.msg_connect(beat, "out", pub, "in")
+                        w.start()
+                        workers.append(w)
+                    self.assertEqual(mon.wait_ready(10), [])
+                pace_wait(200, i, t0, [])
+                bb._post(PDUS, pdu(dict(rnti=100 + i % 50, harq_process=i % 8)))
+            total = lambda: sum(d.num_messages() for d in got.values())
+            self.assertTrue(wait_for(lambda: total() >= n, 20), "%d of %d" % (total(), n))
+            time.sleep(0.2)
+        finally:
+            for w in workers:
+                stop_or_exit(w)
+            stop_or_exit(front)
+        seqs = sorted(int_of(pmt.car(d.get_message(i)), "seq")
+                      for d in got.values() for i in range(d.num_messages()))
+        self.assertEqual(seqs, list(range(n)))
+        self.assertTrue(all(d.num_messages() > 0 for d in got.values()))
+        reports = [py_of(rep.get_message(i)) for i in range(rep.num_messages())]
+        self.assertEqual(reports, [])
+        cmds = [py_of(ctl.get_message(i)) for i in range(ctl.num_messages())]
+        self.assertEqual(sorted((c["command"], c["endpoint"], c["cause"]) for c in cmds),
+                         [("add", e, "first heartbeat") for e in sorted(eps)])
+        self.assertEqual(shard.stats()["no_endpoint"] + shard.stats()["queue_full"], 0)
+
+    def test_027_a_worker_that_never_starts_is_removed_after_startup_ms(self):
+        # Pending workers are not removed at timeout_ms (200) but at
+        # startup_ms (800): a first heartbeat at 400 ms keeps a; b, silent,
+        # goes at about 800 ms; its heartbeat later adds it back.
+        a, b = "tcp://10.0.0.1:5601", "tcp://10.0.0.2:5601"
+        mon = gpurx.worker_monitor(200, [a, b], startup_ms=800)
+        tb = gr.top_block()
+        ctl = blocks.message_debug()
+        tb.msg_connect(mon, "control", ctl, "store")
+        bb = mon.to_basic_block()
+        beat = lambda e, inst: bb._post(pmt.intern("heartbeats"), pmt.dict_add(pmt.dict_add(
+            pmt.make_dict(), pmt.intern("endpoint"), pmt.intern(e)), pmt.intern("instance"),
+            pmt.from_uint64(inst)))
+        stop = threading.Event()
+
+        def a_alive():
+            time.sleep(0.4)
+            while not stop.wait(0.05):
+                beat(a, 1)
+
+        th = threading.Thread(target=a_alive, daemon=True)
+        cmds = lambda: [py_of(ctl.get_message(i)) for i in range(ctl.num_messages())]
+        self.assertEqual(mon.pending(), [a, b])
+        tb.start()
+        t0 = time.monotonic()
+        th.start()
+        try:
+            self.assertEqual(mon.wait_ready(0.2), [a, b])
+            self.assertTrue(wait_for(lambda: mon.pending() == [b], 5))
+            self.assertTrue(wait_for(lambda: len(cmds()) >= 2, 5))
+            waited = time.monotonic() - t0
+            self.assertTrue(0.7 < waited < 2.0, waited)
+            self.assertTrue(mon.status()[a]["alive"])
+            self.assertFalse(mon.status()[b]["alive"])
+            beat(b, 2)
+            self.assertTrue(wait_for(lambda: len(cmds()) >= 3, 5))
+            self.assertEqual(mon.wait_ready(1), [])
+        finally:
+            stop.set()
+            stop_or_exit(tb)
+        self.assertEqual([(c["command"], c["endpoint"], c["cause"]) for c in cmds()],
+                         [("add", a, "first heartbeat"),
+                          ("remove", b, "no heartbeat within 800 ms of start"),
+                          ("add", b, "first heartbeat")])
+        with self.assertRaisesRegex(ValueError, "startup_ms"):
+            gpurx.worker_monitor(100, [a], startup_ms=0)
+
 
 class qa_scale_out_processes(unittest.TestCase):
     N = int(os.environ.get("SCALE_OUT_TBS", "10000"))

@@ -772,17 +772,25 @@ class worker_monitor(gr.basic_block):
       with its instance; an endpoint whose instance changed without a
       timeout (restarted quickly) is "add"ed with the new instance, which
       the shard sink takes as a restart.
-    endpoints: those the shard sink starts with; they count as alive from
-    start() (each must send a heartbeat within timeout_ms). A heartbeat
-    from an endpoint not listed is reported on "errors" ("unknown worker",
-    once each: its --name differs from the shard sink's endpoint?), or,
-    with accept_new, adds it.
+    endpoints: those the shard sink starts with. Each is pending from
+    start() until its first heartbeat: it stays on the shard sink's ring
+    (its PDUs wait in ZMQ and in its lane of the shard sink, up to that
+    one's max_queue, for the worker to listen) for up to startup_ms, and
+    is removed only then (cause "no heartbeat within N ms of start"); a
+    worker takes seconds to start (importing GNU Radio, making its
+    decoders), far more than timeout_ms, which counts from its first
+    heartbeat on (issue 35: workers started with the front end lost their
+    PDUs). pending() lists them, wait_ready() waits for them: a front end
+    can hold its input until every worker runs. A heartbeat from an
+    endpoint not listed is reported on "errors" ("unknown worker", once
+    each: its --name differs from the shard sink's endpoint?), or, with
+    accept_new, adds it.
 
     Ports: "heartbeats" in, "control" out, "errors" out. status() ->
-    {endpoint: dict(alive, instance, age_ms, and the last heartbeat's
-    counts)}."""
+    {endpoint: dict(alive, pending, instance, age_ms, and the last
+    heartbeat's counts)}."""
 
-    def __init__(self, timeout_ms=1000, endpoints=(), accept_new=False):
+    def __init__(self, timeout_ms=1000, endpoints=(), accept_new=False, startup_ms=30000):
         gr.basic_block.__init__(self, "worker_monitor", None, None)
         if not isinstance(timeout_ms, (int, float)) or not 0 < timeout_ms <= 3600e3:
             raise ValueError("worker_monitor: timeout_ms must be > 0 (and at most an hour), got %r"
@@ -791,10 +799,17 @@ class worker_monitor(gr.basic_block):
             endpoints = [e.strip() for e in endpoints.split(",") if e.strip()]
         for e in endpoints:
             check_endpoint("worker_monitor", "endpoints:", e)
+        if (isinstance(startup_ms, bool) or not isinstance(startup_ms, (int, float))
+                or not 0 < startup_ms <= 3600e3):
+            raise ValueError("worker_monitor: startup_ms must be > 0 (and at most an hour), got %r"
+                             % (startup_ms,))
         self.timeout_s = timeout_ms / 1e3
+        self.startup_s = startup_ms / 1e3
         self.accept_new = bool(accept_new)
         self._lock = threading.Lock()
-        self._state = {e: dict(alive=True, last=None, instance=None) for e in endpoints}
+        self._state = {e: dict(alive=True, pending=True, last=None, instance=None)
+                       for e in endpoints}
+        self._started = None
         self._unknown = set()
         self._timer = _block_thread(self._tick, "worker_monitor timer")
         self._stop = self._timer.stop_event
@@ -812,6 +827,23 @@ class worker_monitor(gr.basic_block):
                 d["age_ms"] = None if st["last"] is None else (now - st["last"]) * 1e3
                 out[e] = d
             return out
+
+    def pending(self):
+        """The endpoints given that have sent no heartbeat since start()
+        (all of them before start())."""
+        with self._lock:
+            return [e for e, st in self._state.items() if st["pending"]]
+
+    def wait_ready(self, timeout_s, poll_s=0.05):
+        """Waits until every endpoint given has sent a heartbeat, for at most
+        timeout_s (the flowgraph running); the endpoints still pending
+        ([]: all ready)."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            left = self.pending()
+            if not left or time.monotonic() >= deadline:
+                return left
+            time.sleep(poll_s)
 
     def _command(self, command, endpoint, cause, instance=None):
         self.message_port_pub(CONTROL, _dict(command=command, endpoint=endpoint, cause=cause,
@@ -851,12 +883,13 @@ class worker_monitor(gr.basic_block):
                             cause="its heartbeat names an endpoint the monitor was not given "
                                   "(its --name differs from the shard sink's endpoint?)"))
                     return
-                st = self._state[endpoint] = dict(alive=False, last=None, instance=None)
+                st = self._state[endpoint] = dict(alive=False, pending=False, last=None,
+                                                  instance=None)
                 cause = "new worker"
             else:
-                cause = "heartbeats resumed"
+                cause = "first heartbeat" if st["pending"] else "heartbeats resumed"
             st.update(counts)
-            st["last"] = now
+            st["last"], st["pending"] = now, False
             if not st["alive"]:
                 st["alive"], st["instance"] = True, instance
                 self._command("add", endpoint, cause, instance)
@@ -870,7 +903,14 @@ class worker_monitor(gr.basic_block):
         now = time.monotonic()
         with self._lock:
             for e, st in self._state.items():
-                if st["alive"] and st["last"] is not None and now - st["last"] > self.timeout_s:
+                if not st["alive"]:
+                    continue
+                if st["pending"]:
+                    if now - self._started > self.startup_s:
+                        st["alive"] = False
+                        self._command("remove", e, "no heartbeat within %d ms of start"
+                                      % round(self.startup_s * 1e3))
+                elif now - st["last"] > self.timeout_s:
                     st["alive"] = False
                     self._command("remove", e, "no heartbeat for %d ms" % round(
                         (now - st["last"]) * 1e3))
@@ -881,11 +921,8 @@ class worker_monitor(gr.basic_block):
             self._check()
 
     def start(self):
-        now = time.monotonic()
         with self._lock:
-            for st in self._state.values():
-                if st["last"] is None:
-                    st["last"] = now
+            self._started = time.monotonic()
         self._timer.start()
         return True
 
