@@ -14,6 +14,12 @@ hashing), worker_monitor, pdu_reorder, and gpurx-worker processes.
   of each moved key flagged harq_reset and reported, a full lane's PDUs
   dropped and reported; the worker monitor's commands from heartbeats; bad
   parameters named;
+- issue 35: a bad rnti / harq_process / codeword reported and dropped by
+  the sequencer and the worker gate, which go on; an exception in a
+  handler reported, the block going on; a huge seq jump one "resync" at
+  once; "late" told from "duplicate"; endpoints checked and named; workers
+  started after the front end began sending lose nothing (pending until
+  their first heartbeat), one that never starts removed at startup_ms;
 - end to end on 127.0.0.1, in separate processes: a front end (this file
   with --frontend: sequencer + shard sink, + worker monitor with
   heartbeats), three gpurx-worker processes (CPU backend), and the

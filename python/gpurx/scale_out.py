@@ -16,13 +16,16 @@ put back in order.
   whose decoder lost its buffers, carries "harq_reset" (the decoder starts
   that HARQ buffer afresh) and is reported ("key_moved", "key_reset"). A
   lane whose queue is full drops the PDU and reports it ("queue_full").
-- worker_monitor(timeout_ms=1000): takes the workers' heartbeats (a
-  zeromq.sub_msg_source) and commands the shard sink: "remove" an endpoint
-  silent for timeout_ms, "add" it back when its heartbeats resume (or its
-  process was restarted).
+- worker_monitor(timeout_ms=1000, startup_ms=30000): takes the workers'
+  heartbeats (a zeromq.sub_msg_source) and commands the shard sink:
+  "remove" an endpoint silent for timeout_ms (a worker not heard from yet:
+  startup_ms), "add" it back when its heartbeats resume (or its process
+  was restarted); wait_ready() waits for every worker's first heartbeat.
 - pdu_reorder(window=4096, timeout_ms=500): emits PDUs in "seq" order,
   skipping (and reporting) what does not come, and what a worker reports
-  it dropped.
+  it dropped; a jump far beyond the window is one "resync".
+- check_endpoint(), zmq_block(): endpoints checked where they are given,
+  ZMQ's errors naming them.
 - worker_gate(name, decoders=1, max_queue=0): a worker's gate between its
   PULL and its decoders (stale PDUs, bounded queue, routes each PDU by its
   HARQ key to one of the decoders, adds "worker" and "decoder");
