@@ -12,6 +12,13 @@ pdu_shard_sink(--workers); with --heartbeat, the workers' heartbeats ->
 worker_monitor -> the shard sink's control. Reports (the sequencer's, the
 shard sink's and the monitor's) go to stderr, one JSON line each.
 
+With --heartbeat it reads nothing until every worker of --workers has sent
+a heartbeat (a worker takes seconds to start: importing GNU Radio, making
+its decoders), for at most --wait-workers-ms; it exits 3 naming the
+workers not heard from by then. Without --heartbeat it cannot know: the
+PDUs of a worker not yet listening wait in ZMQ, then in its lane of the
+shard sink up to --max-queue, beyond which they are dropped (reported).
+
 It exits once every transmission of the capture has been handed to the
 workers' sockets, plus --linger-ms for ZMQ to deliver them (gr-zeromq's
 push sink does not linger on close), or on SIGINT / SIGTERM.
@@ -31,6 +38,7 @@ import pmt
 from gnuradio import blocks, gr, pdu, zeromq
 from gnuradio import gpurx
 from gnuradio.gpurx.capture import check_capture, read_sidecar
+from gnuradio.gpurx.scale_out import check_endpoint, zmq_block
 
 MODULATION = {2: "qpsk", 4: "16qam", 6: "64qam", 8: "256qam"}
 PDUS = pmt.intern("pdus")
@@ -52,7 +60,13 @@ def parse_args(argv):
     p.add_argument("--heartbeat", default=None,
                    help="ZMQ endpoint the heartbeat SUB binds (e.g. tcp://0.0.0.0:5690): a "
                         "worker_monitor then removes and adds workers")
-    p.add_argument("--monitor-timeout-ms", type=int, default=1000)
+    p.add_argument("--monitor-timeout-ms", type=int, default=1000,
+                   help="with --heartbeat: a worker silent this long after its first heartbeat "
+                        "is removed (its keys move to the others)")
+    p.add_argument("--wait-workers-ms", type=int, default=60000,
+                   help="with --heartbeat: how long to wait for every worker's first heartbeat "
+                        "before reading the capture (exit 3 after; 0: do not wait; default "
+                        "60000)")
     p.add_argument("--max-queue", type=int, default=1024,
                    help="PDUs a worker's lane holds before it drops (0: unbounded)")
     p.add_argument("--balance", default="bounded", choices=("bounded", "ring"))
@@ -109,6 +123,24 @@ def lanes_idle(shard):
     return not any(shard.pending().values())
 
 
+def wait_for_workers(monitor, timeout_s, stop):
+    """Waits for every worker's first heartbeat (worker_monitor.pending()),
+    at most timeout_s or until stop is set; the workers not heard from."""
+    left = monitor.pending()
+    if left:
+        sys.stderr.write("frontend: waiting for the first heartbeat of %d worker(s): %s\n"
+                         % (len(left), ", ".join(left)))
+        sys.stderr.flush()
+    t0 = time.monotonic()
+    deadline = t0 + timeout_s
+    while left and time.monotonic() < deadline and not stop.wait(0.05):
+        left = monitor.pending()
+    if not left:
+        sys.stderr.write("frontend: every worker is up (%.1f s)\n" % (time.monotonic() - t0))
+        sys.stderr.flush()
+    return left
+
+
 def main(argv=None):
     a = parse_args(sys.argv[1:] if argv is None else argv)
     try:
@@ -122,6 +154,8 @@ def main(argv=None):
                              % sorted(qms))
         workers = [w.strip() for w in a.workers.split(",") if w.strip()]
         qm = qms.pop()
+        if a.wait_workers_ms < 0:
+            raise ValueError("--wait-workers-ms must be >= 0, got %d" % a.wait_workers_ms)
 
         # The message flowgraph: runs until stopped.
         msg_tb = gr.top_block("scale_out_frontend messages")
@@ -135,9 +169,15 @@ def main(argv=None):
         if a.llr == "int8":
             head = gpurx.llr_pdu_to_int8()
             msg_tb.msg_connect(head, "pdus", seqr, "pdus")
+        monitor = None
         if a.heartbeat:
-            beats = zeromq.sub_msg_source(a.heartbeat, 100, True)
-            monitor = gpurx.worker_monitor(a.monitor_timeout_ms, workers)
+            check_endpoint("frontend", "--heartbeat", a.heartbeat, bind=True)
+            beats = zmq_block("frontend", "--heartbeat", a.heartbeat,
+                              lambda: zeromq.sub_msg_source(a.heartbeat, 100, True))
+            # A worker that has not sent its first heartbeat stays on the
+            # ring as long as the front end waits for it.
+            monitor = gpurx.worker_monitor(a.monitor_timeout_ms, workers,
+                                           startup_ms=a.wait_workers_ms or 30000)
             msg_tb.msg_connect(beats, "out", monitor, "heartbeats")
             msg_tb.msg_connect(monitor, "control", shard, "control")
             msg_tb.msg_connect(monitor, "errors", reports, "in")
@@ -169,6 +209,19 @@ def main(argv=None):
     sys.stderr.flush()
     t0 = time.monotonic()
     msg_tb.start()
+    if monitor is not None and a.wait_workers_ms > 0:
+        missing = wait_for_workers(monitor, a.wait_workers_ms / 1e3, stop)
+        if missing:
+            msg_tb.stop()
+            msg_tb.wait()
+            if stop.is_set():
+                return 0
+            sys.stderr.write(
+                "frontend: no heartbeat from %s within %d ms: is each started, with "
+                "--heartbeat aimed at this front end's --heartbeat and --name as given in "
+                "--workers? Nothing was sent (--wait-workers-ms 0: send without waiting)\n"
+                % (", ".join(missing), a.wait_workers_ms))
+            return 3
     tb.start()
     ended = threading.Event()
     threading.Thread(target=lambda: (tb.wait(), ended.set()), daemon=True).start()

@@ -17,8 +17,9 @@ from gnuradio import gr
 PDUS = pmt.intern("pdus")
 ERRORS = pmt.intern("errors")
 # pdu_reorder's reports that stand for a seq that will never be delivered
-# ("duplicate" and "late" are extra copies of seqs already counted).
-MISSING = ("timeout", "window_full", "dropped", "flush")
+# ("duplicate" and "late" are extra copies of seqs already counted); a
+# "resync" stands for its "count" of them.
+MISSING = ("timeout", "window_full", "dropped", "flush", "resync")
 # Metadata written for each TB, when present.
 FIELDS = ("seq", "rnti", "harq_process", "ndi", "rv", "tbs", "crc_ok", "transmissions",
           "iterations", "worker", "decoder", "harq_reset")
@@ -97,7 +98,7 @@ class decoded_tb_sink(gr.basic_block):
             self._counts["errors"] += 1
             self._reasons[reason] = self._reasons.get(reason, 0) + 1
             if reason in MISSING:
-                self._counts["missing"] += 1
+                self._counts["missing"] += report.get("count", 1) if reason == "resync" else 1
         if self._verbose:
             sys.stderr.write("collector: %s\n" % json.dumps(report, sort_keys=True))
             sys.stderr.flush()

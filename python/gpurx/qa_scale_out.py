@@ -14,6 +14,12 @@ hashing), worker_monitor, pdu_reorder, and gpurx-worker processes.
   of each moved key flagged harq_reset and reported, a full lane's PDUs
   dropped and reported; the worker monitor's commands from heartbeats; bad
   parameters named;
+- issue 35: a bad rnti / harq_process / codeword reported and dropped by
+  the sequencer and the worker gate, which go on; an exception in a
+  handler reported, the block going on; a huge seq jump one "resync" at
+  once; "late" told from "duplicate"; endpoints checked and named; workers
+  started after the front end began sending lose nothing (pending until
+  their first heartbeat), one that never starts removed at startup_ms;
 - end to end on 127.0.0.1, in separate processes: a front end (this file
   with --frontend: sequencer + shard sink, + worker monitor with
   heartbeats), three gpurx-worker processes (CPU backend), and the
@@ -1181,6 +1187,392 @@ class qa_scale_out_blocks(unittest.TestCase):
             gpurx.worker_heartbeat("w")
         with self.assertRaisesRegex(ValueError, "interval_ms"):
             gpurx.worker_heartbeat(gpurx.worker_gate("w"), interval_ms=0)
+
+    # Issue 35.
+
+    def test_020_bad_harq_fields_dropped_and_reported_the_sequencer_goes_on(self):
+        # A HARQ field out of the decoder's range or of the wrong type
+        # (a uint64 >= 2^63 made struct.pack raise, which ended the
+        # sequencer's thread: every later PDU stayed queued) is reported,
+        # naming the field and value, and dropped without a seq; the PDUs
+        # after it are stamped 0, 1, 2...
+        bad = [("rnti", pmt.from_uint64(1 << 63), "9223372036854775808"),
+               ("rnti", pmt.from_uint64((1 << 64) - 1), "18446744073709551615"),
+               ("rnti", pmt.from_long(-1), "-1"),
+               ("rnti", pmt.from_long(65536), "65536"),
+               ("harq_process", pmt.from_long(16), "16"),
+               ("harq_process", pmt.from_uint64(1 << 63), "9223372036854775808"),
+               ("codeword", pmt.from_long(2), "2"),
+               ("rnti", pmt.from_double(1.0), "1"),
+               ("harq_process", pmt.intern("x"), "x")]
+        pdus = []
+        for i, (field, value, _) in enumerate(bad):
+            m = pdu(dict(rnti=100 + i, harq_process=i % 8))
+            pdus.append(pmt.cons(pmt.dict_add(pmt.car(m), pmt.intern(field), value), pmt.cdr(m)))
+            pdus.append(pdu(dict(rnti=200 + i, harq_process=i % 8, codeword=1)))
+        outs, errs = run_pdus(gpurx.pdu_sequencer("harq"), pdus, len(bad), len(bad), timeout=10)
+        self.assertEqual([(int_of(pmt.car(o), "seq"), int_of(pmt.car(o), "rnti")) for o in outs],
+                         [(i, 200 + i) for i in range(len(bad))])
+        for o in outs:
+            meta = pmt.car(o)
+            self.assertEqual(int_of(meta, "shard_key"),
+                             harq_shard_key(int_of(meta, "rnti"), int_of(meta, "harq_process"), 1))
+        got = [py_of(e) for e in errs]
+        self.assertEqual([(e["reason"], e["field"], e["value"]) for e in got],
+                         [("bad HARQ field", f, v) for f, _, v in bad])
+        self.assertEqual(got[0]["expected"], "an integer in 0..65535")
+        self.assertEqual(got[4]["expected"], "an integer in 0..15")
+        self.assertEqual(got[6]["expected"], "an integer in 0..1")
+        # The key function itself names what it cannot hash.
+        with self.assertRaisesRegex(ValueError, "rnti"):
+            harq_shard_key(1 << 63, 0, 0)
+        with self.assertRaisesRegex(ValueError, "harq_process"):
+            harq_shard_key(1, -1, 0)
+
+    def test_021_bad_harq_fields_at_the_gate_dropped_noticed_and_it_goes_on(self):
+        # A worker's gate with two decoders computes the key of a PDU
+        # without "shard_key" from its HARQ fields: a bad one ended the
+        # gate's thread, and the worker (gpurx-worker --decoders 2) stalled
+        # while its heartbeats went on. Now: reported on "errors", a
+        # "dropped" notice with its seq for the collector, the PDUs after it
+        # routed. With one decoder the same PDU is dropped the same way.
+        for decoders in (2, 1):
+            sinks = [blocks.message_debug() for _ in range(decoders)]
+            gate = gpurx.worker_gate("w", decoders, 0, 7)
+            tb = gr.top_block()
+            dropped, err = blocks.message_debug(), blocks.message_debug()
+            for i, snk in enumerate(sinks):
+                tb.msg_connect(gate, "pdus%d" % i, snk, "store")
+            tb.msg_connect(gate, "dropped", dropped, "store")
+            tb.msg_connect(gate, "errors", err, "store")
+            msgs = []
+            for n in range(20):
+                m = pdu(dict(rnti=100 + n, harq_process=n % 8), seq=n)
+                if n in (3, 11):
+                    m = pmt.cons(pmt.dict_add(pmt.car(m), pmt.intern("rnti"),
+                                              pmt.from_uint64((1 << 63) + n)), pmt.cdr(m))
+                msgs.append(m)
+            tb.start()
+            bb = gate.to_basic_block()
+            total = lambda: sum(s.num_messages() for s in sinks)
+            try:
+                for m in msgs:
+                    bb._post(PDUS, m)
+                self.assertTrue(wait_for(lambda: total() >= 18 and dropped.num_messages() >= 2,
+                                         10), "%d decoder(s): %d passed" % (decoders, total()))
+                time.sleep(0.1)
+            finally:
+                stop_or_exit(tb)
+            seqs = sorted(int_of(pmt.car(s.get_message(j)), "seq")
+                          for s in sinks for j in range(s.num_messages()))
+            self.assertEqual(seqs, [n for n in range(20) if n not in (3, 11)])
+            notices = [pmt.car(dropped.get_message(j)) for j in range(dropped.num_messages())]
+            self.assertEqual([(int_of(m, "seq"), str_of(m, "dropped"), str_of(m, "worker"))
+                              for m in notices], [(3, "bad_harq_field", "w"),
+                                                  (11, "bad_harq_field", "w")])
+            errs = [py_of(err.get_message(j)) for j in range(err.num_messages())]
+            self.assertEqual([(e["reason"], e["field"], e["value"], e["seq"]) for e in errs],
+                             [("bad HARQ field", "rnti", str((1 << 63) + 3), 3),
+                              ("bad HARQ field", "rnti", str((1 << 63) + 11), 11)])
+            self.assertEqual((gate.bad, gate.passed, gate.counts()["bad"]), (2, 18, 2))
+
+    def test_022_an_exception_in_a_handler_is_reported_and_the_block_goes_on(self):
+        # Whatever raises in a message handler (here a decoder_for() made to
+        # fail once) is reported on "errors" ("internal error") and costs
+        # that message only: GNU Radio would end the block's thread.
+        sinks = [blocks.message_debug(), blocks.message_debug()]
+        gate = _worker_gate("w", 7, sinks, 0)
+        real = gate.decoder_for
+        calls = []
+
+        def fails_once(meta):
+            calls.append(1)
+            if len(calls) == 1:
+                raise ZeroDivisionError("the test's")
+            return real(meta)
+
+        gate.decoder_for = fails_once
+        tb = gr.top_block()
+        err = blocks.message_debug()
+        for i, snk in enumerate(sinks):
+            tb.msg_connect(gate, "pdus%d" % i, snk, "store")
+        tb.msg_connect(gate, "errors", err, "store")
+        tb.start()
+        try:
+            for n in range(5):
+                gate.to_basic_block()._post(PDUS, pdu(dict(rnti=100 + n, harq_process=0), seq=n))
+            self.assertTrue(wait_for(lambda: sum(s.num_messages() for s in sinks) >= 4, 10))
+            self.assertTrue(wait_for(lambda: err.num_messages() >= 1, 5))
+        finally:
+            stop_or_exit(tb)
+        seqs = sorted(int_of(pmt.car(s.get_message(j)), "seq")
+                      for s in sinks for j in range(s.num_messages()))
+        self.assertEqual(seqs, [1, 2, 3, 4])
+        e = py_of(err.get_message(0))
+        self.assertEqual((e["reason"], e["port"]), ("internal error", "pdus"))
+        self.assertIn("ZeroDivisionError: the test's", e["error"])
+
+    def reorder_run(self, blk, seqs, timeout_s=10):
+        """Posts PDUs of seqs to blk (a pdu_reorder) in a running flowgraph
+        until every one was emitted or reported; (emitted seqs, [(reason,
+        seq, report)], seconds)."""
+        tb = gr.top_block()
+        out, err = blocks.message_debug(), blocks.message_debug()
+        tb.msg_connect(blk, "pdus", out, "store")
+        tb.msg_connect(blk, "errors", err, "store")
+        tb.start()
+        try:
+            t0 = time.monotonic()
+            for s in seqs:
+                blk.to_basic_block()._post(PDUS, pdu({}, seq=s))
+            # Every PDU ends emitted or reported (duplicate / late) once.
+            accounted = lambda: out.num_messages() + blk.stats()["duplicate"] + blk.stats()["late"]
+            done = wait_for(lambda: accounted() >= len(seqs), timeout_s, 0.001)
+            seconds = time.monotonic() - t0
+            self.assertTrue(done, "%d of %d PDUs accounted for after %g s"
+                            % (accounted(), len(seqs), timeout_s))
+            time.sleep(0.1)
+        finally:
+            stop_or_exit(tb)
+        errs = [py_of(err.get_message(i)) for i in range(err.num_messages())]
+        return ([int_of(pmt.car(out.get_message(i)), "seq") for i in range(out.num_messages())],
+                [(e["reason"], e["seq"], e) for e in errs], seconds)
+
+    def test_023_reorder_resyncs_on_a_huge_jump_at_once(self):
+        # seq 0, then 10^9: a loop over every skipped seq (2.2 GB and still
+        # busy after 150 s at 10^8). Now one "resync" report with the range,
+        # in well under a second, and the stream goes on from the new seq;
+        # a PDU from inside the skipped range is "late". Then 2^62.
+        big, huge = 10 ** 9, 1 << 62
+        blk = gpurx.pdu_reorder(16, 60000)
+        seqs = [0, 1, 3, big + 1, big, big + 2, 5, huge, huge + 1, big + 3]
+        emitted, reports, seconds = self.reorder_run(blk, seqs)
+        self.assertLess(seconds, 0.5)
+        self.assertEqual(emitted, [0, 1, 3, big + 1, big + 2, huge, huge + 1])
+        self.assertEqual([(r, s) for r, s, _ in reports],
+                         [("resync", 2), ("late", big), ("late", 5), ("resync", big + 3),
+                          ("late", big + 3)])
+        first = reports[0][2]
+        # 2 and 4..big were skipped; 3 was held, and emitted.
+        self.assertEqual((first["first"], first["last"], first["count"]), (2, big, big - 2))
+        second = reports[3][2]
+        self.assertEqual((second["first"], second["last"], second["count"]),
+                         (big + 3, huge - 1, huge - big - 3))
+        st = blk.stats()
+        self.assertEqual((st["resync"], st["late"], st["next_seq"], st["held"]),
+                         (2, 3, huge + 2, 0))
+        # The collector counts a resync's seqs as missing.
+        sink = gpurx.decoded_tb_sink("", verbose=False)
+        for _, _, r in reports:
+            d = pmt.make_dict()
+            for k, v in r.items():
+                d = pmt.dict_add(d, pmt.intern(k), pmt.from_uint64(v) if isinstance(v, int)
+                                 else pmt.intern(v))
+            sink.handle_error(d)
+        self.assertEqual(sink.counts()["missing"], (big - 2) + (huge - big - 3))
+
+    def test_024_reorder_tells_late_from_duplicate(self):
+        # 100 seqs shuffled through a window of 16 (no timeout): a seq
+        # skipped (window_full, or inside a resync's range) that comes
+        # afterwards is "late", never a "duplicate" (54 of 100 were); a
+        # duplicate is only a seq delivered already, however long ago.
+        # Shuffled by blocks of 24 (no jump of 2 x 16: window_full only),
+        # and all at once (resyncs too).
+        rng = np.random.default_rng(35)
+        local = []
+        for b in range(0, 100, 24):
+            block = list(range(b, min(b + 24, 100)))
+            rng.shuffle(block)
+            local += block
+        anywhere = list(range(100))
+        rng.shuffle(anywhere)
+        for order in (local, anywhere):
+            again = [order[10], order[50], order[99], order[0]]
+            emitted, reports, _ = self.reorder_run(gpurx.pdu_reorder(16, 60000), order + again)
+            by = {}
+            for reason, seq, r in reports:
+                by.setdefault(reason, []).append(seq)
+            skipped = set(by.get("window_full", []))
+            for reason, seq, r in reports:
+                if reason == "resync":
+                    span = set(range(r["first"], r["last"] + 1)) - set(emitted)
+                    self.assertEqual(r["count"], len(span))
+                    skipped |= span
+            self.assertEqual(emitted, sorted(emitted))
+            self.assertEqual(set(emitted) | skipped, set(range(100)))
+            self.assertFalse(set(emitted) & skipped)
+            # Each skipped seq came after it was skipped: late, once; the
+            # second copies: duplicates where delivered, late where not.
+            self.assertEqual(sorted(by.get("late", [])),
+                             sorted(list(skipped) + [s for s in again if s in skipped]))
+            self.assertEqual(sorted(by.get("duplicate", [])),
+                             sorted(s for s in again if s not in skipped))
+            self.assertEqual(set(by) - {"window_full", "resync", "late", "duplicate"}, set())
+            if order is local:
+                self.assertNotIn("resync", by)
+                self.assertGreater(len(skipped), 10)
+
+    def test_025_endpoints_checked_and_named(self):
+        # ZMQ takes tcp://127.0.0.1:99999, and its errors name no endpoint
+        # ("Invalid argument"): each endpoint is checked where it is given,
+        # the error naming the parameter and the value; ZMQ's own errors
+        # (an address in use) name the endpoint.
+        bad = ["tcp://127.0.0.1:99999", "tcp://127.0.0.1:0", "tcp://127.0.0.1", "tcp://:5601",
+               "tcp://127.0.0.1:x", "tcp://*:5601", "tcp://127.0.0.1:*", "udp://127.0.0.1:5601",
+               "localhost:5601", "ipc://", "tcp://a host:5601", "tcp://127.0.0.1:5601 "]
+        for e in bad:
+            makes = [(lambda: gpurx.pdu_shard_sink([e]), "endpoints"),
+                     (lambda: gpurx.worker_monitor(1000, [e]), "endpoints"),
+                     (lambda: gpurx.pdu_shard_sink(["tcp://127.0.0.1:5601"]).add_endpoint(e),
+                      "endpoint")]
+            if e == e.strip():  # (a comma-separated string's entries are stripped)
+                makes.append((lambda: gpurx.pdu_shard_sink("tcp://127.0.0.1:5601," + e),
+                              "endpoints"))
+            for make, param in makes:
+                with self.assertRaises(ValueError, msg=e) as ctx:
+                    make()
+                self.assertIn(param, str(ctx.exception))
+                self.assertIn(repr(e), str(ctx.exception))
+        with self.assertRaisesRegex(ValueError, "port '99999' is not in 1..65535"):
+            gpurx.pdu_shard_sink(["tcp://127.0.0.1:99999"])
+        for good in ("tcp://127.0.0.1:5601", "tcp://worker-1.example:65535", "tcp://[::1]:5601",
+                     "ipc:///tmp/gpurx-w1", "inproc://w1"):
+            gpurx.worker_monitor(1000, [good])
+            gpurx.pdu_shard_sink([good])
+        # The worker: each of its endpoints, and ZMQ's refusal to bind.
+        held = socket.socket()
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        busy = "tcp://127.0.0.1:%d" % held.getsockname()[1]
+        ok = ["--listen", "tcp://127.0.0.1:1", "--send", "tcp://127.0.0.1:2"]
+        try:
+            for args, want in (
+                    (["--listen", "tcp://127.0.0.1:99999", "--send", "tcp://127.0.0.1:2"],
+                     "listen 'tcp://127.0.0.1:99999' is not a ZMQ endpoint"),
+                    (["--listen", "tcp://*:5601", "--send", "tcp://127.0.0.1:99999"],
+                     "send 'tcp://127.0.0.1:99999' is not a ZMQ endpoint"),
+                    (ok + ["--heartbeat", "tcp://*:5690"],
+                     "heartbeat 'tcp://*:5690' is not a ZMQ endpoint: host * only"),
+                    (["--listen", busy, "--send", "tcp://127.0.0.1:2", "--backend", "cpu"],
+                     "listen %s: Address already in use" % busy)):
+                r = subprocess.run([sys.executable, "-B", WORKER] + args, capture_output=True,
+                                   timeout=60)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn(want, r.stderr.decode())
+        finally:
+            held.close()
+
+    def test_026_front_end_before_its_workers_loses_nothing(self):
+        # The quickstart starts the workers and the front end together: a
+        # worker takes seconds to start, and the monitor removed each after
+        # timeout_ms without a heartbeat, so the front end dropped its PDUs
+        # ("no endpoint left"; 28% lost). Now a worker given is pending
+        # until its first heartbeat: its PDUs wait (ZMQ, then its lane), and
+        # the workers, started 2 s after the front end began sending, get
+        # every PDU, once.
+        ports = free_ports(3)
+        eps = ["tcp://127.0.0.1:%d" % p for p in ports[:2]]
+        hb = "tcp://127.0.0.1:%d" % ports[2]
+        front = gr.top_block()
+        seqr = gpurx.pdu_sequencer("harq")
+        shard = gpurx.pdu_shard_sink(eps)
+        beats = zeromq.sub_msg_source(hb, 100, True)
+        mon = gpurx.worker_monitor(300, eps)
+        ctl, rep = blocks.message_debug(), blocks.message_debug()
+        front.msg_connect(seqr, "pdus", shard, "pdus")
+        front.msg_connect(beats, "out", mon, "heartbeats")
+        front.msg_connect(mon, "control", shard, "control")
+        front.msg_connect(mon, "control", ctl, "store")
+        front.msg_connect(shard, "errors", rep, "store")
+        front.msg_connect(seqr, "errors", rep, "store")
+        front.msg_connect(mon, "errors", rep, "store")
+        workers, got = [], {e: blocks.message_debug() for e in eps}
+        n = 600
+        front.start()
+        try:
+            bb, t0 = seqr.to_basic_block(), time.monotonic()
+            for i in range(n):
+                if i == 400:  # 2 s in: the workers start
+                    self.assertEqual(set(mon.pending()), set(eps))
+                    self.assertTrue(all(st["alive"] for st in mon.status().values()))
+                    for e in eps:
+                        w = gr.top_block()
+                        src = zeromq.pull_msg_source(e, 100, True)
+                        gate = gpurx.worker_gate(e)
+                        beat = gpurx.worker_heartbeat(gate, interval_ms=50)
+                        pub = zeromq.pub_msg_sink(hb, 100, False)
+                        w.msg_connect(src, "out", gate, "pdus")
+                        w.msg_connect(gate, "pdus0", got[e], "store")
+                        w.msg_connect(beat, "out", pub, "in")
+                        w.start()
+                        workers.append(w)
+                    self.assertEqual(mon.wait_ready(10), [])
+                pace_wait(200, i, t0, [])
+                bb._post(PDUS, pdu(dict(rnti=100 + i % 50, harq_process=i % 8)))
+            total = lambda: sum(d.num_messages() for d in got.values())
+            self.assertTrue(wait_for(lambda: total() >= n, 20), "%d of %d" % (total(), n))
+            time.sleep(0.2)
+        finally:
+            for w in workers:
+                stop_or_exit(w)
+            stop_or_exit(front)
+        seqs = sorted(int_of(pmt.car(d.get_message(i)), "seq")
+                      for d in got.values() for i in range(d.num_messages()))
+        self.assertEqual(seqs, list(range(n)))
+        self.assertTrue(all(d.num_messages() > 0 for d in got.values()))
+        reports = [py_of(rep.get_message(i)) for i in range(rep.num_messages())]
+        self.assertEqual(reports, [])
+        cmds = [py_of(ctl.get_message(i)) for i in range(ctl.num_messages())]
+        self.assertEqual(sorted((c["command"], c["endpoint"], c["cause"]) for c in cmds),
+                         [("add", e, "first heartbeat") for e in sorted(eps)])
+        self.assertEqual(shard.stats()["no_endpoint"] + shard.stats()["queue_full"], 0)
+
+    def test_027_a_worker_that_never_starts_is_removed_after_startup_ms(self):
+        # Pending workers are not removed at timeout_ms (200) but at
+        # startup_ms (800): a first heartbeat at 400 ms keeps a; b, silent,
+        # goes at about 800 ms; its heartbeat later adds it back.
+        a, b = "tcp://10.0.0.1:5601", "tcp://10.0.0.2:5601"
+        mon = gpurx.worker_monitor(200, [a, b], startup_ms=800)
+        tb = gr.top_block()
+        ctl = blocks.message_debug()
+        tb.msg_connect(mon, "control", ctl, "store")
+        bb = mon.to_basic_block()
+        beat = lambda e, inst: bb._post(pmt.intern("heartbeats"), pmt.dict_add(pmt.dict_add(
+            pmt.make_dict(), pmt.intern("endpoint"), pmt.intern(e)), pmt.intern("instance"),
+            pmt.from_uint64(inst)))
+        stop = threading.Event()
+
+        def a_alive():
+            time.sleep(0.4)
+            while not stop.wait(0.05):
+                beat(a, 1)
+
+        th = threading.Thread(target=a_alive, daemon=True)
+        cmds = lambda: [py_of(ctl.get_message(i)) for i in range(ctl.num_messages())]
+        self.assertEqual(mon.pending(), [a, b])
+        tb.start()
+        t0 = time.monotonic()
+        th.start()
+        try:
+            self.assertEqual(mon.wait_ready(0.2), [a, b])
+            self.assertTrue(wait_for(lambda: mon.pending() == [b], 5))
+            self.assertTrue(wait_for(lambda: len(cmds()) >= 2, 5))
+            waited = time.monotonic() - t0
+            self.assertTrue(0.7 < waited < 2.0, waited)
+            self.assertTrue(mon.status()[a]["alive"])
+            self.assertFalse(mon.status()[b]["alive"])
+            beat(b, 2)
+            self.assertTrue(wait_for(lambda: len(cmds()) >= 3, 5))
+            self.assertEqual(mon.wait_ready(1), [])
+        finally:
+            stop.set()
+            stop_or_exit(tb)
+        self.assertEqual([(c["command"], c["endpoint"], c["cause"]) for c in cmds()],
+                         [("add", a, "first heartbeat"),
+                          ("remove", b, "no heartbeat within 800 ms of start"),
+                          ("add", b, "first heartbeat")])
+        with self.assertRaisesRegex(ValueError, "startup_ms"):
+            gpurx.worker_monitor(100, [a], startup_ms=0)
 
 
 class qa_scale_out_processes(unittest.TestCase):

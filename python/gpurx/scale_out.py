@@ -16,13 +16,16 @@ put back in order.
   whose decoder lost its buffers, carries "harq_reset" (the decoder starts
   that HARQ buffer afresh) and is reported ("key_moved", "key_reset"). A
   lane whose queue is full drops the PDU and reports it ("queue_full").
-- worker_monitor(timeout_ms=1000): takes the workers' heartbeats (a
-  zeromq.sub_msg_source) and commands the shard sink: "remove" an endpoint
-  silent for timeout_ms, "add" it back when its heartbeats resume (or its
-  process was restarted).
+- worker_monitor(timeout_ms=1000, startup_ms=30000): takes the workers'
+  heartbeats (a zeromq.sub_msg_source) and commands the shard sink:
+  "remove" an endpoint silent for timeout_ms (a worker not heard from yet:
+  startup_ms), "add" it back when its heartbeats resume (or its process
+  was restarted); wait_ready() waits for every worker's first heartbeat.
 - pdu_reorder(window=4096, timeout_ms=500): emits PDUs in "seq" order,
   skipping (and reporting) what does not come, and what a worker reports
-  it dropped.
+  it dropped; a jump far beyond the window is one "resync".
+- check_endpoint(), zmq_block(): endpoints checked where they are given,
+  ZMQ's errors naming them.
 - worker_gate(name, decoders=1, max_queue=0): a worker's gate between its
   PULL and its decoders (stale PDUs, bounded queue, routes each PDU by its
   HARQ key to one of the decoders, adds "worker" and "decoder");
@@ -39,12 +42,14 @@ hundred microseconds of CPU per PDU (GNU Radio's Python message dispatch
 included), small beside decoding a large TB, the bound with small ones;
 docs/scale-out.md has the measurements.
 """
+import bisect
 import os
 import re
 import struct
 import sys
 import threading
 import time
+import traceback
 from collections import OrderedDict, deque
 
 import pmt
@@ -67,14 +72,45 @@ DROPPED = pmt.intern("dropped")
 IN = pmt.intern("in")
 UINT64_MAX = (1 << 64) - 1
 # Report fields that are uint64 (the others integers are longs).
-_UINT64_FIELDS = ("seq", "shard_key", "instance")
+_UINT64_FIELDS = ("seq", "shard_key", "instance", "first", "last", "count")
+
+
+# The HARQ fields a shard key is made of, and the values lte_sch_decoder_pdu
+# accepts (lib/sch/sch_params.cc tb_request::check(): rnti, codeword;
+# lib/blocks/sch/sch_metadata.cc: harq_process). A value outside them would
+# not be decoded anyway, and one beyond a signed 64-bit integer cannot even
+# be hashed (struct.pack raises).
+HARQ_FIELDS = (("rnti", 0, 65535), ("harq_process", 0, 15), ("codeword", 0, 1))
+
+
+class bad_field(ValueError):
+    """A metadata field that is there but not valid: field (its name),
+    value (as pmt writes it) and expected (what it must be)."""
+
+    def __init__(self, field, value, expected):
+        ValueError.__init__(self, "%s = %s: must be %s" % (field, value, expected))
+        self.field, self.value, self.expected = field, value, expected
+
+    def report(self, **fields):
+        """The report of it on a block's "errors" port."""
+        return _error("bad HARQ field", field=self.field, value=self.value,
+                      expected=self.expected, **fields)
+
+
+def _in_range(field, v, lo, hi):
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise bad_field(field, repr(v), "an integer in %d..%d" % (lo, hi))
+    return v
 
 
 def harq_shard_key(rnti, harq_process, codeword=0):
     """The shard key of a HARQ buffer: hash64 of (rnti, harq_process,
     codeword) - what lte_sch_decoder_pdu keys its soft buffers by, so that
-    every transmission of a transport block lands on the same worker."""
-    return hash64(struct.pack(">qqq", int(rnti), int(harq_process), int(codeword)))
+    every transmission of a transport block lands on the same worker.
+    bad_field (a ValueError) naming a value outside HARQ_FIELDS."""
+    values = [_in_range(f, v, lo, hi) for (f, lo, hi), v in zip(HARQ_FIELDS,
+                                                                 (rnti, harq_process, codeword))]
+    return hash64(struct.pack(">qqq", *values))
 
 
 def pmt_int(v):
@@ -121,21 +157,95 @@ def _dict(**fields):
     return d
 
 
-_RNTI, _HARQ_PROCESS, _CODEWORD = (pmt.intern("rnti"), pmt.intern("harq_process"),
-                                   pmt.intern("codeword"))
+_HARQ_KEYS = tuple((pmt.intern(f), f, lo, hi) for f, lo, hi in HARQ_FIELDS)
+
+
+def harq_fields(meta):
+    """(rnti, harq_process, codeword) of a PDU's metadata, each None when
+    absent; bad_field naming the first one that is there but not an
+    integer in its HARQ_FIELDS range (a uint64 >= 2^63, a negative value, a
+    double, a symbol...)."""
+    out = []
+    for key, field, lo, hi in _HARQ_KEYS:
+        v = pmt.dict_ref(meta, key, pmt.PMT_NIL)
+        if pmt.is_null(v):
+            out.append(None)
+            continue
+        try:
+            n = pmt_int(v)
+        except TypeError:
+            raise bad_field(field, pmt.write_string(v),
+                            "an integer in %d..%d" % (lo, hi)) from None
+        if not lo <= n <= hi:
+            raise bad_field(field, str(n), "an integer in %d..%d" % (lo, hi))
+        out.append(n)
+    return tuple(out)
 
 
 def _harq_key(meta):
-    """(rnti, harq_process, codeword) of a PDU's metadata, or None."""
+    """(rnti, harq_process, codeword) of a PDU's metadata (codeword 0 when
+    absent), or None when rnti or harq_process is absent or a field is
+    not valid."""
     try:
-        rnti = _meta_int(meta, _RNTI)
-        hp = _meta_int(meta, _HARQ_PROCESS)
-        cw = _meta_int(meta, _CODEWORD)
-    except TypeError:
+        rnti, hp, cw = harq_fields(meta)
+    except bad_field:
         return None
     if rnti is None or hp is None:
         return None
     return (rnti, hp, cw or 0)
+
+
+_ENDPOINT_FORM = "tcp://host:port (port 1..65535), ipc://path or inproc://name"
+_TCP_HOST = re.compile(r"^(\*|[A-Za-z0-9_.\-]+|\[[0-9A-Fa-f:.]+\])$")
+
+
+def _endpoint_problem(endpoint, bind):
+    """What is wrong with endpoint as a ZMQ endpoint this side binds (bind)
+    or connects to, or None. ZMQ's own check is loose (it takes port 99999)
+    and its errors do not name the endpoint ("Invalid argument")."""
+    if not isinstance(endpoint, str):
+        return "not a string"
+    scheme, sep, address = endpoint.partition("://")
+    if not sep or scheme not in ("tcp", "ipc", "inproc"):
+        return "the transport must be tcp, ipc or inproc"
+    if not address or address != address.strip():
+        return "no address" if not address.strip() else "spaces around the address"
+    if scheme != "tcp":
+        return None
+    host, sep, port = address.rpartition(":")
+    if not sep or not host:
+        return "no host:port"
+    if not _TCP_HOST.match(host):
+        return "host %r is not a host name or address" % host
+    if host == "*" and not bind:
+        return "host * only where this side binds"
+    if port == "*":
+        return None if bind else "port * only where this side binds"
+    if not port.isdigit() or not port.isascii() or not 1 <= int(port) <= 65535:
+        return "port %r is not in 1..65535" % port
+    return None
+
+
+def check_endpoint(who, param, endpoint, bind=False):
+    """endpoint, when it is a ZMQ endpoint (_ENDPOINT_FORM; a "*" host or
+    port only where this side binds); else ValueError naming who, the
+    parameter and the value."""
+    why = _endpoint_problem(endpoint, bind)
+    if why is not None:
+        raise ValueError("%s: %s %r is not a ZMQ endpoint: %s (%s)"
+                         % (who, param, endpoint, why, _ENDPOINT_FORM))
+    return endpoint
+
+
+def zmq_block(who, param, endpoint, make):
+    """make(), which builds a gr-zeromq block binding or connecting at
+    endpoint; its error (ZMQ's: "Address already in use", "Invalid
+    argument") raised again as a RuntimeError naming who, the parameter and
+    the endpoint."""
+    try:
+        return make()
+    except RuntimeError as e:
+        raise RuntimeError("%s: %s %s: %s" % (who, param, endpoint, e)) from e
 
 
 def new_instance():
@@ -168,6 +278,42 @@ class _block_thread:
             self._thread = None
 
 
+def _set_handler(block, port, handler, errors=True):
+    """Sets handler as the message handler of block's input port (a str),
+    wrapped so that no exception escapes it: GNU Radio ends a block's
+    message thread on one, and every later message would stay queued for
+    good (a front end or a worker stalls while its heartbeats go on: issue
+    35). An exception is written on stderr (the traceback the first time)
+    and, with errors, reported on the block's "errors" port ("internal
+    error": port, error); the message is dropped and the block goes on."""
+    failures = [0]
+    label = type(block).__name__  # (worker_gate's name is its worker's)
+
+    def guarded(msg):
+        try:
+            handler(msg)
+        except Exception as e:  # noqa: BLE001 - whatever it is, the block must go on
+            failures[0] += 1
+            text = "%s: %s" % (type(e).__name__, e)
+            sys.stderr.write("%s: %s handler: %s (message dropped)\n"
+                             % (label, port, text))
+            if failures[0] == 1:
+                traceback.print_exc(file=sys.stderr)
+            sys.stderr.flush()
+            if errors:
+                try:
+                    block.message_port_pub(ERRORS, _error("internal error", port=port,
+                                                          error=text))
+                except Exception:  # noqa: BLE001 - logged above already
+                    pass
+
+    # GNU Radio's Python gateway calls the handler by its name, as an
+    # attribute of the block.
+    guarded.__name__ = "_guarded_%s_handler" % port
+    setattr(block, guarded.__name__, guarded)
+    block.set_msg_handler(pmt.intern(port), guarded)
+
+
 class pdu_sequencer(gr.basic_block):
     """Stamps each PDU's metadata with "seq" (uint64: 0, 1, 2, ... in
     arrival order) and "shard_key" (uint64). key "harq": a stable hash of
@@ -175,7 +321,10 @@ class pdu_sequencer(gr.basic_block):
     absent), so that all transmissions of a transport block share a key;
     "round_robin": the seq itself. A PDU that is not a (dict . vector) pair,
     or lacks rnti / harq_process with key "harq", is dropped and reported on
-    "errors" (dict: "reason"); it takes no seq.
+    "errors" (dict: "reason"); it takes no seq. So is one (key "harq") whose
+    rnti, harq_process or codeword is not an integer in the range the
+    decoder takes (HARQ_FIELDS: 0..65535, 0..15, 0..1): "bad HARQ field",
+    with "field", "value" (as pmt writes it) and "expected".
 
     Ports: "pdus" in, "pdus" out, "errors" out."""
 
@@ -190,7 +339,7 @@ class pdu_sequencer(gr.basic_block):
         self.message_port_register_in(PDUS)
         self.message_port_register_out(PDUS)
         self.message_port_register_out(ERRORS)
-        self.set_msg_handler(PDUS, self.handle)
+        _set_handler(self, "pdus", self.handle)
 
     def next_seq(self):
         """The seq the next PDU will get (= how many were stamped)."""
@@ -204,11 +353,11 @@ class pdu_sequencer(gr.basic_block):
         seq = self._seq
         if self.key == "harq":
             try:
-                rnti = _meta_int(meta, "rnti")
-                hp = _meta_int(meta, "harq_process")
-                cw = _meta_int(meta, "codeword")
-            except TypeError as e:
-                self.message_port_pub(ERRORS, _error("ill-typed HARQ field: %s" % e))
+                rnti, hp, cw = harq_fields(meta)
+            except bad_field as e:
+                # Dropped before it takes a seq, as a PDU without rnti: the
+                # collector has no gap to wait for.
+                self.message_port_pub(ERRORS, e.report())
                 return
             if rnti is None or hp is None:
                 missing = "rnti" if rnti is None else "harq_process"
@@ -228,7 +377,7 @@ class _relay(gr.basic_block):
         gr.basic_block.__init__(self, "pdu_shard_lane", None, None)
         self.message_port_register_in(PDUS)
         self.message_port_register_out(PDUS)
-        self.set_msg_handler(PDUS, self.handle)
+        _set_handler(self, "pdus", self.handle, errors=False)
 
     def handle(self, msg):
         self.message_port_pub(PDUS, msg)
@@ -246,7 +395,8 @@ class _lane:
         self.endpoint = endpoint
         self.tb = gr.top_block("pdu_shard_lane " + endpoint)
         self.relay = _relay()
-        self.sink = zeromq.push_msg_sink(endpoint, timeout_ms, False)
+        self.sink = zmq_block("pdu_shard_sink", "endpoint", endpoint,
+                              lambda: zeromq.push_msg_sink(endpoint, timeout_ms, False))
         self.tb.msg_connect(self.relay, "pdus", self.sink, "in")
         # to_basic_block() costs tens of microseconds: once, not per PDU.
         self._sink_bb = self.sink.to_basic_block()
@@ -351,9 +501,7 @@ class pdu_shard_sink(gr.basic_block):
         if not endpoints:
             raise ValueError("pdu_shard_sink: endpoints must name at least one ZMQ endpoint")
         for e in endpoints:
-            if not isinstance(e, str) or "://" not in e:
-                raise ValueError("pdu_shard_sink: endpoints: %r is not a ZMQ endpoint "
-                                 "(transport://address)" % (e,))
+            check_endpoint("pdu_shard_sink", "endpoints:", e)
         if len(set(endpoints)) != len(endpoints):
             raise ValueError("pdu_shard_sink: endpoints: %r lists one twice" % (endpoints,))
         if not isinstance(timeout_ms, int) or timeout_ms < 0:
@@ -384,8 +532,8 @@ class pdu_shard_sink(gr.basic_block):
         self.message_port_register_in(PDUS)
         self.message_port_register_in(CONTROL)
         self.message_port_register_out(ERRORS)
-        self.set_msg_handler(PDUS, self.handle)
-        self.set_msg_handler(CONTROL, self.handle_control)
+        _set_handler(self, "pdus", self.handle)
+        _set_handler(self, "control", self.handle_control)
 
     def endpoints(self):
         with self._lock:
@@ -460,8 +608,7 @@ class pdu_shard_sink(gr.basic_block):
         (each key's first PDU there carries harq_reset). instance: the
         worker's, when known (worker_monitor passes it). Reported:
         "endpoint_added"."""
-        if not isinstance(endpoint, str) or "://" not in endpoint:
-            raise ValueError("add_endpoint: %r is not a ZMQ endpoint" % (endpoint,))
+        check_endpoint("pdu_shard_sink.add_endpoint", "endpoint", endpoint)
         with self._lock:
             # A lane retired with its socket is taken back: what is still
             # queued there (for a dead predecessor) reaches the worker first,
@@ -513,7 +660,7 @@ class pdu_shard_sink(gr.basic_block):
             if not on_ring:
                 try:
                     self.add_endpoint(endpoint, instance, cause)
-                except ValueError as e:
+                except (ValueError, RuntimeError) as e:  # a bad endpoint, ZMQ's refusal
                     self._report("bad control message: %s" % e, message=pmt.write_string(msg))
                 return
             with self._lock:
@@ -628,17 +775,25 @@ class worker_monitor(gr.basic_block):
       with its instance; an endpoint whose instance changed without a
       timeout (restarted quickly) is "add"ed with the new instance, which
       the shard sink takes as a restart.
-    endpoints: those the shard sink starts with; they count as alive from
-    start() (each must send a heartbeat within timeout_ms). A heartbeat
-    from an endpoint not listed is reported on "errors" ("unknown worker",
-    once each: its --name differs from the shard sink's endpoint?), or,
-    with accept_new, adds it.
+    endpoints: those the shard sink starts with. Each is pending from
+    start() until its first heartbeat: it stays on the shard sink's ring
+    (its PDUs wait in ZMQ and in its lane of the shard sink, up to that
+    one's max_queue, for the worker to listen) for up to startup_ms, and
+    is removed only then (cause "no heartbeat within N ms of start"); a
+    worker takes seconds to start (importing GNU Radio, making its
+    decoders), far more than timeout_ms, which counts from its first
+    heartbeat on (issue 35: workers started with the front end lost their
+    PDUs). pending() lists them, wait_ready() waits for them: a front end
+    can hold its input until every worker runs. A heartbeat from an
+    endpoint not listed is reported on "errors" ("unknown worker", once
+    each: its --name differs from the shard sink's endpoint?), or, with
+    accept_new, adds it.
 
     Ports: "heartbeats" in, "control" out, "errors" out. status() ->
-    {endpoint: dict(alive, instance, age_ms, and the last heartbeat's
-    counts)}."""
+    {endpoint: dict(alive, pending, instance, age_ms, and the last
+    heartbeat's counts)}."""
 
-    def __init__(self, timeout_ms=1000, endpoints=(), accept_new=False):
+    def __init__(self, timeout_ms=1000, endpoints=(), accept_new=False, startup_ms=30000):
         gr.basic_block.__init__(self, "worker_monitor", None, None)
         if not isinstance(timeout_ms, (int, float)) or not 0 < timeout_ms <= 3600e3:
             raise ValueError("worker_monitor: timeout_ms must be > 0 (and at most an hour), got %r"
@@ -646,19 +801,25 @@ class worker_monitor(gr.basic_block):
         if isinstance(endpoints, str):
             endpoints = [e.strip() for e in endpoints.split(",") if e.strip()]
         for e in endpoints:
-            if not isinstance(e, str) or "://" not in e:
-                raise ValueError("worker_monitor: endpoints: %r is not a ZMQ endpoint" % (e,))
+            check_endpoint("worker_monitor", "endpoints:", e)
+        if (isinstance(startup_ms, bool) or not isinstance(startup_ms, (int, float))
+                or not 0 < startup_ms <= 3600e3):
+            raise ValueError("worker_monitor: startup_ms must be > 0 (and at most an hour), got %r"
+                             % (startup_ms,))
         self.timeout_s = timeout_ms / 1e3
+        self.startup_s = startup_ms / 1e3
         self.accept_new = bool(accept_new)
         self._lock = threading.Lock()
-        self._state = {e: dict(alive=True, last=None, instance=None) for e in endpoints}
+        self._state = {e: dict(alive=True, pending=True, last=None, instance=None)
+                       for e in endpoints}
+        self._started = None
         self._unknown = set()
         self._timer = _block_thread(self._tick, "worker_monitor timer")
         self._stop = self._timer.stop_event
         self.message_port_register_in(HEARTBEATS)
         self.message_port_register_out(CONTROL)
         self.message_port_register_out(ERRORS)
-        self.set_msg_handler(HEARTBEATS, self.handle)
+        _set_handler(self, "heartbeats", self.handle)
 
     def status(self):
         now = time.monotonic()
@@ -669,6 +830,23 @@ class worker_monitor(gr.basic_block):
                 d["age_ms"] = None if st["last"] is None else (now - st["last"]) * 1e3
                 out[e] = d
             return out
+
+    def pending(self):
+        """The endpoints given that have sent no heartbeat since start()
+        (all of them before start())."""
+        with self._lock:
+            return [e for e, st in self._state.items() if st["pending"]]
+
+    def wait_ready(self, timeout_s, poll_s=0.05):
+        """Waits until every endpoint given has sent a heartbeat, for at most
+        timeout_s (the flowgraph running); the endpoints still pending
+        ([]: all ready)."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            left = self.pending()
+            if not left or time.monotonic() >= deadline:
+                return left
+            time.sleep(poll_s)
 
     def _command(self, command, endpoint, cause, instance=None):
         self.message_port_pub(CONTROL, _dict(command=command, endpoint=endpoint, cause=cause,
@@ -708,12 +886,13 @@ class worker_monitor(gr.basic_block):
                             cause="its heartbeat names an endpoint the monitor was not given "
                                   "(its --name differs from the shard sink's endpoint?)"))
                     return
-                st = self._state[endpoint] = dict(alive=False, last=None, instance=None)
+                st = self._state[endpoint] = dict(alive=False, pending=False, last=None,
+                                                  instance=None)
                 cause = "new worker"
             else:
-                cause = "heartbeats resumed"
+                cause = "first heartbeat" if st["pending"] else "heartbeats resumed"
             st.update(counts)
-            st["last"] = now
+            st["last"], st["pending"] = now, False
             if not st["alive"]:
                 st["alive"], st["instance"] = True, instance
                 self._command("add", endpoint, cause, instance)
@@ -727,7 +906,14 @@ class worker_monitor(gr.basic_block):
         now = time.monotonic()
         with self._lock:
             for e, st in self._state.items():
-                if st["alive"] and st["last"] is not None and now - st["last"] > self.timeout_s:
+                if not st["alive"]:
+                    continue
+                if st["pending"]:
+                    if now - self._started > self.startup_s:
+                        st["alive"] = False
+                        self._command("remove", e, "no heartbeat within %d ms of start"
+                                      % round(self.startup_s * 1e3))
+                elif now - st["last"] > self.timeout_s:
                     st["alive"] = False
                     self._command("remove", e, "no heartbeat for %d ms" % round(
                         (now - st["last"]) * 1e3))
@@ -738,17 +924,47 @@ class worker_monitor(gr.basic_block):
             self._check()
 
     def start(self):
-        now = time.monotonic()
         with self._lock:
-            for st in self._state.values():
-                if st["last"] is None:
-                    st["last"] = now
+            self._started = time.monotonic()
         self._timer.start()
         return True
 
     def stop(self):
         self._timer.stop()
         return True
+
+
+class _seq_history:
+    """What became of the seqs a pdu_reorder has passed (those below its
+    next due), as runs of one kind: delivered (emitted, or reported
+    dropped by a worker) or not (skipped: timeout, window_full, flush,
+    resync). A PDU that comes for a passed seq is then told "duplicate"
+    (its seq was delivered) from "late" (it was skipped), however long ago:
+    a run costs the same for one seq as for 2^62 (a resync), and the runs
+    change kind only where a seq was skipped. At most max_runs are kept,
+    the oldest half forgotten at once; a seq older than them counts as not
+    delivered ("late")."""
+
+    def __init__(self, max_runs=1 << 16):
+        self.max_runs = max_runs
+        self._starts = []     # run i: [starts[i], starts[i + 1]), the last up to the next due
+        self._delivered = []  # the kind of run i
+
+    def note(self, seq, delivered):
+        """seq, the next due, passes: delivered or not."""
+        if self._delivered and self._delivered[-1] == delivered:
+            return  # the last run goes on
+        self._starts.append(seq)
+        self._delivered.append(delivered)
+        if len(self._starts) > self.max_runs:
+            half = len(self._starts) // 2
+            del self._starts[:half]
+            del self._delivered[:half]
+
+    def delivered(self, seq):
+        """Whether the passed seq was delivered."""
+        i = bisect.bisect_right(self._starts, seq) - 1
+        return i >= 0 and self._delivered[i]
 
 
 class pdu_reorder(gr.basic_block):
@@ -759,8 +975,16 @@ class pdu_reorder(gr.basic_block):
       longer than timeout_ms for the ones before it);
     - "window_full": a seq skipped because a PDU arrived window or more
       beyond the next one due (the oldest gaps are forced out);
-    - "duplicate": a seq already held or emitted: dropped;
-    - "late": a seq that was skipped before it came: dropped;
+    - "resync": a PDU arrived 2 x window or more beyond the next one due
+      (its front end restarted, or this collector started behind a running
+      one): what was held is emitted, and the seqs skipped up to it are
+      reported at once, as one report: "first", "last" and "count" (the
+      seqs in first..last not delivered; "seq" is first). That PDU's seq
+      is the next due. This costs O(window), whatever the jump;
+    - "duplicate": a seq already held, or already delivered (emitted, or
+      reported dropped): dropped;
+    - "late": a seq that came after it was skipped (timeout, window_full,
+      resync, flush; or before first_seq): dropped;
     - "dropped": a seq a worker reports it dropped (its notice: a PDU whose
       metadata has "dropped", the cause, e.g. "worker_queue_full", and
       "worker"; the report carries both), reported in its turn in seq
@@ -782,18 +1006,18 @@ class pdu_reorder(gr.basic_block):
             raise ValueError("pdu_reorder: first_seq must be >= 0, got %r" % (first_seq,))
         self.window, self.timeout_s = window, timeout_ms / 1e3
         self._next = first_seq
-        self._held = {}            # seq -> msg
+        self._held = {}            # seq -> msg, each below _next + window
         self._arrivals = deque()   # (time, seq), in arrival order
-        self._skipped = set()      # seqs skipped lately (to tell "late" from "duplicate")
+        self._history = _seq_history()
         self._lock = threading.Lock()
-        self._stats = dict(emitted=0, timeout=0, window_full=0, duplicate=0, late=0, no_seq=0,
-                           flush=0, dropped=0)
+        self._stats = dict(emitted=0, timeout=0, window_full=0, resync=0, duplicate=0, late=0,
+                           no_seq=0, flush=0, dropped=0)
         self._timer = _block_thread(self._tick, "pdu_reorder timer")
         self._stop = self._timer.stop_event
         self.message_port_register_in(PDUS)
         self.message_port_register_out(PDUS)
         self.message_port_register_out(ERRORS)
-        self.set_msg_handler(PDUS, self.handle)
+        _set_handler(self, "pdus", self.handle)
 
     def stats(self):
         with self._lock:
@@ -805,6 +1029,11 @@ class pdu_reorder(gr.basic_block):
     def _report(self, reason, seq, **fields):
         self._stats[reason] += 1
         self.message_port_pub(ERRORS, _error(reason, seq=seq, **fields))
+
+    def _pass(self, delivered):
+        """The next due seq is done with: delivered or not."""
+        self._history.note(self._next, delivered)
+        self._next += 1
 
     def _emit_ready(self):
         while self._next in self._held:
@@ -819,21 +1048,39 @@ class pdu_reorder(gr.basic_block):
             else:
                 self.message_port_pub(PDUS, msg)
                 self._stats["emitted"] += 1
-            self._next += 1
+            self._pass(True)
 
     def _skip_to(self, seq, reason):
-        """Skips (reporting) every missing seq below seq, emitting what is held."""
+        """Skips every missing seq below seq, one report each, emitting what
+        is held. Its callers skip at most window seqs (a larger jump is a
+        resync)."""
         while self._next < seq:
             if self._next in self._held:
                 self._emit_ready()
                 continue
             self._report(reason, self._next)
-            self._skipped.add(self._next)
-            self._next += 1
-        if len(self._skipped) > 2 * self.window:
-            floor = self._next - self.window
-            self._skipped = {s for s in self._skipped if s >= floor}
+            self._pass(False)
         self._emit_ready()
+
+    def _jump_to(self, seq):
+        """Skips, unreported, the seqs from the next due to seq; how many."""
+        n = seq - self._next
+        if n > 0:
+            self._history.note(self._next, False)
+            self._next = seq
+        return max(n, 0)
+
+    def _resync(self, seq):
+        """Emits what is held and continues from seq, reporting what was
+        skipped as one "resync": O(window) for any jump (one report per
+        skipped seq took minutes and gigabytes at 10^8)."""
+        first, skipped = self._next, 0
+        for s in sorted(self._held):
+            if s in self._held:  # not emitted with the run of one before it
+                skipped += self._jump_to(s)
+                self._emit_ready()
+        skipped += self._jump_to(seq)
+        self._report("resync", first, first=first, last=seq - 1, count=skipped)
 
     def handle(self, msg):
         seq = None
@@ -851,12 +1098,11 @@ class pdu_reorder(gr.basic_block):
                 self._report("duplicate", seq)
                 return
             if seq < self._next:
-                # Skipped before it came (late: remembered for about a
-                # window of seqs), or emitted already (duplicate).
-                self._report("late" if seq in self._skipped else "duplicate", seq)
-                self._skipped.discard(seq)
+                self._report("duplicate" if self._history.delivered(seq) else "late", seq)
                 return
-            if seq - self._next >= self.window:
+            if seq - self._next >= 2 * self.window:
+                self._resync(seq)
+            elif seq - self._next >= self.window:
                 self._skip_to(seq - self.window + 1, "window_full")
             self._held[seq] = msg
             self._arrivals.append((time.monotonic(), seq))
@@ -928,6 +1174,11 @@ class worker_gate(gr.basic_block):
       waits is the gate's own queue plus, once watch(decoder blocks) was
       called, the queue of the decoder the PDU goes to (gpurx-worker does
       so; a GRC flowgraph can from a Python Snippet);
+    - a PDU whose rnti, harq_process or codeword is there but not an
+      integer in the range the decoder takes (HARQ_FIELDS) is dropped:
+      reported on "errors" ("bad HARQ field": field, value, expected, seq,
+      worker), and, when it has a seq, a notice (cause "bad_harq_field")
+      goes out on "dropped" as for a full queue; counted ("bad");
     - with log_interval > 0, writes a line on stderr when started ("...:
       started, instance ..."), one every log_interval seconds with its rate
       and one when stopped.
@@ -935,7 +1186,7 @@ class worker_gate(gr.basic_block):
     heartbeats carry (worker_heartbeat) and the front end stamps on the
     PDUs it sends here. Ports: "pdus" in; "pdus0" .. "pdus<n-1>" out, one
     per decoder (with one decoder "pdus" too: GRC names a port of
-    multiplicity 1 without its index); "dropped" out."""
+    multiplicity 1 without its index); "dropped" out; "errors" out."""
 
     MAX_DECODERS = 64
 
@@ -968,7 +1219,7 @@ class worker_gate(gr.basic_block):
         self._decoder_bbs = None
         self._own_bb = None
         self._reset = set()
-        self.passed = self.dropped = self.stale = 0
+        self.passed = self.dropped = self.stale = self.bad = 0
         self.ports = [pmt.intern("pdus%d" % i) for i in range(self.n)]
         self._indices = [pmt.from_long(i) for i in range(self.n)]
         self.message_port_register_in(PDUS)
@@ -977,7 +1228,8 @@ class worker_gate(gr.basic_block):
         if self.n == 1:
             self.message_port_register_out(PDUS)
         self.message_port_register_out(DROPPED)
-        self.set_msg_handler(PDUS, self.handle)
+        self.message_port_register_out(ERRORS)
+        _set_handler(self, "pdus", self.handle)
         self._log = _block_thread(self._log_rate, "worker gate log")
 
     def watch(self, decoders):
@@ -1013,7 +1265,7 @@ class worker_gate(gr.basic_block):
     def counts(self):
         """passed, dropped, stale, queue and (when watched) decoded: what a
         heartbeat carries."""
-        out = dict(passed=self.passed, dropped=self.dropped, stale=self.stale,
+        out = dict(passed=self.passed, dropped=self.dropped, stale=self.stale, bad=self.bad,
                    queue=self.queue())
         decoded = self.decoded()
         if decoded is not None:
@@ -1041,9 +1293,9 @@ class worker_gate(gr.basic_block):
 
     def _tally(self):
         decoded = self.decoded()
-        return "%d passed to %d decoder(s)%s, %d dropped (queue full), %d stale" % (
+        return "%d passed to %d decoder(s)%s, %d dropped (queue full), %d stale%s" % (
             self.passed, self.n, "" if decoded is None else ", %d decoded" % decoded,
-            self.dropped, self.stale)
+            self.dropped, self.stale, ", %d bad HARQ fields" % self.bad if self.bad else "")
 
     def _log_rate(self):
         last_t, last_n = time.monotonic(), 0
@@ -1093,6 +1345,11 @@ class worker_gate(gr.basic_block):
                                  "endpoint dropped\n" % (self.name_str, self.stale))
                 sys.stderr.flush()
             return
+        try:
+            harq_fields(meta)
+        except bad_field as e:
+            self._drop_bad(meta, e)
+            return
         i = self.decoder_for(meta)
         meta = pmt.dict_add(pmt.dict_add(meta, WORKER, self.name), DECODER, self._indices[i])
         if self.max_queue and self.queue(i) >= self.max_queue:
@@ -1110,6 +1367,28 @@ class worker_gate(gr.basic_block):
                 meta = pmt.dict_add(meta, HARQ_RESET, pmt.PMT_T)
         self.passed += 1
         self.message_port_pub(self.ports[i], pmt.cons(meta, pmt.cdr(msg)))
+
+    def _drop_bad(self, meta, e):
+        """Drops a PDU whose HARQ field e names is not valid (no decoder
+        would take it; its shard key cannot be computed): reported on
+        "errors", and a notice on "dropped" (cause "bad_harq_field") so
+        that the collector reports its seq at once instead of waiting for
+        it."""
+        self.bad += 1
+        seq = _seq_of(meta)
+        self.message_port_pub(ERRORS, e.report(seq=seq, worker=self.name_str))
+        if seq is not None:
+            notice = pmt.dict_add(pmt.dict_add(meta, WORKER, self.name), DROPPED,
+                                  pmt.intern("bad_harq_field"))
+            self.message_port_pub(DROPPED, pmt.cons(notice, pmt.init_u8vector(0, [])))
+
+
+def _seq_of(meta):
+    """meta's "seq", or None when absent or not an integer."""
+    try:
+        return _meta_int(meta, SEQ)
+    except TypeError:
+        return None
 
 
 def _worker_gate(name, instance, decoders, max_queue):
@@ -1174,15 +1453,19 @@ class worker_heartbeat(_heartbeat):
 
 
 class _error_log(gr.basic_block):
-    def __init__(self, name):
+    """Writes each message on "errors" (the reports of a worker's block:
+    what, "decoder" or "gate") on stderr; counts them."""
+
+    def __init__(self, name, what="decoder"):
         gr.basic_block.__init__(self, "worker_errors", None, None)
-        self.name, self.count = name, 0
+        self.name, self.what, self.count = name, what, 0
         self.message_port_register_in(ERRORS)
-        self.set_msg_handler(ERRORS, self.handle)
+        _set_handler(self, "errors", self.handle, errors=False)
 
     def handle(self, msg):
         self.count += 1
-        sys.stderr.write("gpurx-worker %s: decoder error: %s\n" % (self.name, pmt.write_string(msg)))
+        sys.stderr.write("gpurx-worker %s: %s error: %s\n"
+                         % (self.name, self.what, pmt.write_string(msg)))
         sys.stderr.flush()
 
 
@@ -1290,11 +1573,10 @@ class worker_flowgraph(gr.top_block):
                  early_termination=True, decoders=None):
         gr.top_block.__init__(self, "gpurx-worker")
         from gnuradio import gpurx
-        for param, v in (("listen", listen), ("send", send)) + (
-                (("heartbeat", heartbeat),) if heartbeat is not None else ()):
-            if not isinstance(v, str) or "://" not in v:
-                raise ValueError("worker: %s must be a ZMQ endpoint (transport://address), got %r"
-                                 % (param, v))
+        check_endpoint("worker", "listen", listen, bind=True)
+        check_endpoint("worker", "send", send)
+        if heartbeat is not None:
+            check_endpoint("worker", "heartbeat", heartbeat, bind=bool(heartbeat_bind))
         if not isinstance(max_queue, int) or max_queue < 0:
             raise ValueError("worker: max_queue must be >= 0 (0: unbounded), got %r" % (max_queue,))
         if not isinstance(heartbeat_interval_ms, (int, float)) or not 1 <= heartbeat_interval_ms <= 60e3:
@@ -1304,6 +1586,16 @@ class worker_flowgraph(gr.top_block):
                                      or not 1 <= decoders <= self.MAX_DECODERS):
             raise ValueError("worker: decoders must be 1..%d (default: one per GPU on CUDA, 1 on "
                              "the CPU), got %r" % (self.MAX_DECODERS, decoders))
+        # The sockets first: a port in use fails at once, not after the
+        # decoders took their GPUs.
+        self.source = zmq_block("worker", "listen", listen,
+                                lambda: zeromq.pull_msg_source(listen, timeout_ms, True))
+        self.sink = zmq_block("worker", "send", send,
+                              lambda: zeromq.push_msg_sink(send, timeout_ms, False))
+        if heartbeat is not None:
+            self.heartbeat_sink = zmq_block(
+                "worker", "heartbeat", heartbeat,
+                lambda: zeromq.pub_msg_sink(heartbeat, timeout_ms, bool(heartbeat_bind)))
         gpus = worker_gpus(backend, devices)
         n = decoders or (len(gpus) if gpus else 1)
         self.gpus = [gpus[i % len(gpus)] for i in range(n)] if gpus else []
@@ -1318,12 +1610,12 @@ class worker_flowgraph(gr.top_block):
         self.decoder = self.decoders[0]
         self.name = name or listen
         self.instance = new_instance()
-        self.source = zeromq.pull_msg_source(listen, timeout_ms, True)
         self.gate = worker_gate(self.name, n, max_queue, self.instance)
         self.gate.watch(self.decoders)
-        self.sink = zeromq.push_msg_sink(send, timeout_ms, False)
         self.errors = _error_log(self.name)
+        self.gate_errors = _error_log(self.name, "gate")
         self.msg_connect(self.source, "out", self.gate, "pdus")
+        self.msg_connect(self.gate, "errors", self.gate_errors, "errors")
         self.msg_connect(self.gate, "dropped", self.sink, "in")
         for i, dec in enumerate(self.decoders):
             self.msg_connect(self.gate, "pdus%d" % i, dec, "pdus")
@@ -1333,12 +1625,11 @@ class worker_flowgraph(gr.top_block):
         if heartbeat is not None:
             self.heartbeat = _heartbeat(self.name, self.instance, heartbeat_interval_ms,
                                         self.counts)
-            self.heartbeat_sink = zeromq.pub_msg_sink(heartbeat, timeout_ms, bool(heartbeat_bind))
             self.msg_connect(self.heartbeat, "out", self.heartbeat_sink, "in")
 
     def counts(self):
         return dict(decoded=self.decoded(), dropped=self.gate.dropped, stale=self.gate.stale,
-                    queue=self.gate.queue())
+                    bad=self.gate.bad, queue=self.gate.queue())
 
     def decoded(self):
         """TBs decoded, by every decoder together."""
