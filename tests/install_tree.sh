@@ -64,7 +64,7 @@ $cleanenv "$root/bin/gpurx-info" > "$d/info.log" 2>&1 || { cat "$d/info.log"; fa
 grep -q "backend=\"auto\" chooses" "$d/info.log" || fail "gpurx-info printed no backend choice"
 $cleanenv "$root/bin/gpurx-info" --help > "$d/info.log" 2>&1 || fail "gpurx-info --help"
 grep -q "^usage: gpurx-info" "$d/info.log" || fail "gpurx-info --help printed no usage"
-grep -q "chooses" "$d/info.log" && fail "gpurx-info --help printed the report, not its usage"
+grep -q "CUDA support compiled in" "$d/info.log" && fail "gpurx-info --help printed the report, not its usage"
 # The Python programs and examples name GNU Radio's Python in their first
 # line: a python3 that cannot import gnuradio first on PATH (a pyenv, a
 # venv) must not change which one runs them.
