@@ -6,7 +6,7 @@
 // the out-of-sync check, which only applies to generated bindings.
 // BINDTOOL_GEN_AUTOMATIC(0)
 // BINDTOOL_USE_PYGCCXML(0)
-// BINDTOOL_HEADER_FILE(lte_sch_decoder_pdu.h)
+// BINDTOOL_HEADER_FILE(lte_sch_encoder_pdu.h)
 // BINDTOOL_HEADER_FILE_HASH(0)
 
 #include <pybind11/pybind11.h>
@@ -16,59 +16,11 @@ namespace py = pybind11;
 
 #include "sch_docstrings.h"
 #include "turbo_docstrings.h"
-#include <gnuradio/gpurx/lte_sch_decoder_pdu.h>
-#include <gnuradio/gpurx/lte_sch_decoder_tagged.h>
 #include <gnuradio/gpurx/lte_sch_encoder_pdu.h>
 #include <gnuradio/gpurx/lte_sch_encoder_tagged.h>
 
 void bind_lte_sch(py::module& m)
 {
-    {
-        using cls = ::gr::gpurx::lte_sch_decoder_pdu;
-        py::class_<cls, gr::block, gr::basic_block, std::shared_ptr<cls>>(
-            m, "lte_sch_decoder_pdu",
-            "LTE DL-SCH / UL-SCH transport-block decoder for PDUs: one TB's G LLRs per PDU,\n"
-            "its parameters in the metadata; HARQ combining; the TB's bits out.")
-            .def(py::init(&cls::make),
-                 py::arg("channel") = "dlsch",
-                 py::arg("iterations") = 6,
-                 py::arg("algorithm") = "scaled-max-log-map",
-                 py::arg("input") = "float",
-                 py::arg("harq_buffers") = 16,
-                 py::arg("early_termination") = true,
-                 py::arg("max_tbs") = 97896,
-                 py::arg("max_g") = 262144,
-                 py::arg("implementation") = "auto",
-                 py::arg("options") = ::gr::gpurx::pipeline_options(),
-                 GPURX_DOC_SCH_DECODER_PARAMS GPURX_DOC_PIPELINE_OPTIONS GPURX_DOC_SCH_METADATA
-                     GPURX_DOC_SCH_DECODER_OUTPUT)
-            .def("backend", &cls::backend)
-            .def("pdus_out", &cls::pdus_out,
-                 "Decoded PDUs published on \"pdus\" since the block was made.");
-    }
-    {
-        using cls = ::gr::gpurx::lte_sch_decoder_tagged;
-        py::class_<cls, gr::block, gr::basic_block, std::shared_ptr<cls>>(
-            m, "lte_sch_decoder_tagged",
-            "LTE DL-SCH / UL-SCH transport-block decoder on a tagged stream: one TB's G LLRs\n"
-            "per packet, its parameters in tags on the packet's first item.")
-            .def(py::init(&cls::make),
-                 py::arg("channel") = "dlsch",
-                 py::arg("iterations") = 6,
-                 py::arg("algorithm") = "scaled-max-log-map",
-                 py::arg("input") = "float",
-                 py::arg("harq_buffers") = 16,
-                 py::arg("early_termination") = true,
-                 py::arg("max_tbs") = 97896,
-                 py::arg("max_g") = 262144,
-                 py::arg("implementation") = "auto",
-                 py::arg("len_tag_key") = "packet_len",
-                 py::arg("options") = ::gr::gpurx::pipeline_options(),
-                 GPURX_DOC_SCH_DECODER_PARAMS GPURX_DOC_SCH_LEN_TAG_KEY GPURX_DOC_PIPELINE_OPTIONS
-                     GPURX_DOC_SCH_METADATA GPURX_DOC_SCH_DECODER_OUTPUT
-                 "The output packet also carries the input packet's tags.\n")
-            .def("backend", &cls::backend);
-    }
     {
         using cls = ::gr::gpurx::lte_sch_encoder_pdu;
         py::class_<cls, gr::block, gr::basic_block, std::shared_ptr<cls>>(

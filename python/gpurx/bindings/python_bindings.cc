@@ -9,6 +9,10 @@
 
 namespace py = pybind11;
 
+// bind_generated_families(): the families described in lib/blocks/*/*.api.yml
+// (their bindings are generated into the build tree).
+#include "generated_bindings.h"
+
 // BINDING_FUNCTION_PROTOTYPES(
 void bind_pipeline_options(py::module& m);
 void bind_batch_copy(py::module& m);
@@ -68,4 +72,5 @@ PYBIND11_MODULE(gpurx_python, m)
     bind_link(m);
     bind_mimo_ofdm(m);
     // ) END BINDING_FUNCTION_CALLS
+    bind_generated_families(m);
 }
