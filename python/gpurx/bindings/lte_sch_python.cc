@@ -15,7 +15,6 @@
 namespace py = pybind11;
 
 #include "sch_docstrings.h"
-#include "turbo_docstrings.h"
 #include <gnuradio/gpurx/lte_sch_encoder_pdu.h>
 #include <gnuradio/gpurx/lte_sch_encoder_tagged.h>
 
