@@ -79,6 +79,20 @@ core::mimo_config make_mimo_config(int nt,
     return c;
 }
 
+mimo_adapter mimo_detector_args::adapter(deployment d, const pipeline_options&) const
+{
+    const auto cfg = make_mimo_config(nt, nr, modulation, algorithm, k, clip, noise_var, sorted_qr, apriori,
+                                      output, implementation, llr_type);
+    if (d != deployment::stream)
+        return mimo_adapter(cfg, max_vectors);
+    if (vectors_per_channel < 1 || vectors_per_channel > mimo_max_vectors)
+        throw std::invalid_argument("vectors_per_channel must be in 1.." + std::to_string(mimo_max_vectors) +
+                                    ", got " + std::to_string(vectors_per_channel));
+    mimo_adapter a(cfg, vectors_per_channel, noise_input);
+    a.set_full_rank_tags(rank_tags);
+    return a;
+}
+
 mimo_adapter::mimo_adapter(const core::mimo_config& cfg, int max_vectors, bool noise_input)
     : d_cfg(cfg), d_max_vectors(max_vectors), d_noise_input(noise_input)
 {

@@ -30,10 +30,14 @@
 #ifndef INCLUDED_GPURX_BLOCKS_MIMO_ADAPTER_H
 #define INCLUDED_GPURX_BLOCKS_MIMO_ADAPTER_H
 
+#include "blocks/drivers/deployment_args.h"
 #include "blocks/drivers/frame_adapter.h"
 #include "mimo/mimo_config.h"
 #include "mimo/mimo_frame.h"
 #include "mimo/mimo_implementations.h"
+#include "mimo_detector_params.h"
+
+#include <gnuradio/gpurx/pipeline_options.h>
 
 namespace gr {
 namespace gpurx {
@@ -102,6 +106,16 @@ private:
     int d_max_vectors;
     bool d_noise_input;
     core::implementation_choice d_choice;
+};
+
+//! What the detector blocks' generated make() (mimo_detector.api.yml) fills
+//! and builds from.
+struct mimo_detector_args : mimo_detector_params, deployment_args {
+    //! Validates the parameters, naming the bad one: the detector's, then
+    //! (stream) vectors_per_channel or (tagged, PDU) max_vectors.
+    mimo_adapter adapter(deployment d, const pipeline_options& options) const;
+    //! The stream's frame: one H and its vectors_per_channel y vectors.
+    size_t stream_items(const mimo_adapter& a) const { return a.items_for(vectors_per_channel); }
 };
 
 } // namespace gpurx

@@ -19,7 +19,6 @@ void bind_batch_copy(py::module& m);
 void bind_runtime_info(py::module& m);
 void bind_lte_turbo_encoder(py::module& m);
 void bind_lte_turbo_encoder_tagged(py::module& m);
-void bind_mimo_detector(py::module& m);
 void bind_mimo_idd_decoder(py::module& m);
 void bind_mimo_channel(py::module& m);
 void bind_mimo_fading_channel(py::module& m);
@@ -53,7 +52,6 @@ PYBIND11_MODULE(gpurx_python, m)
     bind_runtime_info(m);
     bind_lte_turbo_encoder(m);
     bind_lte_turbo_encoder_tagged(m);
-    bind_mimo_detector(m);
     bind_mimo_idd_decoder(m);
     bind_mimo_channel(m);
     bind_mimo_fading_channel(m);
