@@ -120,7 +120,9 @@ class Family:
             if p["type"] not in CXX_TYPES:
                 raise DescriptionError("%s: %s: unknown type %s" % (self.rel, p["name"], p["type"]))
             self.params.append(p)
-        self.methods = shared["methods"]
+        self.methods = dict(shared["methods"])
+        for m, v in d.get("methods", {}).items():  # a family's own wording of a method
+            self.methods[m] = dict(self.methods.get(m, {}), **v)
         self.grc_pipeline = shared["grc_pipeline"]
         self.deployments = []
         for dep in d["deployments"]:
@@ -278,10 +280,13 @@ def impl_of(fam, dep):
     for p in params:
         if p["name"] not in ("options", "len_tag_key"):
             o.append("    a.%s = %s;" % (p["name"], p["name"]))
+    # A family without an options parameter runs on the options its args
+    # struct fixes (fixed_options()).
+    opts = "options" if any(p["type"] == "pipeline_options" for p in params) else "a.fixed_options()"
     if dep["kind"] == "tagged":
-        call = 'make_tagged_deployment<%s>("%s", a, len_tag_key, options)' % (name, name)
+        call = 'make_tagged_deployment<%s>("%s", a, len_tag_key, %s)' % (name, name, opts)
     else:
-        call = 'make_%s_deployment<%s>("%s", a, options)' % (dep["kind"], name, name)
+        call = 'make_%s_deployment<%s>("%s", a, %s)' % (dep["kind"], name, name, opts)
     o += ["    return " + call + ";", "}", "", "} // namespace gpurx", "} // namespace gr", ""]
     return "\n".join(o)
 

@@ -18,7 +18,9 @@
 //   size_t stream_items(const Adapter&) const;  (stream deployment only)
 //     the items of one input vector;
 //   template <typename Block> void made(const Block&) const;  (optional)
-//     what to do once the block exists (log, say).
+//     what to do once the block exists (log, say);
+//   pipeline_options fixed_options() const;  (a family without an options
+//     parameter) the options its blocks run on.
 #ifndef INCLUDED_GPURX_BLOCKS_DRIVERS_DEPLOYMENT_MAKE_H
 #define INCLUDED_GPURX_BLOCKS_DRIVERS_DEPLOYMENT_MAKE_H
 

@@ -25,7 +25,6 @@ void bind_mimo_fading_channel(py::module& m);
 void bind_qam(py::module& m);
 void bind_viterbi_stream_decoder(py::module& m);
 void bind_fec_coders(py::module& m);
-void bind_lte_sch(py::module& m);
 void bind_link(py::module& m);
 void bind_mimo_ofdm(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
@@ -58,7 +57,6 @@ PYBIND11_MODULE(gpurx_python, m)
     bind_qam(m);
     bind_viterbi_stream_decoder(m);
     bind_fec_coders(m);
-    bind_lte_sch(m);
     bind_link(m);
     bind_mimo_ofdm(m);
     // ) END BINDING_FUNCTION_CALLS

@@ -2,14 +2,11 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-// The parameter descriptions help(gpurx.lte_sch_encoder_*) shows, and the
-// transport block's metadata, which the decoders' help (generated from
-// lib/blocks/sch/lte_sch_decoder.api.yml) shows too (qa_python_api.py checks
-// every parameter is described).
+// The transport block's metadata, which help(gpurx.lte_sch_*) shows after
+// the parameters: the decoders' and the encoders' bindings (generated from
+// lib/blocks/sch/lte_sch_{decoder,encoder}.api.yml) include it.
 #ifndef INCLUDED_GPURX_SCH_DOCSTRINGS_H
 #define INCLUDED_GPURX_SCH_DOCSTRINGS_H
-
-#define GPURX_DOC_SCH_CHANNEL "channel: \"dlsch\" (PDSCH scrambling) or \"ulsch\" (PUSCH scrambling, channel interleaver).\n"
 
 #define GPURX_DOC_SCH_METADATA                                                              \
     "A transport block's parameters (PDU metadata, or tags on a packet's first item):\n"    \
@@ -19,12 +16,5 @@
     "    m_dl_harq (8), m_limit (8); uplink: n_symb (12). Encoders: g (required).\n"        \
     "    Bad metadata or input: the frame is dropped and a dict with the 'reason'\n"        \
     "    (naming the key and value) is posted on 'errors'.\n"
-
-#define GPURX_DOC_SCH_ENCODER_PARAMS                                                        \
-    GPURX_DOC_SCH_CHANNEL                                                                   \
-    "max_tbs: the largest TB accepted, 1..391656.\n"                                        \
-    "max_g: the largest G accepted, 8..2097152.\n"
-
-#define GPURX_DOC_SCH_LEN_TAG_KEY "len_tag_key: the tag that gives each packet's length.\n"
 
 #endif
