@@ -30,6 +30,7 @@ import argparse
 import glob
 import os
 import re
+import signal
 import subprocess
 import sys
 
@@ -127,6 +128,7 @@ def generated_grc(fams):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # | head
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("families", nargs="*")
     ap.add_argument("--param", nargs="+", default=[])

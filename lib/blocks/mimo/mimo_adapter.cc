@@ -45,18 +45,7 @@ std::string value_text(float v, double limit, float n0)
 }
 } // namespace
 
-core::mimo_config make_mimo_config(int nt,
-                                   int nr,
-                                   const std::string& modulation,
-                                   const std::string& algorithm,
-                                   int k,
-                                   float clip,
-                                   float noise_var,
-                                   bool sorted_qr,
-                                   bool apriori,
-                                   const std::string& output,
-                                   const std::string& implementation,
-                                   const std::string& llr_type)
+core::mimo_config mimo_detector_args::config() const
 {
     core::mimo_config c;
     c.nt = nt;
@@ -81,8 +70,7 @@ core::mimo_config make_mimo_config(int nt,
 
 mimo_adapter mimo_detector_args::adapter(deployment d, const pipeline_options&) const
 {
-    const auto cfg = make_mimo_config(nt, nr, modulation, algorithm, k, clip, noise_var, sorted_qr, apriori,
-                                      output, implementation, llr_type);
+    const auto cfg = config();
     if (d != deployment::stream)
         return mimo_adapter(cfg, max_vectors);
     if (vectors_per_channel < 1 || vectors_per_channel > mimo_max_vectors)

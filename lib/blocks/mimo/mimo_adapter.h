@@ -42,21 +42,6 @@
 namespace gr {
 namespace gpurx {
 
-//! The detector's options from block parameters; throws
-//! std::invalid_argument naming the block's parameter and its value.
-core::mimo_config make_mimo_config(int nt,
-                                   int nr,
-                                   const std::string& modulation,
-                                   const std::string& algorithm,
-                                   int k,
-                                   float clip,
-                                   float noise_var,
-                                   bool sorted_qr,
-                                   bool apriori,
-                                   const std::string& output,
-                                   const std::string& implementation,
-                                   const std::string& llr_type);
-
 //! The most vectors one frame may hold (vectors_per_channel, max_vectors).
 constexpr int mimo_max_vectors = 65536;
 
@@ -111,6 +96,9 @@ private:
 //! What the detector blocks' generated make() (mimo_detector.api.yml) fills
 //! and builds from.
 struct mimo_detector_args : mimo_detector_params, deployment_args {
+    //! The detector's options; throws std::invalid_argument naming the
+    //! block's parameter and its value.
+    core::mimo_config config() const;
     //! Validates the parameters, naming the bad one: the detector's, then
     //! (stream) vectors_per_channel or (tagged, PDU) max_vectors.
     mimo_adapter adapter(deployment d, const pipeline_options& options) const;
