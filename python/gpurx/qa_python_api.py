@@ -59,7 +59,10 @@ class qa_python_api(unittest.TestCase):
         for blk in (gpurx.lte_turbo_decoder, gpurx.lte_turbo_decoder_tagged,
                     gpurx.lte_turbo_decoder_pdu, gpurx.lte_turbo_encoder,
                     gpurx.lte_sch_decoder_pdu, gpurx.lte_sch_decoder_tagged,
-                    gpurx.lte_sch_encoder_pdu, gpurx.lte_sch_encoder_tagged):
+                    gpurx.lte_sch_encoder_pdu, gpurx.lte_sch_encoder_tagged,
+                    gpurx.viterbi_decoder, gpurx.viterbi_decoder_tagged,
+                    gpurx.viterbi_decoder_pdu, gpurx.mimo_detector,
+                    gpurx.mimo_detector_tagged, gpurx.mimo_detector_pdu):
             doc = blk.__init__.__doc__
             # First line: __init__(self: ..., K: int, iterations: int = 6, ...) -> None
             params = re.findall(r", (\w+): ", doc.splitlines()[0])

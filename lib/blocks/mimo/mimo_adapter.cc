@@ -45,18 +45,7 @@ std::string value_text(float v, double limit, float n0)
 }
 } // namespace
 
-core::mimo_config make_mimo_config(int nt,
-                                   int nr,
-                                   const std::string& modulation,
-                                   const std::string& algorithm,
-                                   int k,
-                                   float clip,
-                                   float noise_var,
-                                   bool sorted_qr,
-                                   bool apriori,
-                                   const std::string& output,
-                                   const std::string& implementation,
-                                   const std::string& llr_type)
+core::mimo_config mimo_detector_args::config() const
 {
     core::mimo_config c;
     c.nt = nt;
@@ -77,6 +66,19 @@ core::mimo_config make_mimo_config(int nt,
         throw std::invalid_argument(block_names(e.what()));
     }
     return c;
+}
+
+mimo_adapter mimo_detector_args::adapter(deployment d, const pipeline_options&) const
+{
+    const auto cfg = config();
+    if (d != deployment::stream)
+        return mimo_adapter(cfg, max_vectors);
+    if (vectors_per_channel < 1 || vectors_per_channel > mimo_max_vectors)
+        throw std::invalid_argument("vectors_per_channel must be in 1.." + std::to_string(mimo_max_vectors) +
+                                    ", got " + std::to_string(vectors_per_channel));
+    mimo_adapter a(cfg, vectors_per_channel, noise_input);
+    a.set_full_rank_tags(rank_tags);
+    return a;
 }
 
 mimo_adapter::mimo_adapter(const core::mimo_config& cfg, int max_vectors, bool noise_input)

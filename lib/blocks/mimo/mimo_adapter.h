@@ -30,28 +30,17 @@
 #ifndef INCLUDED_GPURX_BLOCKS_MIMO_ADAPTER_H
 #define INCLUDED_GPURX_BLOCKS_MIMO_ADAPTER_H
 
+#include "blocks/drivers/deployment_args.h"
 #include "blocks/drivers/frame_adapter.h"
 #include "mimo/mimo_config.h"
 #include "mimo/mimo_frame.h"
 #include "mimo/mimo_implementations.h"
+#include "mimo_detector_params.h"
+
+#include <gnuradio/gpurx/pipeline_options.h>
 
 namespace gr {
 namespace gpurx {
-
-//! The detector's options from block parameters; throws
-//! std::invalid_argument naming the block's parameter and its value.
-core::mimo_config make_mimo_config(int nt,
-                                   int nr,
-                                   const std::string& modulation,
-                                   const std::string& algorithm,
-                                   int k,
-                                   float clip,
-                                   float noise_var,
-                                   bool sorted_qr,
-                                   bool apriori,
-                                   const std::string& output,
-                                   const std::string& implementation,
-                                   const std::string& llr_type);
 
 //! The most vectors one frame may hold (vectors_per_channel, max_vectors).
 constexpr int mimo_max_vectors = 65536;
@@ -102,6 +91,19 @@ private:
     int d_max_vectors;
     bool d_noise_input;
     core::implementation_choice d_choice;
+};
+
+//! What the detector blocks' generated make() (mimo_detector.api.yml) fills
+//! and builds from.
+struct mimo_detector_args : mimo_detector_params, deployment_args {
+    //! The detector's options; throws std::invalid_argument naming the
+    //! block's parameter and its value.
+    core::mimo_config config() const;
+    //! Validates the parameters, naming the bad one: the detector's, then
+    //! (stream) vectors_per_channel or (tagged, PDU) max_vectors.
+    mimo_adapter adapter(deployment d, const pipeline_options& options) const;
+    //! The stream's frame: one H and its vectors_per_channel y vectors.
+    size_t stream_items(const mimo_adapter& a) const { return a.items_for(vectors_per_channel); }
 };
 
 } // namespace gpurx

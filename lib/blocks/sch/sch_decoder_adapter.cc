@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "blocks/sch/sch_decoder_adapter.h"
+#include "blocks/sch/sch_decoder_blocks.h"
 #include "blocks/drivers/llr_staging.h"
 #include "blocks/sch/sch_metadata.h"
 #include "cuda/cuda_probe.h"
@@ -19,13 +20,7 @@ namespace gpurx {
 
 namespace sch = core::sch;
 
-core::sch_config make_sch_config(int iterations,
-                                 const std::string& algorithm,
-                                 int harq_buffers,
-                                 bool early_termination,
-                                 int max_tbs,
-                                 int max_g,
-                                 const std::string& implementation)
+core::sch_config sch_decoder_args::config() const
 {
     core::sch_config c;
     c.turbo.algorithm = core::turbo::parse_algorithm(algorithm);
@@ -37,6 +32,13 @@ core::sch_config make_sch_config(int iterations,
     c.implementation = implementation;
     c.validate();
     return c;
+}
+
+sch_decoder_adapter sch_decoder_args::adapter(deployment, const pipeline_options& options) const
+{
+    const auto cfg = config();
+    check_sch_devices(options, cfg);
+    return sch_decoder_adapter(cfg, core::sch::parse_channel(channel), parse_sch_input(input));
 }
 
 core::turbo::input_kind parse_sch_input(const std::string& input)

@@ -30,16 +30,6 @@
 namespace gr {
 namespace gpurx {
 
-//! The decoder's options as the blocks take them; throws
-//! std::invalid_argument naming the bad parameter and its value.
-core::sch_config make_sch_config(int iterations,
-                                 const std::string& algorithm,
-                                 int harq_buffers,
-                                 bool early_termination,
-                                 int max_tbs,
-                                 int max_g,
-                                 const std::string& implementation);
-
 //! input: "float" (or "soft", the turbo blocks' word) or "int8".
 core::turbo::input_kind parse_sch_input(const std::string& input);
 

@@ -3,50 +3,36 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-// What the two decoder blocks' make() share: validate the parameters (each
-// error names its parameter), build the block on its driver, and log once
-// the HARQ soft buffers' memory and where it lives.
+// What the decoder blocks' generated make() (lte_sch_decoder.api.yml) fills
+// and builds from: the parameters, validated (each error names its
+// parameter) into the adapter; once made, the HARQ soft buffers' memory and
+// where it lives are logged.
 #ifndef INCLUDED_GPURX_BLOCKS_SCH_SCH_DECODER_BLOCKS_H
 #define INCLUDED_GPURX_BLOCKS_SCH_SCH_DECODER_BLOCKS_H
 
-#include "blocks/drivers/driver_blocks.h"
+#include "blocks/drivers/deployment_args.h"
 #include "blocks/sch/sch_decoder_adapter.h"
-#include "sch/sch_params.h"
+#include "lte_sch_decoder_params.h"
 
 #include <gnuradio/logger.h>
 
 namespace gr {
 namespace gpurx {
 
-struct sch_decoder_args {
-    std::string channel;
-    int iterations;
-    std::string algorithm;
-    std::string input;
-    int harq_buffers;
-    bool early_termination;
-    int max_tbs;
-    int max_g;
-    std::string implementation;
+struct sch_decoder_args : lte_sch_decoder_params, deployment_args {
+    //! Validates the parameters (and the devices for the soft buffers).
+    sch_decoder_adapter adapter(deployment d, const pipeline_options& options) const;
+    //! The decoder's options; throws std::invalid_argument naming the bad
+    //! parameter and its value.
+    core::sch_config config() const;
 
-    sch_decoder_adapter adapter(const pipeline_options& options) const
+    //! Logs \p blk's soft buffers (its own logger's name, info).
+    template <typename Block>
+    void made(const Block& blk) const
     {
-        check_sch_devices(options, config());
-        return sch_decoder_adapter(config(), core::sch::parse_channel(channel), parse_sch_input(input));
-    }
-    core::sch_config config() const
-    {
-        return make_sch_config(iterations, algorithm, harq_buffers, early_termination, max_tbs, max_g,
-                               implementation);
+        gr::logger(blk.name()).info("{}", soft_buffer_report(config(), blk.backend()));
     }
 };
-
-//! Logs \p blk's soft buffers (its own logger's name, info).
-template <typename Block>
-void log_soft_buffers(const Block& blk, const sch_decoder_args& a)
-{
-    gr::logger(blk.name()).info("{}", soft_buffer_report(a.config(), blk.backend()));
-}
 
 } // namespace gpurx
 } // namespace gr

@@ -6,6 +6,7 @@
 #include "blocks/sch/sch_encoder_adapter.h"
 #include "blocks/sch/sch_metadata.h"
 #include "sch/sch_encoder_kernel.h"
+#include "sch/sch_params.h"
 
 #include <cstring>
 #include <stdexcept>
@@ -14,6 +15,11 @@ namespace gr {
 namespace gpurx {
 
 namespace sch = core::sch;
+
+sch_encoder_adapter sch_encoder_args::adapter(deployment, const pipeline_options&) const
+{
+    return sch_encoder_adapter(core::sch::parse_channel(channel), max_tbs, max_g);
+}
 
 sch_encoder_adapter::sch_encoder_adapter(sch::channel_kind channel, int max_tbs, int max_g)
     : d_channel(channel), d_max_tbs(max_tbs), d_max_g(max_g)

@@ -12,7 +12,9 @@
 #ifndef INCLUDED_GPURX_BLOCKS_SCH_SCH_ENCODER_ADAPTER_H
 #define INCLUDED_GPURX_BLOCKS_SCH_SCH_ENCODER_ADAPTER_H
 
+#include "blocks/drivers/deployment_args.h"
 #include "blocks/drivers/frame_adapter.h"
+#include "lte_sch_encoder_params.h"
 #include "sch/sch_frame.h"
 
 #include <gnuradio/gpurx/pipeline_options.h>
@@ -53,6 +55,15 @@ public:
 private:
     core::sch::channel_kind d_channel;
     int d_max_tbs, d_max_g;
+};
+
+//! What the encoder blocks' generated make() (lte_sch_encoder.api.yml) fills
+//! and builds from.
+struct sch_encoder_args : lte_sch_encoder_params, deployment_args {
+    //! Validates the parameters, naming the bad one.
+    sch_encoder_adapter adapter(deployment d, const pipeline_options& options) const;
+    //! The encoder has no options parameter: it runs on these.
+    pipeline_options fixed_options() const { return sch_encoder_adapter::options(); }
 };
 
 } // namespace gpurx

@@ -42,6 +42,14 @@ core::turbo::input_kind parse_turbo_input(const std::string& input)
                                 input + "\"");
 }
 
+turbo_adapter turbo_decoder_args::adapter(deployment d, const pipeline_options&) const
+{
+    if (d == deployment::stream)
+        core::lte_qpp(K); // throws, naming K, for sizes outside Table 5.1.3-3
+    return turbo_adapter(make_turbo_config(iterations, algorithm, subblocks, scaling, early_termination),
+                         parse_turbo_input(input));
+}
+
 turbo_adapter::turbo_adapter(const core::turbo_config& cfg, core::turbo::input_kind input)
     : d_cfg(cfg), d_input(input)
 {

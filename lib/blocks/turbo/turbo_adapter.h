@@ -11,12 +11,16 @@
 #ifndef INCLUDED_GPURX_BLOCKS_TURBO_ADAPTER_H
 #define INCLUDED_GPURX_BLOCKS_TURBO_ADAPTER_H
 
+#include "blocks/drivers/deployment_args.h"
 #include "blocks/drivers/frame_adapter.h"
 #include "blocks/drivers/llr_staging.h"
 #include "common/llr_int8.h"
 #include "turbo/turbo_config.h"
 #include "turbo/turbo_frame.h"
 #include "turbo/turbo_implementations.h"
+#include "lte_turbo_decoder_params.h"
+
+#include <gnuradio/gpurx/pipeline_options.h>
 
 namespace gr {
 namespace gpurx {
@@ -68,6 +72,15 @@ private:
     core::turbo_config d_cfg;
     core::turbo::input_kind d_input;
     core::implementation_choice d_choice;
+};
+
+//! What the decoder blocks' generated make() (lte_turbo_decoder.api.yml)
+//! fills and builds from.
+struct turbo_decoder_args : lte_turbo_decoder_params, deployment_args {
+    //! Validates the parameters (the stream's K first), naming the bad one.
+    turbo_adapter adapter(deployment d, const pipeline_options& options) const;
+    //! The stream's input vector: a codeword of 3K+12 LLRs.
+    size_t stream_items(const turbo_adapter&) const { return 3 * size_t(K) + 12; }
 };
 
 } // namespace gpurx

@@ -11,9 +11,13 @@
 #ifndef INCLUDED_GPURX_BLOCKS_VITERBI_ADAPTER_H
 #define INCLUDED_GPURX_BLOCKS_VITERBI_ADAPTER_H
 
+#include "blocks/drivers/deployment_args.h"
 #include "blocks/drivers/frame_adapter.h"
 #include "viterbi/viterbi_config.h"
 #include "viterbi/viterbi_implementations.h"
+#include "viterbi_decoder_params.h"
+
+#include <gnuradio/gpurx/pipeline_options.h>
 
 namespace gr {
 namespace gpurx {
@@ -64,6 +68,18 @@ private:
     core::viterbi::input_kind d_input;
     int d_max_frame_bits;
     core::implementation_choice d_choice;
+};
+
+//! What the decoder blocks' generated make() (viterbi_decoder.api.yml)
+//! fills and builds from.
+struct viterbi_decoder_args : viterbi_decoder_params, deployment_args {
+    //! Validates the parameters, naming the bad one: the code, then (stream)
+    //! frame_bits or (tagged, PDU) max_frame_bits.
+    viterbi_adapter adapter(deployment d, const pipeline_options& options) const;
+    //! The stream's input vector: one frame's coded bits; refuses
+    //! (naming frame_bits) vectors whose GNU Radio buffers would not fit in
+    //! this machine's memory.
+    size_t stream_items(const viterbi_adapter& a) const;
 };
 
 } // namespace gpurx

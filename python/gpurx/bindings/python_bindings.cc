@@ -9,24 +9,22 @@
 
 namespace py = pybind11;
 
+// bind_generated_families(): the families described in lib/blocks/*/*.api.yml
+// (their bindings are generated into the build tree).
+#include "generated_bindings.h"
+
 // BINDING_FUNCTION_PROTOTYPES(
 void bind_pipeline_options(py::module& m);
 void bind_batch_copy(py::module& m);
 void bind_runtime_info(py::module& m);
 void bind_lte_turbo_encoder(py::module& m);
-void bind_lte_turbo_decoder(py::module& m);
-void bind_lte_turbo_decoder_tagged(py::module& m);
-void bind_lte_turbo_decoder_pdu(py::module& m);
 void bind_lte_turbo_encoder_tagged(py::module& m);
-void bind_viterbi_decoder(py::module& m);
-void bind_mimo_detector(py::module& m);
 void bind_mimo_idd_decoder(py::module& m);
 void bind_mimo_channel(py::module& m);
 void bind_mimo_fading_channel(py::module& m);
 void bind_qam(py::module& m);
 void bind_viterbi_stream_decoder(py::module& m);
 void bind_fec_coders(py::module& m);
-void bind_lte_sch(py::module& m);
 void bind_link(py::module& m);
 void bind_mimo_ofdm(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
@@ -52,20 +50,15 @@ PYBIND11_MODULE(gpurx_python, m)
     bind_batch_copy(m);
     bind_runtime_info(m);
     bind_lte_turbo_encoder(m);
-    bind_lte_turbo_decoder(m);
-    bind_lte_turbo_decoder_tagged(m);
-    bind_lte_turbo_decoder_pdu(m);
     bind_lte_turbo_encoder_tagged(m);
-    bind_viterbi_decoder(m);
-    bind_mimo_detector(m);
     bind_mimo_idd_decoder(m);
     bind_mimo_channel(m);
     bind_mimo_fading_channel(m);
     bind_qam(m);
     bind_viterbi_stream_decoder(m);
     bind_fec_coders(m);
-    bind_lte_sch(m);
     bind_link(m);
     bind_mimo_ofdm(m);
     // ) END BINDING_FUNCTION_CALLS
+    bind_generated_families(m);
 }

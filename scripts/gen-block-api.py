@@ -1,0 +1,570 @@
+#!/usr/bin/python3
+# Copyright 2026 gr-gpurx authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The public API of a block family, from its one description.
+
+A family (the SCH decoder, the turbo decoder, ...) is described once, in
+lib/blocks/<folder>/<family>.api.yml: its parameters (name, C++ type,
+default, documentation, GRC label/dtype/options/hide/assert) in the order of
+make(), and its deployments (stream, tagged, pdu: block name, texts, methods,
+GRC ports). The parameters and methods every family shares (options,
+len_tag_key, backend(), pdus_out()) are in lib/blocks/drivers/
+deployments.yml. From them this script writes, per deployment:
+
+  include/gnuradio/gpurx/<block>.h   the public header (Doxygen comments)
+  lib/<block>_impl.cc                make(): fills the family's args struct
+                                     and calls make_<kind>_deployment
+                                     (lib/blocks/drivers/deployment_make.h)
+  <block>.block.yml                  the GRC block
+and per family python/<family>_python.cc (the pybind11 binding, in
+gr_modtool's layout), and for all of them python/generated_bindings.h (the
+bind_<family>() prototypes and one call, for python_bindings.cc).
+
+The build runs it (cmake: add_custom_command, into the build tree) for the
+headers, make()s and bindings. The GRC files are committed under grc/ so
+that users browsing the repository find them; the test api_generated_grc
+(--check-grc grc) fails when they differ from what this script writes, and
+`scripts/gen-block-api.py --grc grc` rewrites them.
+
+Usage:
+  gen-block-api.py --out DIR DESCRIPTION...      headers, make()s, bindings
+  gen-block-api.py --list-outputs DESCRIPTION... what --out writes (cmake)
+  gen-block-api.py --grc DIR DESCRIPTION...      the GRC files into DIR
+  gen-block-api.py --check-grc DIR DESCRIPTION... exit 1 if DIR's differ
+With no DESCRIPTION: every lib/blocks/*/*.api.yml of this source tree.
+"""
+
+import argparse
+import glob
+import os
+import sys
+import textwrap
+
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED = os.path.join(ROOT, "lib", "blocks", "drivers", "deployments.yml")
+KINDS = ("stream", "tagged", "pdu")
+LICENSE = "/*\n * Copyright 2026 gr-gpurx authors\n * SPDX-License-Identifier: GPL-3.0-or-later\n */\n"
+
+CXX_TYPES = {
+    "int": ("int", "int"),
+    "float": ("float", "float"),
+    "bool": ("bool", "bool"),
+    "string": ("const std::string&", "std::string"),
+    "int_vector": ("const std::vector<int>&", "std::vector<int>"),
+    "pipeline_options": ("const pipeline_options&", "pipeline_options"),
+}
+
+
+class DescriptionError(Exception):
+    pass
+
+
+# ---------------------------------------------------------------- loading
+
+
+def load_yaml(path):
+    with open(path) as f:
+        return yaml.safe_load(f)
+
+
+def text_of(items, texts, where, sep="\n\n"):
+    """A text given as a string, or a list of paragraphs (strings, or
+    {use: NAME, append: LINES} of the family's or the shared texts), joined by blank lines
+    (docstrings: by a line break)."""
+    if items is None:
+        return ""
+    if isinstance(items, str):
+        return items.rstrip("\n")
+    out = []
+    for it in items:
+        if isinstance(it, dict):
+            if it.get("use") not in texts:
+                raise DescriptionError("%s: no text %r (a paragraph with ': ' needs quotes)" % (where, it))
+            s = texts[it["use"]].rstrip("\n")
+            if "append" in it:  # more lines of the same paragraph
+                s += "\n" + it["append"].rstrip("\n")
+            out.append(s)
+        else:
+            out.append(it.rstrip("\n"))
+    return sep.join(out)
+
+
+class Family:
+    def __init__(self, path, shared):
+        self.path = path
+        d = load_yaml(path)
+        self.rel = os.path.relpath(path, ROOT)
+        self.name = d["family"]
+        self.args = d["args"]
+        self.args_header = d["args_header"]
+        self.grc_category = d["grc_category"]
+        self.texts = dict(shared.get("texts", {}))
+        self.texts.update(d.get("texts", {}))
+        self.python_notes = d.get("python_notes", [])
+        self.python_includes = d.get("python_includes", [])
+        self.params = []
+        for p in d["params"]:
+            if "use" in p:
+                base = dict(shared["params"][p["use"]])
+                base["name"] = p["use"]
+                for k, v in p.items():
+                    if k == "grc" and "grc" in base:
+                        g = dict(base["grc"])
+                        g.update(v)
+                        base["grc"] = g
+                    elif k != "use":
+                        base[k] = v
+                p = base
+            if p["type"] not in CXX_TYPES:
+                raise DescriptionError("%s: %s: unknown type %s" % (self.rel, p["name"], p["type"]))
+            self.params.append(p)
+        self.methods = dict(shared["methods"])
+        for m, v in d.get("methods", {}).items():  # a family's own wording of a method
+            self.methods[m] = dict(self.methods.get(m, {}), **v)
+        self.grc_pipeline = shared["grc_pipeline"]
+        self.deployments = []
+        for dep in d["deployments"]:
+            if dep["kind"] not in KINDS:
+                raise DescriptionError("%s: unknown deployment %s" % (self.rel, dep["kind"]))
+            self.deployments.append(dep)
+
+    def params_of(self, dep):
+        return [p for p in self.params if dep["kind"] in p.get("only", KINDS)]
+
+
+# ---------------------------------------------------------------- values
+
+
+def cxx_default(p):
+    if "cxx_default" in p:
+        return p["cxx_default"]
+    v = p["default"]
+    t = p["type"]
+    if t == "string":
+        return '"%s"' % v
+    if t == "bool":
+        return "true" if v else "false"
+    if t == "float":
+        return repr(float(v)) + "f"
+    if t == "pipeline_options":
+        return "pipeline_options()"
+    if t == "int_vector":
+        return "{ %s }" % ", ".join(str(x) for x in v) if v else "{}"
+    return str(v)
+
+
+def py_default(p):
+    t = p["type"]
+    if t == "pipeline_options":
+        return "::gr::gpurx::pipeline_options()"
+    if t == "int_vector":
+        return "std::vector<int>%s" % cxx_default(p)
+    return cxx_default(p)
+
+
+def has_default(p):
+    return "default" in p or "cxx_default" in p
+
+
+def grc_default(p):
+    g = p["grc"]
+    if "default" in g:
+        return g["default"]
+    v = p["default"]
+    t = p["type"]
+    if t == "string":
+        return v if g["dtype"] == "string" else '"%s"' % v
+    if t == "bool":
+        return "True" if v else "False"
+    return str(v)
+
+
+# ---------------------------------------------------------------- C++
+
+
+def wrap(text, width, first, rest):
+    lines = []
+    for para in text.split("\n"):
+        lines += textwrap.wrap(para, width=width, initial_indent=first if not lines else rest,
+                               subsequent_indent=rest, break_on_hyphens=False,
+                               break_long_words=False) or [first.rstrip()]
+    return lines
+
+
+def comment_block(text, indent=""):
+    return "\n".join((indent + " * " + l).rstrip() for l in text.split("\n"))
+
+
+def header_of(fam, dep):
+    name = dep["name"]
+    guard = "INCLUDED_GPURX_%s_H" % name.upper()
+    params = fam.params_of(dep)
+    inc = ["#include <gnuradio/block.h>", "#include <gnuradio/gpurx/api.h>",
+           "#include <gnuradio/gpurx/pipeline_options.h>"]
+    std = ["#include <string>"]
+    if any(p["type"] == "int_vector" for p in params):
+        std.append("#include <vector>")
+    if any("uint64_t" in fam.methods[m]["cxx"] for m in dep.get("methods", [])):
+        std.insert(0, "#include <cstdint>")
+    o = ["/* -*- c++ -*- */", LICENSE.rstrip("\n"),
+         "// Generated by scripts/gen-block-api.py from %s: edit that." % fam.rel,
+         "#ifndef " + guard, "#define " + guard, ""]
+    o += inc + std + ["", "namespace gr {", "namespace gpurx {", ""]
+    brief = text_of(dep["brief"], fam.texts, name)
+    details = text_of(dep.get("details"), fam.texts, name)
+    o.append("/*!")
+    o.append(comment_block("\\brief " + brief))
+    o.append(" * \\ingroup gpurx")
+    if details:
+        o.append(" *")
+        o.append(comment_block(details))
+    o.append(" */")
+    o += ["class GPURX_API %s : virtual public gr::block" % name, "{", "public:",
+          "    typedef std::shared_ptr<%s> sptr;" % name, "    /*!"]
+    for p in params:
+        o += wrap(" ".join(p["doc"].split()), 80, "     * \\param %s " % p["name"], "     *        ")
+    o.append("     */")
+    decl = []
+    for p in params:
+        s = "%s %s" % (CXX_TYPES[p["type"]][0], p["name"])
+        if has_default(p):
+            s += " = " + cxx_default(p)
+        decl.append(s)
+    lead = "    static sptr make("
+    o.append(lead + (",\n" + " " * len(lead)).join(decl) + ");")
+    for m in dep.get("methods", []):
+        md = fam.methods[m]
+        o += ["    //! " + l for l in md["cxx_doc"].rstrip("\n").split("\n")]
+        o.append("    " + md["cxx"])
+    o += ["};", "", "} // namespace gpurx", "} // namespace gr", "", "#endif", ""]
+    return "\n".join(o)
+
+
+def params_struct_of(fam):
+    """<family>_params: make()'s parameters with make()'s defaults, the base
+    of the family's hand-written args struct."""
+    guard = "INCLUDED_GPURX_%s_PARAMS_H" % fam.name.upper()
+    o = [LICENSE.rstrip("\n"), "// Generated by scripts/gen-block-api.py from %s: edit that." % fam.rel,
+         "#ifndef " + guard, "#define " + guard, "", "#include <string>", "#include <vector>", "",
+         "namespace gr {", "namespace gpurx {", "",
+         "//! The parameters of %s's make()s, with their defaults; a deployment's" % fam.name,
+         "//! make() sets those it takes (%s)." % os.path.basename(fam.rel),
+         "struct %s_params {" % fam.name]
+    for p in fam.params:
+        if p["type"] == "pipeline_options" or p["name"] == "len_tag_key":
+            continue
+        only = "" if "only" not in p else " // %s" % ", ".join(p["only"])
+        init = cxx_default(p) if has_default(p) else "{}"
+        if p["type"] == "int_vector" and init.startswith("{"):
+            init = "std::vector<int>" + init
+        o.append("    %s %s = %s;%s" % (CXX_TYPES[p["type"]][1], p["name"], init, only))
+    o += ["};", "", "} // namespace gpurx", "} // namespace gr", "", "#endif", ""]
+    return "\n".join(o)
+
+
+def impl_of(fam, dep):
+    name = dep["name"]
+    params = fam.params_of(dep)
+    o = ["/* -*- c++ -*- */", LICENSE.rstrip("\n"),
+         "// Generated by scripts/gen-block-api.py from %s: edit that." % fam.rel,
+         "// gpurx.%s: the %s family on the shared %s driver." % (name, fam.name, dep["kind"]),
+         '#include "%s"' % fam.args_header, '#include "blocks/drivers/deployment_make.h"',
+         "#include <gnuradio/gpurx/%s.h>" % name, "", "namespace gr {", "namespace gpurx {", ""]
+    lead = "%s::sptr %s::make(" % (name, name)
+    decl = ["%s %s" % (CXX_TYPES[p["type"]][0], p["name"]) for p in params]
+    o.append(lead + (",\n" + " " * len(lead)).join(decl) + ")")
+    o.append("{")
+    o.append("    %s a;" % fam.args)
+    for p in params:
+        if p["name"] not in ("options", "len_tag_key"):
+            o.append("    a.%s = %s;" % (p["name"], p["name"]))
+    # A family without an options parameter runs on the options its args
+    # struct fixes (fixed_options()).
+    opts = "options" if any(p["type"] == "pipeline_options" for p in params) else "a.fixed_options()"
+    if dep["kind"] == "tagged":
+        call = 'make_tagged_deployment<%s>("%s", a, len_tag_key, %s)' % (name, name, opts)
+    else:
+        call = 'make_%s_deployment<%s>("%s", a, %s)' % (dep["kind"], name, name, opts)
+    o += ["    return " + call + ";", "}", "", "} // namespace gpurx", "} // namespace gr", ""]
+    return "\n".join(o)
+
+
+def c_string(text):
+    """A C string literal (several, one per line) of text."""
+    lines = text.split("\n")
+    parts = []
+    for i, l in enumerate(lines):
+        nl = "\\n" if i < len(lines) - 1 else ""
+        if not l and not nl:
+            continue
+        parts.append('"%s%s"' % (l.replace("\\", "\\\\").replace('"', '\\"'), nl))
+    return parts or ['""']
+
+
+def init_doc(fam, dep):
+    """help(gpurx.<block>): one entry per parameter, then the notes."""
+    items = []
+    for p in fam.params_of(dep):
+        items.append(("text", "\n".join(wrap(" ".join(p["doc"].split()), 88, p["name"] + ": ", "    ")) + "\n"))
+    for n in list(fam.python_notes) + list(dep.get("python_notes", [])):
+        if isinstance(n, dict) and "macro" in n:
+            items.append(("macro", n["macro"]))
+        else:
+            items.append(("text", text_of([n], fam.texts, dep["name"]).rstrip("\n") + "\n"))
+    out = []
+    for kind, v in items:
+        if kind == "macro":
+            out.append(v)
+        else:
+            out += c_string(v)
+    return out
+
+
+def binding_of(fam):
+    o = [LICENSE.rstrip("\n"),
+         "// Generated by scripts/gen-block-api.py from %s: edit that." % fam.rel,
+         "// In the layout gr_modtool bind writes; hash 0 disables the out-of-sync",
+         "// check, which only applies to bindings bindtool generates.",
+         "// BINDTOOL_GEN_AUTOMATIC(0)", "// BINDTOOL_USE_PYGCCXML(0)",
+         "// BINDTOOL_HEADER_FILE(%s.h)" % fam.deployments[0]["name"],
+         "// BINDTOOL_HEADER_FILE_HASH(0)", "",
+         "#include <pybind11/pybind11.h>", "#include <pybind11/stl.h>", "",
+         "namespace py = pybind11;", ""]
+    o += ['#include "%s"' % h for h in fam.python_includes]
+    o += ["#include <gnuradio/gpurx/%s.h>" % d["name"] for d in fam.deployments]
+    o += ["", "void bind_%s(py::module& m)" % fam.name, "{"]
+    for dep in fam.deployments:
+        name = dep["name"]
+        o += ["    {", "        using cls = ::gr::gpurx::%s;" % name,
+              "        py::class_<cls, gr::block, gr::basic_block, std::shared_ptr<cls>>(",
+              '            m, "%s",' % name]
+        doc = c_string(text_of(dep["python_doc"], fam.texts, name, "\n"))
+        o += ["            " + s for s in doc[:-1]]
+        o.append("            " + doc[-1] + ")")
+        o.append("            .def(py::init(&cls::make),")
+        for p in fam.params_of(dep):
+            a = '                 py::arg("%s")' % p["name"]
+            if has_default(p):
+                a += " = " + py_default(p)
+            o.append(a + ",")
+        d = init_doc(fam, dep)
+        o += ["                 " + s for s in d[:-1]]
+        o.append("                 " + d[-1] + ")")
+        for m in dep.get("methods", []):
+            md = fam.methods[m]
+            if md.get("python_doc"):
+                o.append('            .def("%s", &cls::%s, %s)' % (m, m, " ".join(c_string(md["python_doc"].rstrip("\n")))))
+            else:
+                o.append('            .def("%s", &cls::%s)' % (m, m))
+        o[-1] += ";"
+        o.append("    }")
+    o += ["}", ""]
+    return "\n".join(o)
+
+
+def registry_of(families):
+    o = [LICENSE.rstrip("\n"), "// Generated by scripts/gen-block-api.py: the bindings of the families",
+         "// described in lib/blocks/*/*.api.yml, for python_bindings.cc.",
+         "#ifndef INCLUDED_GPURX_GENERATED_BINDINGS_H", "#define INCLUDED_GPURX_GENERATED_BINDINGS_H", "",
+         "#include <pybind11/pybind11.h>", ""]
+    o += ["void bind_%s(pybind11::module& m);" % f.name for f in families]
+    o += ["", "inline void bind_generated_families(pybind11::module& m)", "{"]
+    o += ["    bind_%s(m);" % f.name for f in families]
+    o += ["}", "", "#endif", ""]
+    return "\n".join(o)
+
+
+# ---------------------------------------------------------------- GRC
+
+
+def yq(s):
+    """A single-quoted YAML scalar."""
+    return "'" + str(s).replace("'", "''") + "'"
+
+
+def yplain(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    s = str(v)
+    try:
+        ok = yaml.safe_load("k: " + s) == {"k": s}
+    except yaml.YAMLError:
+        ok = False
+    return s if ok and s.strip() == s and s else yq(s)
+
+
+def yflow(items, quote):
+    return "[" + ", ".join(yq(i) if quote else yplain(i) for i in items) + "]"
+
+
+GRC_PARAM_KEYS = ("label", "dtype", "default", "options", "option_labels", "hide", "category")
+
+
+def grc_param_lines(pid, g, default):
+    unknown = set(g) - set(GRC_PARAM_KEYS) - {"assert", "assert_comment", "id"}
+    if unknown:
+        raise DescriptionError("%s: unknown GRC keys %s" % (pid, sorted(unknown)))
+    o = ["- id: " + pid, "  label: " + yplain(g["label"]), "  dtype: " + g["dtype"]]
+    o.append("  default: " + (yplain(default) if g["dtype"] == "string" else yq(default)))
+    if "options" in g:
+        o.append("  options: " + yflow(g["options"], True))
+    if "option_labels" in g:
+        o.append("  option_labels: " + yflow(g["option_labels"], False))
+    if "hide" in g:
+        o.append("  hide: " + yplain(g["hide"]))
+    if "category" in g:
+        o.append("  category: " + yplain(g["category"]))
+    return o
+
+
+def grc_ports(ports):
+    o = []
+    for port in ports:
+        first = True
+        for k, v in port.items():
+            o.append(("- " if first else "  ") + "%s: %s" % (k, yplain(v)))
+            first = False
+    return o
+
+
+def grc_of(fam, dep):
+    name = dep["name"]
+    g = dep["grc"]
+    params = fam.params_of(dep)
+    overrides = g.get("params", {})
+    o = ["id: gpurx_" + name, "label: " + yplain(g["label"]), "category: " + yq(fam.grc_category),
+         "flags: [python, cpp]", "", "parameters:"]
+    asserts, pipe_lines, pipe_asserts = [], [], []
+    py_args, cxx_args = [], []
+    for p in params:
+        if p["type"] == "pipeline_options":
+            # Last in GRC, whatever its place in make(): its own tab.
+            pipe = fam.grc_pipeline
+            for q in pipe["params"]:
+                pipe_lines += grc_param_lines(q["id"], q, q["default"])
+            pipe_asserts = pipe["asserts"]
+            ids = [q["id"] for q in pipe["params"]]
+            py_args.append("%s=gpurx.pipeline_options(%s)" % (p["name"], ", ".join("%s=${%s}" % (i, i) for i in ids)))
+            cxx_args.append("gr::gpurx::pipeline_options(%s)" % ", ".join("${%s}" % i for i in ids))
+            continue
+        pg = dict(p["grc"])
+        pg.update(overrides.get(p["name"], {}))
+        o += grc_param_lines(p["name"], pg, grc_default(dict(p, grc=pg)))
+        if "assert" in pg:
+            if "assert_comment" in pg:
+                asserts.append("# " + pg["assert_comment"])
+            asserts.append(pg["assert"])
+        n = p["name"]
+        py_args.append("%s=${%s}" % (n, n))
+        if p["type"] == "bool":
+            cxx_args.append('${"true" if %s else "false"}' % n)
+        elif p["type"] == "int_vector":
+            cxx_args.append("std::vector<int>{${str(%s)[1:-1]}}" % n)
+        else:
+            cxx_args.append("${%s}" % n)
+    o += pipe_lines
+    asserts += pipe_asserts
+    o += ["", "inputs:"] + grc_ports(g["inputs"]) + ["outputs:"] + grc_ports(g["outputs"]) + ["", "asserts:"]
+    o += [a if a.startswith("#") else "- ${ %s }" % a for a in asserts]
+    o += ["", "templates:", "  imports: from gnuradio import gpurx",
+          "  make: gpurx.%s(%s)" % (name, ", ".join(py_args)), "", "cpp_templates:",
+          "  includes: " + yflow(["#include <gnuradio/gpurx/%s.h>" % name], True),
+          "  declarations: " + yq("gr::gpurx::%s::sptr ${id};" % name),
+          "  make: " + yq("this->${id} = gr::gpurx::%s::make(%s);" % (name, ", ".join(cxx_args))),
+          "  link: ['gnuradio::gnuradio-gpurx']", "  packages: ['gnuradio-gpurx']", "",
+          "documentation: |-"]
+    doc = text_of(g["documentation"], fam.texts, name)
+    o += [("  " + l).rstrip() for l in doc.split("\n")]
+    o += ["", "file_format: 1", ""]
+    text = "\n".join(o)
+    # What GRC reads must be what was meant: the scalars above are written by
+    # hand, so read the file back and compare.
+    back = yaml.safe_load(text)
+    if back["templates"]["make"] != "gpurx.%s(%s)" % (name, ", ".join(py_args)) or back["documentation"] != doc:
+        raise DescriptionError("%s: the GRC file does not read back as written" % name)
+    return text
+
+
+# ---------------------------------------------------------------- driver
+
+
+def outputs(fam, out):
+    res = {}
+    for dep in fam.deployments:
+        res[os.path.join(out, "include", "gnuradio", "gpurx", dep["name"] + ".h")] = lambda d=dep: header_of(fam, d)
+        res[os.path.join(out, "lib", dep["name"] + "_impl.cc")] = lambda d=dep: impl_of(fam, d)
+    res[os.path.join(out, "python", fam.name + "_python.cc")] = lambda: binding_of(fam)
+    res[os.path.join(out, "lib", fam.name + "_params.h")] = lambda: params_struct_of(fam)
+    return res
+
+
+def write_if_changed(path, text):
+    try:
+        with open(path) as f:
+            if f.read() == text:
+                return
+    except OSError:
+        pass
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    g = ap.add_mutually_exclusive_group(required=True)
+    g.add_argument("--out")
+    g.add_argument("--list-outputs", metavar="OUT")
+    g.add_argument("--grc")
+    g.add_argument("--check-grc")
+    ap.add_argument("descriptions", nargs="*")
+    a = ap.parse_args()
+    paths = a.descriptions or sorted(glob.glob(os.path.join(ROOT, "lib", "blocks", "*", "*.api.yml")))
+    shared = load_yaml(SHARED)
+    fams = []
+    for p in paths:
+        try:
+            fams.append(Family(os.path.abspath(p), shared))
+        except DescriptionError as e:
+            sys.exit("gen-block-api: %s" % e)
+        except KeyError as e:
+            sys.exit("gen-block-api: %s: %s missing" % (p, e))
+    if a.list_outputs:
+        names = []
+        for f in fams:
+            names += sorted(outputs(f, a.list_outputs))
+        names.append(os.path.join(a.list_outputs, "python", "generated_bindings.h"))
+        print(";".join(names))
+        return 0
+    if a.out:
+        for f in fams:
+            for path, make in outputs(f, a.out).items():
+                write_if_changed(path, make())
+        write_if_changed(os.path.join(a.out, "python", "generated_bindings.h"), registry_of(fams))
+        return 0
+    bad = []
+    for f in fams:
+        for dep in f.deployments:
+            path = os.path.join(a.grc or a.check_grc, "gpurx_%s.block.yml" % dep["name"])
+            text = grc_of(f, dep)
+            if a.grc:
+                write_if_changed(path, text)
+            else:
+                try:
+                    with open(path) as fh:
+                        same = fh.read() == text
+                except OSError:
+                    same = False
+                if not same:
+                    bad.append(path)
+    if bad:
+        print("gen-block-api: these GRC files differ from their description (run "
+              "scripts/gen-block-api.py --grc grc):\n  " + "\n  ".join(bad))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
