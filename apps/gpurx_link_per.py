@@ -15,7 +15,6 @@ Each point runs packets until --min-errors failed packets (at least
 --min-packets, at most --max-packets). A progress line per point goes to
 stderr; a table to stdout; --csv writes one row per curve and point.
 """
-import argparse
 import csv
 import math
 import sys
@@ -24,6 +23,7 @@ import time
 from gnuradio import gr
 
 from gnuradio import gpurx
+from gnuradio.gpurx import cli
 
 # Es/N0 ranges per modulation (rate 1/2, 128-byte payloads) covering PER
 # 1 down to below 1e-3 for both receivers.
@@ -118,19 +118,19 @@ def plot(rows, losses, target, path):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = cli.parser(__doc__)
     p.add_argument("--modulation", nargs="+", default=["qpsk", "16qam"], choices=("qpsk", "16qam"))
     p.add_argument("--snr", help="START:STOP:STEP in dB (default per modulation: %s)" % DEFAULT_SNR)
     p.add_argument("--receivers", nargs="+", default=["twin", "genie"], choices=("twin", "genie"))
-    p.add_argument("--payload-bytes", type=int, default=128)
+    p.add_argument("--payload-bytes", type=cli.positive_int, default=128)
     p.add_argument("--code-rate", type=float, default=0.5)
     p.add_argument("--cfo", type=float, default=1e-3)
     p.add_argument("--sro-ppm", type=float, default=50.0)
     p.add_argument("--delay", type=float, default=123.4)
     p.add_argument("--phase-noise", type=float, default=0.05)
-    p.add_argument("--min-errors", type=int, default=50)
-    p.add_argument("--min-packets", type=int, default=200)
-    p.add_argument("--max-packets", type=int, default=20000)
+    p.add_argument("--min-errors", type=cli.positive_int, default=50)
+    p.add_argument("--min-packets", type=cli.positive_int, default=200)
+    p.add_argument("--max-packets", type=cli.positive_int, default=20000)
     p.add_argument("--target-per", type=float, default=1e-2)
     p.add_argument("--backend", default="auto", choices=("auto", "cpu", "cuda"))
     p.add_argument("--seed", type=int, default=1)
@@ -145,6 +145,9 @@ def main(argv=None):
         return report(a, rows)
     if a.min_packets < 1 or a.max_packets < a.min_packets or a.min_errors < 1:
         raise SystemExit("need 1 <= min_packets <= max_packets and min_errors >= 1")
+    warning = gpurx.packet_link.cfo_warning(a.cfo, 4)
+    if warning:
+        sys.stderr.write(warning + "\n")
     rows = []
     print("| modulation | receiver | Es/N0 dB | packets | decoded | crc_fail | missed | PER |")
     print("|---|---|---|---|---|---|---|---|")

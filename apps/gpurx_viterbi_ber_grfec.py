@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 #
 # Copyright 2026 gr-gpurx authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -27,12 +27,12 @@ comparison on identical frames see python/gpurx/qa_viterbi_grfec.py.
 
 Exit status: 0 success, 1 run-time failure, 2 bad arguments.
 """
-import argparse
 import math
 import sys
 import time
 
 import numpy as np
+from gnuradio.gpurx import cli
 
 CSV_COLUMNS = ("curve,K,polys,termination,puncture,rate,input,implementation,backend,frame_bits,"
                "ebn0_db,esn0_db,frames,frame_errors,bits,bit_errors,ber,ber_stderr,fer")
@@ -46,16 +46,16 @@ def reverse_bits(x, k):
 
 
 def parse_args(argv):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
+    ap = cli.parser(__doc__.splitlines()[0], allow_abbrev=False)
     ap.add_argument("--K", type=int, default=7)
     ap.add_argument("--polys", default="133,171", help="octal, the standards' order")
     ap.add_argument("--termination", default="terminated",
                     choices=["terminated", "truncated", "tail-biting"])
     ap.add_argument("--puncture", default="none", help='only "none" (gr-fec: no puncturing here)')
-    ap.add_argument("--frame-bits", type=int, default=2048)
+    ap.add_argument("--frame-bits", type=cli.positive_int, default=2048)
     ap.add_argument("--ebn0", default="0:6:0.5", help="start:stop:step in dB")
-    ap.add_argument("--min-frame-errors", type=int, default=100)
-    ap.add_argument("--max-frames", type=int, default=100000)
+    ap.add_argument("--min-frame-errors", type=cli.positive_int, default=100)
+    ap.add_argument("--max-frames", type=cli.positive_int, default=100000)
     ap.add_argument("--keep-going", action="store_true")
     ap.add_argument("--charge-tail", action="store_true")
     ap.add_argument("--seed", type=int, default=1)

@@ -173,7 +173,7 @@ mimo_ber_options parse_mimo_ber_options(int argc, char** argv, bool& help)
         else if (a == "--nr") o.mimo.nr = int(to_int(a, val(), 1, core::mimo::max_antennas));
         else if (a == "--modulation") {
             const std::string v = val();
-            named([&] { o.mimo.modulation = core::mimo::parse_modulation(v); });
+            named([&] { o.mimo.modulation = core::qam::parse_modulation(v); });
         } else if (a == "--k") o.mimo.k = int(to_int(a, val(), 1, core::mimo::kbest_max_k));
         else if (a == "--clip") {
             o.mimo.clip = float(to_double(a, val()));

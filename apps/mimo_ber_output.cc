@@ -36,7 +36,7 @@ std::string link_title(const mimo_ber_options& o)
     else
         std::snprintf(rate, sizeof rate, "rate 1/3");
     std::snprintf(b, sizeof b, "%dx%d %s, LTE turbo K=%d %s, %d it., %s, i.i.d. Rayleigh (N=%d)",
-                  o.mimo.nt, o.mimo.nr, core::mimo::modulation_name(o.mimo.modulation), o.K, rate,
+                  o.mimo.nt, o.mimo.nr, core::qam::modulation_name(o.mimo.modulation), o.K, rate,
                   o.turbo.iterations, o.rate_matching ? "rate-matched" : "no interleaver",
                   o.vectors_per_channel);
     if (o.idd_passes > 1) {
@@ -69,7 +69,7 @@ void mimo_csv_writer::row(const mimo_ber_options& o, const mimo_curve& c)
                "%.6e,%.3e,%.6e,%d,%d,%g",
                c.name.c_str(), core::mimo::algorithm_name(c.cfg.algorithm), c.cfg.k, double(c.cfg.clip),
                c.cfg.sorted_qr ? 1 : 0, c.detector.c_str(), c.decoder.c_str(), c.backend.c_str(), c.cfg.nt,
-               c.cfg.nr, core::mimo::modulation_name(c.cfg.modulation), o.vectors_per_channel, o.K,
+               c.cfg.nr, core::qam::modulation_name(c.cfg.modulation), o.vectors_per_channel, o.K,
                o.turbo.iterations, arithmetic(o.turbo), c.rate, p.ebn0, esn0, snr, std::pow(10.0, -esn0 / 10),
                (unsigned long long)p.frames, (unsigned long long)p.frame_errors, (unsigned long long)p.bits,
                (unsigned long long)p.bit_errors, p.ber(), p.ber_stderr(), p.fer(), o.rate_matching ? 1 : 0, o.idd_passes, o.idd_scale);

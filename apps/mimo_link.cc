@@ -5,7 +5,7 @@
  */
 #include "mimo_link.h"
 #include "common/awgn_llr.h"
-#include "mimo/qam.h"
+#include "modulation/qam.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -80,9 +80,9 @@ size_t mimo_link_geometry::codeword_in_bytes() const
     return frame_in_offset(frames - 1) + core::mimo::frame_in_bytes(frame_params(frames - 1, 1.0f));
 }
 
-mimo_block_source::mimo_block_source(const mimo_link_geometry& g, core::mimo::modulation m, bool rate_matching)
+mimo_block_source::mimo_block_source(const mimo_link_geometry& g, core::qam::modulation m, bool rate_matching)
     : d_g(g),
-      d_points(core::mimo::constellation_of(m).points),
+      d_points(core::qam::constellation_of(m).points),
       d_encoder(g.K),
       d_rate_matching(rate_matching),
       d_rate_match(g.K, g.sent_bits),

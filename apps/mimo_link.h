@@ -68,7 +68,7 @@ class mimo_block_source
 public:
     //! \param rate_matching send the codeword through LTE rate matching
     //! (to g.sent_bits bits; without it g.sent_bits must be 3K + 12)
-    mimo_block_source(const mimo_link_geometry& g, core::mimo::modulation m, bool rate_matching);
+    mimo_block_source(const mimo_link_geometry& g, core::qam::modulation m, bool rate_matching);
 
     /*!
      * One block: K random bits into \p bits, its frames' input (H, then the

@@ -371,7 +371,7 @@ round_result run_mimo_round(const options& o)
 {
     core::mimo_config cfg;
     cfg.nt = cfg.nr = 4;
-    cfg.modulation = core::mimo::modulation::qam16;
+    cfg.modulation = core::qam::modulation::qam16;
     cfg.max_channels = kMimoChannels;
     const core::mimo::frame_params p = core::mimo::frame_params_for(cfg, kMimoVectors, -1.0f, kMimoChannels);
     core::pipeline_config pc;

@@ -138,7 +138,7 @@ core::mimo_config config_of(const shape_case& c, const std::string& impl,
     cfg.llr_type = llr;
     cfg.nt = c.nt;
     cfg.nr = c.nr;
-    cfg.modulation = core::mimo::modulation_of_bits(c.bits);
+    cfg.modulation = core::qam::modulation_of_bits(c.bits);
     cfg.k = c.k;
     cfg.implementation = impl;
     return cfg;
@@ -938,7 +938,7 @@ int main(int argc, char** argv)
                              std::to_string(r.host_us) + " us per batch\n";
             // The median of e2e_reps runs, and their range: a single run on
             // a shared host now and then loses half its rate for reasons
-            // outside the program (docs/benchmarks.md, stop 18).
+            // outside the program (docs/benchmarks.md, "How the benchmarks check themselves").
             auto e2e_runs = [&](llr_format llr, range& rg, double& bound) {
                 std::vector<double> v;
                 for (int r = 0; r < e2e_reps; r++) {

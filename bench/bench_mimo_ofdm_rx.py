@@ -71,9 +71,10 @@ def build(a, paths, what):
         sync = gpurx.mimo_ofdm_sync(a.nt, a.nr, num.fft_len, num.cp_len, num.used, num.repeats, p["data_symbols"],
                                     threads=a.sync_threads)
         sync.set_min_output_buffer(a.frames_in_flight * (num.repeats * a.nt + p["data_symbols"]))
-        impl = "cpu" if a.backend == "cpu" else a.estimator
-        est = gpurx.mimo_ofdm_channel_estimator(a.nt, a.nr, num.fft_len, num.used, num.repeats, p["data_symbols"], 1,
-                                                impl, num.cp_len)
+        backend = "cpu" if a.backend == "cpu" else a.estimator
+        est = gpurx.mimo_ofdm_channel_estimator(
+            a.nt, a.nr, num.fft_len, num.used, num.repeats, p["data_symbols"], 1, "auto", num.cp_len,
+            options=gpurx.pipeline_options(max(2, a.frames_in_flight // 2), 3, a.flush_us, backend))
         est.set_min_output_buffer(a.frames_in_flight * num.used * p["data_symbols"])
         named["sync"], named["estimator"] = sync, est
         for r, s in enumerate(srcs):
@@ -144,7 +145,7 @@ def main():
     ap.add_argument("--sync-threads", type=int, default=-1,
                     help="mimo_ofdm_sync's worker threads (-1: its default)")
     ap.add_argument("--estimator", default="auto", choices=("auto", "cpu", "cuda"),
-                    help="the sync-and-estimator stage's estimator implementation (auto: CUDA unless --backend cpu)")
+                    help="the sync-and-estimator stage's estimator backend (auto: CUDA when usable, unless --backend cpu)")
     ap.add_argument("--stages", default="ceiling,sync,estimator,receiver",
                     help="which stages to run, comma-separated (ceiling always runs)")
     a = ap.parse_args()

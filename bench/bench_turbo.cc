@@ -41,9 +41,8 @@
 //   submit_many copied by N threads per GPU), with the host's topology, its
 //   copy rate at 1..all threads, the links alone and all at once, and where
 //   each end-to-end run spent its time per device (stage times).
-// NAME: a CUDA implementation's registry name (the old numbers 1-4 still
-// work: 1 cuda-float-block, 2 cuda-float-window, 3 cuda-float-state,
-// 4 cuda-fixed16-dpx).
+// NAME: a CUDA implementation's registry name (cuda-float-block,
+// cuda-float-window, cuda-float-state, cuda-fixed16-dpx).
 #include "bench_checks.h"
 #include "bench_devices.h"
 #include "bench_host_survey.h"
@@ -73,13 +72,6 @@ using namespace gr::gpurx;
 using clk = std::chrono::steady_clock;
 
 namespace {
-
-//! The CUDA implementations by their old kernel numbers (--only 1..4).
-std::string implementation_of_number(int n)
-{
-    static const char* names[] = { "", "cuda-float-block", "cuda-float-window", "cuda-float-state", "cuda-fixed16-dpx" };
-    return n >= 1 && n <= 4 ? names[n] : "";
-}
 
 void ck(cudaError_t e, const char* what)
 {
@@ -567,12 +559,6 @@ int main(int argc, char** argv)
         // headline point, for profilers.
         else if (a == "--only" && i + 2 < argc) {
             only_impl = argv[++i];
-            if (only_impl.size() == 1 && only_impl[0] >= '1' && only_impl[0] <= '4') {
-                const std::string name = implementation_of_number(only_impl[0] - '0');
-                std::fprintf(stderr, "--only %s: %s (kernels go by their registry names now)\n",
-                             only_impl.c_str(), name.c_str());
-                only_impl = name;
-            }
             only_guard = std::atoi(argv[++i]);
             if (i + 1 < argc && argv[i + 1][0] != '-')
                 only_P = std::atoi(argv[++i]);

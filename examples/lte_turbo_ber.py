@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 #
 # Copyright 2026 gr-gpurx authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -25,12 +25,12 @@ The same flowgraph, without the CRC, is examples/lte_turbo_ber.grc.
 
 The decoder's batching, backend and GPUs are one gpurx.pipeline_options.
 """
-import argparse
 import sys
 import time
 
 import numpy as np
 from gnuradio import analog, blocks, digital, gr, gpurx
+from gnuradio.gpurx import cli
 
 
 def crc24b_attach(bits):
@@ -94,14 +94,14 @@ class turbo_link(gr.top_block):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = cli.parser(__doc__.splitlines()[0])
     ap.add_argument("--K", type=int, default=1024)
-    ap.add_argument("--frames", type=int, default=40)
+    ap.add_argument("--frames", type=cli.positive_int, default=40)
     ap.add_argument("--ebn0", type=float, default=1.5)
     ap.add_argument("--backend", default="auto", choices=["auto", "cuda", "cpu"])
     ap.add_argument("--devices", default="0", help='GPUs: "0", "0,1" or "all"')
-    ap.add_argument("--max-batch", type=int, default=64)
-    ap.add_argument("--slots", type=int, default=3)
+    ap.add_argument("--max-batch", type=cli.positive_int, default=64)
+    ap.add_argument("--slots", type=cli.positive_int, default=3)
     ap.add_argument("--flush-us", type=int, default=1000)
     ap.add_argument("--cpu-threads", type=int, default=0)
     ap.add_argument("--check", action="store_true")

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # Copyright 2026 gr-gpurx authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 """PER of the MIMO-OFDM twin (mimo_ofdm_link_loopback.py) with 1, 2 and 3
@@ -10,23 +10,23 @@ the same received signal. Prints one line per point:
 
     algorithm rate snr_db packets decoded_1 decoded_2 decoded_3
 """
-import argparse
 import sys
 import time
 
 import mimo_ofdm_link_loopback as twin
+from gnuradio.gpurx import cli
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--nt", type=int, default=2)
-    p.add_argument("--nr", type=int, default=2)
+    p = cli.parser(__doc__)
+    p.add_argument("--nt", type=cli.positive_int, default=2)
+    p.add_argument("--nr", type=cli.positive_int, default=2)
     p.add_argument("--modulation", default="16qam")
     p.add_argument("--profile", default="exponential")
     p.add_argument("--algorithms", default="mtt,lmmse")
     p.add_argument("--points", required=True,
                    help="rate:snr,snr,...;rate:snr,... e.g. '0.333:4,5,6;0.667:11,12,13'")
-    p.add_argument("--packets", type=int, default=50)
+    p.add_argument("--packets", type=cli.positive_int, default=50)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--backend", default="cpu", choices=("auto", "cpu", "cuda"))
     a = p.parse_args(argv)

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # Copyright 2026 gr-gpurx authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The MIMO-OFDM link's loopback twin (docs/mimo-ofdm.md): nt transmit
@@ -18,28 +18,28 @@ no synchronisation). Es/N0 (--snr-db) is the received energy per symbol and
 antenna over N0 (total transmit power 1 over the nt antennas, unit channel
 power per antenna pair).
 """
-import argparse
 import sys
 
 from gnuradio import gr
 
 from gnuradio import gpurx
+from gnuradio.gpurx import cli
 from gnuradio.gpurx import mimo_ofdm_link as link
 
 
 def parser():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--nt", type=int, default=2)
-    p.add_argument("--nr", type=int, default=2)
+    p = cli.parser(__doc__)
+    p.add_argument("--nt", type=cli.positive_int, default=2)
+    p.add_argument("--nr", type=cli.positive_int, default=2)
     p.add_argument("--modulation", default="16qam", choices=sorted(gpurx.packet_link.BITS_PER_SYMBOL))
     p.add_argument("--algorithm", default="mtt", choices=("mtt", "kbest", "lmmse", "ml", "one-pass"))
     p.add_argument("--snr-db", type=float, default=15.0)
     p.add_argument("--cfo", type=float, default=2e-3, help="cycles/sample")
     p.add_argument("--delay", type=int, default=37, help="samples")
     p.add_argument("--profile", default="exponential", choices=("flat", "exponential", "epa"))
-    p.add_argument("--packets", type=int, default=100)
+    p.add_argument("--packets", type=cli.positive_int, default=100)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--payload-bytes", type=int, default=128)
+    p.add_argument("--payload-bytes", type=cli.positive_int, default=128)
     p.add_argument("--code-rate", type=float, default=0.5)
     p.add_argument("--backend", default="auto", choices=("auto", "cpu", "cuda"))
     p.add_argument("--idd-passes", type=int, default=1, choices=range(1, 9), metavar="1..8")
@@ -77,12 +77,18 @@ def main(argv=None):
         print("packets: sent %d, decoded %d, crc_fail %d, missed %d"
               % (a.packets, decoded, fail, max(0, a.packets - decoded - fail)))
         return 0
+    if a.profile != "flat":
+        # The channel is drawn once per run: at a given SNR a run decodes
+        # (almost) all or (almost) none of its packets, by the draw.
+        print("note: one %s channel realisation per run, drawn from --seed %d: a PER curve needs "
+              "several seeds (examples/mimo_ofdm_idd_sweep.py)" % (a.profile, a.seed))
     tb = loopback(a)
     tb.run()
     sent, decoded, fail = tb.source.sent(), tb.rx.decoded(), tb.rx.crc_fail()
     idd = ", IDD %d pass%s" % (a.idd_passes, "" if a.idd_passes == 1 else "es") if a.idd_passes > 1 or a.idd_block else ""
-    print("receiver: %dx%d %s %s%s, backend %s, %d frames, cfo %.3g"
-          % (a.nt, a.nr, a.modulation, a.algorithm, idd, tb.rx.backend(), tb.rx.frames(), tb.rx.cfo()))
+    print("receiver: %dx%d %s %s%s, backend %s, %d frames, cfo %s"
+          % (a.nt, a.nr, a.modulation, a.algorithm, idd, tb.rx.backend(), tb.rx.frames(),
+             cli.estimate(tb.rx.cfo(), tb.rx.frames() > 0)))
     print("packets: sent %d, decoded %d, crc_fail %d, missed %d"
           % (sent, decoded, fail, max(0, sent - decoded - fail)))
     return 0

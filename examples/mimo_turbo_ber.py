@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 #
 # Copyright 2026 gr-gpurx authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -27,12 +27,12 @@ channel gains.
 The detector's and decoder's batching, backend and GPUs are one
 gpurx.pipeline_options.
 """
-import argparse
 import sys
 import time
 
 import numpy as np
 from gnuradio import blocks, gr, gpurx
+from gnuradio.gpurx import cli
 
 BPS = {"qpsk": 2, "16qam": 4, "64qam": 6, "256qam": 8}
 
@@ -95,21 +95,21 @@ def run_link(tb):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = cli.parser(__doc__.splitlines()[0])
     ap.add_argument("--K", type=int, default=1024, help="LTE code block size (40..6144)")
-    ap.add_argument("--frames", type=int, default=20)
-    ap.add_argument("--nt", type=int, default=2)
-    ap.add_argument("--nr", type=int, default=2)
+    ap.add_argument("--frames", type=cli.positive_int, default=20)
+    ap.add_argument("--nt", type=cli.positive_int, default=2)
+    ap.add_argument("--nr", type=cli.positive_int, default=2)
     ap.add_argument("--modulation", default="16qam", choices=sorted(BPS))
     ap.add_argument("--algorithm", default="mtt", choices=["mtt", "one-pass", "kbest", "ml", "lmmse"])
     ap.add_argument("--snr-db", type=float, default=14.0, help="SNR per receive antenna, nt/N0")
-    ap.add_argument("--vectors-per-channel", type=int, default=8)
-    ap.add_argument("--iterations", type=int, default=6)
+    ap.add_argument("--vectors-per-channel", type=cli.positive_int, default=8)
+    ap.add_argument("--iterations", type=cli.positive_int, default=6)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--backend", default="auto", choices=["auto", "cuda", "cpu"])
     ap.add_argument("--devices", default="0", help='GPUs: "0", "0,1" or "all"')
-    ap.add_argument("--max-batch", type=int, default=64)
-    ap.add_argument("--slots", type=int, default=3)
+    ap.add_argument("--max-batch", type=cli.positive_int, default=64)
+    ap.add_argument("--slots", type=cli.positive_int, default=3)
     ap.add_argument("--flush-us", type=int, default=1000)
     ap.add_argument("--cpu-threads", type=int, default=0)
     ap.add_argument("--check", type=float, metavar="MAX_BER", default=None,

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # Copyright 2026 gr-gpurx authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The packet link's loopback twin (docs/radio-link.md): the transmitter and
@@ -12,29 +12,29 @@ prints
 Es/N0 (--snr-db) is the energy per symbol over the noise density at the
 receiver's input (the multipath taps have unit energy).
 """
-import argparse
 import sys
 import time
 
 from gnuradio import gr
 
 from gnuradio import gpurx
+from gnuradio.gpurx import cli
 
 
 def parser():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = cli.parser(__doc__)
     p.add_argument("--snr-db", type=float, default=3.0, help="Es/N0 at the receiver, dB")
     p.add_argument("--cfo", type=float, default=1e-3, help="carrier frequency offset, cycles/sample")
     p.add_argument("--sro-ppm", type=float, default=50.0, help="sampling-rate offset, ppm")
     p.add_argument("--delay", type=float, default=123.4, help="delay, samples (fractional allowed)")
     p.add_argument("--phase-noise", type=float, default=0.05, help="phase noise, radians rms")
     p.add_argument("--no-multipath", action="store_true", help="a single path instead of three")
-    p.add_argument("--packets", type=int, default=100)
+    p.add_argument("--packets", type=cli.positive_int, default=100)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--modulation", default="qpsk", choices=sorted(gpurx.packet_link.BITS_PER_SYMBOL))
-    p.add_argument("--payload-bytes", type=int, default=128)
+    p.add_argument("--payload-bytes", type=cli.positive_int, default=128)
     p.add_argument("--code-rate", type=float, default=0.5)
-    p.add_argument("--sps", type=int, default=4)
+    p.add_argument("--sps", type=cli.positive_int, default=4)
     p.add_argument("--backend", default="auto", choices=("auto", "cpu", "cuda"))
     p.add_argument("--genie", action="store_true",
                    help="the genie receiver instead (perfect synchronisation, known N0, AWGN only)")
@@ -71,13 +71,18 @@ def main(argv=None):
         print("packets: sent %d, decoded %d, crc_fail %d, missed %d"
               % (sent, decoded, fail, max(0, sent - decoded - fail)))
         return 0
+    warning = gpurx.packet_link.cfo_warning(a.cfo, a.sps)
+    if warning:
+        print(warning, file=sys.stderr)
     tb = loopback(a)
     t0 = time.time()
     tb.run()
     seconds = time.time() - t0
     sent, decoded, fail = tb.source.sent(), tb.rx.decoded(), tb.rx.crc_fail()
-    print("receiver: backend %s, %d bursts, %d false alarms, mean snr %.2f dB, mean cfo %.3g, %.1f s"
-          % (tb.rx.backend(), tb.rx.bursts(), tb.rx.false_alarms(), tb.rx.snr_db(), tb.rx.cfo(), seconds))
+    found = tb.rx.bursts() > 0
+    print("receiver: backend %s, %d bursts, %d false alarms, mean snr %s dB, mean cfo %s, %.1f s"
+          % (tb.rx.backend(), tb.rx.bursts(), tb.rx.false_alarms(), cli.estimate(tb.rx.snr_db(), found, "%.2f"),
+             cli.estimate(tb.rx.cfo(), found), seconds))
     print("packets: sent %d, decoded %d, crc_fail %d, missed %d"
           % (sent, decoded, fail, max(0, sent - decoded - fail)))
     return 0

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 #
 # Copyright 2026 gr-gpurx authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -19,13 +19,13 @@ examples/viterbi_link.grc.
                   [--check]  (exit 1 unless every frame comes out and the BER
                               is below --max-ber and a tenth of the channel's)
 """
-import argparse
 import math
 import sys
 import time
 
 import numpy as np
 from gnuradio import analog, blocks, digital, fec, gr, gpurx
+from gnuradio.gpurx import cli
 
 K = 7
 GRFEC_POLYS = [109, 79]  # 0o133, 0o171 in gr-fec's bit-reversed order
@@ -100,9 +100,9 @@ class viterbi_link(gr.top_block):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--frames", type=int, default=100)
-    ap.add_argument("--frame-bits", type=int, default=2048)
+    ap = cli.parser(__doc__.splitlines()[0])
+    ap.add_argument("--frames", type=cli.positive_int, default=100)
+    ap.add_argument("--frame-bits", type=cli.positive_int, default=2048)
     ap.add_argument("--ebn0", type=float, default=4.0)
     ap.add_argument("--backend", default="auto", choices=["auto", "cuda", "cpu"])
     ap.add_argument("--input", default="soft", choices=["soft", "int8"])

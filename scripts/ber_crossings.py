@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # Copyright 2026 gr-gpurx authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Where gpurx-*-ber --csv curves cross BER 1e-3, 1e-4, 1e-5 and FER 1e-2

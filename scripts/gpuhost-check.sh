@@ -90,7 +90,7 @@ for step in "$@"; do
         for d in .devrun/old build/bench; do
           [ -x "$d/bench_turbo" ] || continue
           echo "== $d run $r" | tee -a "$log"
-          "$d/bench_turbo" --only 4 16 128 2>&1 | tee -a "$log"
+          "$d/bench_turbo" --only cuda-fixed16-dpx 16 128 2>&1 | tee -a "$log"
           "$d/bench_viterbi_gpu" --quick 2>&1 | tee -a "$log"
           for impl in cuda-mtt-fast cuda-lmmse; do
             "$d/bench_mimo" --kernel-only --nt 4 --bits 4 --only $impl --no-cpu 2>&1 | tee -a "$log"

@@ -116,8 +116,8 @@ def usrp_tx(p):
     tx = g.block("gpurx_packet_link_tx", "tx", (220, 200), modulation="modulation", payload_bytes="128",
                  amplitude="0.6")
     sink = g.block("uhd_usrp_sink", "usrp", (520, 200), samp_rate="samp_rate", center_freq0="freq",
-                   gain0="tx_gain", ant0='"TX/RX"', len_tag_name='"packet_len"', clock_source0='"internal"',
-                   time_source0='"internal"')
+                   gain0="tx_gain", ant0='"TX/RX"', len_tag_name='"packet_len"', clock_source0='', sync='pc_clock',
+                   time_source0='')
     g.connect(src, tx)
     g.connect(tx, sink)
     g.save("packet_link_usrp_tx.grc")
@@ -145,7 +145,7 @@ def usrp_rx(p):
                 type="raw", value=name + "_probe", formatter=fmt,
                 gui_hint="1,%d,1,1" % i)
     src = g.block("uhd_usrp_source", "usrp", (8, 390), samp_rate="samp_rate", center_freq0="freq",
-                  gain0="rx_gain", ant0='"RX2"', clock_source0='"internal"', time_source0='"internal"')
+                  gain0="rx_gain", ant0='"RX2"', clock_source0='', time_source0='', sync='pc_clock')
     rx = g.block("gpurx_packet_link_rx", "rx", (330, 390), modulation="modulation", payload_bytes="128",
                  symbol_output="True")
     const = g.block("qtgui_const_sink_x", "constellation", (640, 390), name='"Equalised symbols"',
@@ -193,11 +193,11 @@ def mimo_usrp_tx(p):
     g.block("variable_qtgui_range", "tx_gain", (560, 8), label="TX gain (dB)", value="40", start="0",
             stop="89", step="1")
     src = g.block("gpurx_payload_source", "source", (8, 200), payload_bytes="128", packets="0")
-    tx = g.block("gpurx_mimo_ofdm_tx", "tx", (220, 200), nt="2", modulation='"16qam"')
+    tx = g.block("gpurx_mimo_ofdm_tx", "tx", (220, 200), nt="2", modulation='"16qam"', amplitude="0.25")
     sink = g.block("uhd_usrp_sink", "usrp", (520, 200), nchan="2", samp_rate="samp_rate",
                    center_freq0="freq", gain0="tx_gain", ant0='"TX/RX"', center_freq1="freq", gain1="tx_gain",
-                   ant1='"TX/RX"', len_tag_name='"packet_len"', clock_source0='"internal"',
-                   time_source0='"internal"')
+                   ant1='"TX/RX"', len_tag_name='"packet_len"', clock_source0='', sync='pc_clock',
+                   time_source0='')
     g.connect(src, tx)
     g.connect(tx, sink, 0, 0)
     g.connect(tx, sink, 1, 1)
@@ -223,7 +223,7 @@ def mimo_usrp_rx(p):
                 value=name + "_probe", formatter=fmt, gui_hint="0,%d,1,1" % i)
     src = g.block("uhd_usrp_source", "usrp", (8, 390), nchan="2", samp_rate="samp_rate", center_freq0="freq",
                   gain0="rx_gain", ant0='"RX2"', center_freq1="freq", gain1="rx_gain", ant1='"RX2"',
-                  clock_source0='"internal"', time_source0='"internal"')
+                  clock_source0='', time_source0='', sync='pc_clock')
     rx = g.block("gpurx_mimo_ofdm_rx", "rx", (330, 390), nt="2", nr="2", modulation='"16qam"')
     g.connect(src, rx, 0, 0)
     g.connect(src, rx, 1, 1)

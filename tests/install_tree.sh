@@ -62,6 +62,25 @@ fi
 step "apps from the install tree"
 $cleanenv "$root/bin/gpurx-info" > "$d/info.log" 2>&1 || { cat "$d/info.log"; fail "gpurx-info"; }
 grep -q "backend=\"auto\" chooses" "$d/info.log" || fail "gpurx-info printed no backend choice"
+$cleanenv "$root/bin/gpurx-info" --help > "$d/info.log" 2>&1 || fail "gpurx-info --help"
+grep -q "^usage: gpurx-info" "$d/info.log" || fail "gpurx-info --help printed no usage"
+grep -q "chooses" "$d/info.log" && fail "gpurx-info --help printed the report, not its usage"
+# The Python programs and examples name GNU Radio's Python in their first
+# line: a python3 that cannot import gnuradio first on PATH (a pyenv, a
+# venv) must not change which one runs them.
+step "Python programs run under GNU Radio's Python whatever python3 is first on PATH"
+mkdir -p "$d/otherpy"
+printf '#!/bin/sh\necho "the wrong python3 ran" >&2\nexit 3\n' > "$d/otherpy/python3"
+chmod +x "$d/otherpy/python3"
+for prog in gpurx-worker gpurx-plot-ber gpurx-plot-bler gpurx-link-per gpurx_viterbi_ber_grfec.py; do
+    [ -e "$root/bin/$prog" ] || { fail "not installed: bin/$prog"; continue; }
+    $cleanenv PATH="$d/otherpy:/usr/bin:/bin" PYTHONPATH="$root/$pydir" "$root/bin/$prog" --help > "$d/prog.log" 2>&1 \
+        || { cat "$d/prog.log"; fail "$prog --help with another python3 first on PATH"; }
+done
+for f in "$root"/share/gr-gpurx/examples/*.py; do
+    first=$(head -1 "$f")
+    [ "$first" = "#!$python" ] || fail "$(basename "$f"): first line '$first', not '#!$python'"
+done
 $cleanenv "$root/bin/gpurx-turbo-ber" --help > "$d/help.log" 2>&1 || { cat "$d/help.log"; fail "gpurx-turbo-ber --help"; }
 $cleanenv "$root/bin/gpurx-lte-ber" --help > "$d/help.log" 2>&1 || { cat "$d/help.log"; fail "gpurx-lte-ber --help"; }
 

@@ -87,59 +87,6 @@ TEST(Tables, BadIndicesNameTheParameter)
     names([] { lte::tbs_of(0, 111); }, "prb=111");
 }
 
-// The axis demapper gives the full max-log demapper's LLRs.
-TEST(Channel, AxisDemapperMatchesTheFullMaxLog)
-{
-    std::mt19937 rng(3);
-    std::normal_distribution<double> nd(0.0, 0.8);
-    std::uniform_real_distribution<double> n0s(0.01, 3.0);
-    for (auto m : { core::mimo::modulation::qpsk, core::mimo::modulation::qam16, core::mimo::modulation::qam64,
-                    core::mimo::modulation::qam256 }) {
-        const apps::axis_demapper fast(m);
-        const auto& c = core::mimo::constellation_of(m);
-        const int bits = core::mimo::bits_per_symbol(m);
-        for (int t = 0; t < 2000; t++) {
-            const std::complex<double> y(nd(rng), nd(rng));
-            const double n0 = n0s(rng);
-            float ref[8], got[8];
-            core::mimo::demap_max_log(c, y, n0, ref);
-            fast.demap(std::complex<float>(float(y.real()), float(y.imag())), float(n0), got);
-            for (int b = 0; b < bits; b++)
-                ASSERT_NEAR(got[b], ref[b], 1e-4 * (1.0 + std::fabs(ref[b])))
-                    << core::mimo::modulation_name(m) << " bit " << b << " y " << y << " n0 " << n0;
-        }
-    }
-}
-
-// The exact demapper against ln sum exp over the whole constellation.
-TEST(Channel, ExactDemapperMatchesTheDefinition)
-{
-    std::mt19937 rng(4);
-    std::normal_distribution<double> nd(0.0, 0.8);
-    std::uniform_real_distribution<double> n0s(0.02, 3.0);
-    for (auto m : { core::mimo::modulation::qpsk, core::mimo::modulation::qam16, core::mimo::modulation::qam64,
-                    core::mimo::modulation::qam256 }) {
-        const apps::axis_demapper exact(m, true);
-        const auto& c = core::mimo::constellation_of(m);
-        const int bits = core::mimo::bits_per_symbol(m);
-        for (int t = 0; t < 1000; t++) {
-            const std::complex<double> y(nd(rng), nd(rng));
-            const double n0 = n0s(rng);
-            float got[8];
-            exact.demap(std::complex<float>(float(y.real()), float(y.imag())), float(n0), got);
-            for (int b = 0; b < bits; b++) {
-                double s0 = 0, s1 = 0;
-                for (size_t idx = 0; idx < c.points.size(); idx++) {
-                    const double w = std::exp(-std::norm(y - c.points[idx]) / n0);
-                    ((idx >> (bits - 1 - b)) & 1 ? s1 : s0) += w;
-                }
-                const double want = std::log(s1) - std::log(s0);
-                ASSERT_NEAR(got[b], want, 1e-3 * (1.0 + std::fabs(want)))
-                    << core::mimo::modulation_name(m) << " bit " << b << " y " << y << " n0 " << n0;
-            }
-        }
-    }
-}
 
 // Without noise worth the name, every LLR has the sign of its bit
 // (positive for 1), for every modulation.

@@ -39,8 +39,9 @@ struct burst_format {
     static constexpr int preamble_len = zc_len * repetitions;
     static constexpr int pilot_len = 4;
     static constexpr int pilot_spacing = 60; //!< data symbols between pilot blocks
+    static constexpr int filter_span = 11;   //!< the link's root-raised-cosine filters, symbols
     static constexpr int guard = 12;         //!< zero symbols at each end: the tails of
-                                             //!< an 11-symbol pulse-shaping filter
+                                             //!< a filter_span-symbol pulse-shaping filter
 
     int data_symbols = 0; //!< the codeword's symbols, G / qm
 

@@ -52,6 +52,16 @@ burst_receiver::burst_receiver(const receiver_config& cfg, int data_symbols)
     push(zeros.data(), zeros.size());
 }
 
+size_t burst_receiver::finish()
+{
+    const int sps = d_cfg.demod.sps;
+    const int look_ahead = demod_after(d_cfg.demod, d_fmt) - d_fmt.core_len() * sps;
+    const std::vector<cfloat> zeros(size_t(look_ahead + (burst_format::filter_span + 1) * sps),
+                                    cfloat(0.0f, 0.0f));
+    push(zeros.data(), zeros.size());
+    return zeros.size();
+}
+
 void burst_receiver::push(const cfloat* x, size_t n)
 {
     const size_t old = d_y.size();

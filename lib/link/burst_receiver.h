@@ -47,6 +47,16 @@ public:
     void push(const cfloat* x, size_t n);
     //! The next burst found, oldest first; false when none waits.
     bool pop(burst_result& r);
+    /*!
+     * The end of the stream: the samples a detection looks at beyond a
+     * complete burst are taken as zeros, what a transmitter sends after its
+     * last burst: the demodulator's look-ahead past the burst's core (its
+     * timing search and equaliser span) and the two 11-symbol pulse-shaping
+     * filters' tails, which a stream that ends with a burst's last symbol
+     * lacks. A burst that still needs more stays pending(): it was cut.
+     * Returns the samples added.
+     */
+    size_t finish();
 
     //! Samples pushed so far.
     int64_t samples() const { return d_base + int64_t(d_y.size()); }

@@ -9,7 +9,7 @@
 #ifndef INCLUDED_GPURX_MIMO_MIMO_CONFIG_H
 #define INCLUDED_GPURX_MIMO_MIMO_CONFIG_H
 
-#include "mimo/qam.h"
+#include "modulation/qam.h"
 #include <cstddef>
 #include <string>
 
@@ -18,6 +18,19 @@ namespace gpurx {
 namespace core {
 
 namespace mimo {
+
+// The detectors take their constellations from the modulation family
+// (modulation/qam.h); these names are theirs, used here unqualified.
+using qam::bits_per_symbol;
+using qam::constellation;
+using qam::constellation_of;
+using qam::demap_max_log;
+using qam::map_bits;
+using qam::modulation;
+using qam::modulation_name;
+using qam::modulation_of_bits;
+using qam::parse_modulation;
+using qam::points_of;
 
 enum class algorithm : int32_t {
     ml,    //!< exhaustive max-log over all Q^nt candidates: the reference

@@ -28,7 +28,7 @@
 
 #include "mimo/channel_qr.h"
 #include "mimo/mimo_config.h"
-#include "mimo/qam.h"
+#include "modulation/qam.h"
 
 #include <complex>
 #include <functional>

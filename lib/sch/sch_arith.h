@@ -41,6 +41,28 @@ GPURX_HD int cb_K(const frame_params& p, int r) { return r < p.Cm ? p.Km : p.Kp;
 GPURX_HD int cb_filler(const frame_params& p, int r) { return r == 0 ? p.F : 0; }
 GPURX_HD int cb_ncb(const frame_params& p, int r) { return r < p.Cm ? p.ncb_m : p.ncb_p; }
 GPURX_HD int cb_k0(const frame_params& p, int r) { return r < p.Cm ? p.k0_m : p.k0_p; }
+//! Whether code block \p r holds enough information to be decoded at all:
+//! \p nonzero of its decoder input's 3K+12 soft values are not zero (the
+//! 2F filler positions, certain zeros, among them). A block that received
+//! fewer soft values than it has information bits (K - F) has a code rate
+//! above 1: its CRC can still pass (an all-zero block has a zero CRC), but
+//! by chance, not because the block was decoded. All-zero input, LLRs that
+//! quantise to zero, or a retransmission without systematic bits decoded
+//! alone are such blocks.
+GPURX_HD bool cb_informed(const frame_params& p, int r, int nonzero)
+{
+    return nonzero - 2 * cb_filler(p, r) >= cb_K(p, r) - cb_filler(p, r);
+}
+//! How many of the TB's code blocks are not cb_informed(); \p nonzero: each
+//! block's count, in order. A TB with any such block is not decoded,
+//! whatever its CRC says.
+GPURX_HD int tb_uninformed(const frame_params& p, const int32_t* nonzero)
+{
+    int n = 0;
+    for (int r = 0; r < p.C; r++)
+        n += cb_informed(p, r, nonzero[r]) ? 0 : 1;
+    return n;
+}
 //! E_r (§5.1.4.1.2): the first C - gamma blocks get E_lo, the rest E_hi.
 GPURX_HD int cb_E(const frame_params& p, int r) { return r < p.C - p.gamma ? p.E_lo : p.E_hi; }
 //! Where code block r's E bits start in the concatenated codeword (§5.1.5).

@@ -35,6 +35,7 @@ batch_layout::batch_layout(size_t frames, size_t code_blocks, size_t g, size_t t
     tb_first = take(max_frames * sizeof(int32_t));
     tb_crc = take(max_frames * sizeof(uint32_t));
     cb_ok = take(max_cbs * sizeof(int32_t));
+    cb_nonzero = take(max_cbs * sizeof(int32_t));
     tb_shapes = take(max_frames * 3 * sizeof(int32_t));
     turbo_scratch = take(turbo_bytes);
     cb_soft = take(soft_staging ? max_cbs * MAX_CB_LLRS * sizeof(int16_t) : 0);

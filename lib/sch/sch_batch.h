@@ -45,6 +45,7 @@ struct batch_layout {
     size_t tb_first; //!< [TB] its first code block's position (int32)
     size_t tb_crc;   //!< [TB] CRC24A accumulator (uint32, GPU)
     size_t cb_ok;    //!< [code block] its CRC checks (int32, GPU)
+    size_t cb_nonzero; //!< [code block] its decoder input's non-zero soft values (int32)
     size_t tb_shapes; //!< [TB] 3 gather-table slots (int32, GPU)
     size_t cb_soft; //!< CPU: the soft buffers' new contents, committed when the batch completes
     size_t cb_out_stride; //!< bytes between code blocks' decoder outputs

@@ -74,7 +74,7 @@ void sch_cpu_kernel::run(const batch_view& b, worker_pool& pool)
         const auto& e = d_cbs.entries[i];
         const auto& p = tbs[e.tb];
         orders[i] = d_orders.get(sch::cb_K(p, e.r), sch::cb_filler(p, e.r), sch::cb_ncb(p, e.r),
-                                 sch::cb_k0(p, e.r) % sch::cb_ncb(p, e.r));
+                                 sch::cb_k0(p, e.r));
         sch::cb_turbo_frame(p, e, i, lay.cb_out_stride, desc[i], tparams[i]);
     }
     const size_t llrs = d_cfg.soft_buffer_llrs();
@@ -92,6 +92,8 @@ void sch_cpu_kernel::run(const batch_view& b, worker_pool& pool)
         sch::dematch(p, e.r, reinterpret_cast<const int8_t*>(s + lay.descrambled_of(size_t(e.tb))),
                      orders[i]->data(), orders[i]->size(), soft_of(p, e.r), staged(i),
                      reinterpret_cast<int8_t*>(s + lay.cb_in + i * sch::CB_IN_STRIDE), sums.data());
+        reinterpret_cast<int32_t*>(s + lay.cb_nonzero)[i] = sch::nonzero_soft_values(
+            reinterpret_cast<const int8_t*>(s + lay.cb_in + i * sch::CB_IN_STRIDE), 3 * sch::cb_K(p, e.r) + 12);
     });
     // 3. Turbo-decode the two groups.
     auto group = [&](cpu_kernel& k, size_t first, size_t count) {
@@ -121,6 +123,9 @@ void sch_cpu_kernel::run(const batch_view& b, worker_pool& pool)
         }
         sch::assemble(tbs[f], s + lay.cb_out + first * lay.cb_out_stride, lay.cb_out_stride,
                       b.out + b.frames[f].out_offset, r, checks);
+        r.uninformed = sch::tb_uninformed(tbs[f], reinterpret_cast<const int32_t*>(s + lay.cb_nonzero) + first);
+        if (r.uninformed)
+            r.crc_ok = 0;
     });
     // 5. The codeword's extrinsic LLRs, per code block, then scrambled per TB.
     if (d_cfg.extrinsic_output) {

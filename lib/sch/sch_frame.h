@@ -38,7 +38,7 @@ struct frame_params {
     int32_t gamma;        //!< G' mod C: the last gamma code blocks get E_hi
     int32_t E_lo, E_hi;   //!< E of code blocks r < C - gamma, and of the others
     int32_t ncb_p, ncb_m; //!< N_cb of K+ and K- code blocks
-    int32_t k0_p, k0_m;   //!< circular-buffer start of K+ and K- code blocks
+    int32_t k0_p, k0_m;   //!< circular-buffer start of K+ and K- code blocks (mod N_cb)
     uint32_t c_init;      //!< scrambling sequence seed (36.211 §6.3.1 / §5.3.1)
     int32_t channel;      //!< channel_kind
     int32_t n_symb;       //!< UL: columns of the channel interleaver (C_mux)
@@ -52,7 +52,7 @@ struct frame_result {
     int32_t crc_ok;     //!< 1 when the TB's CRC24A checks
     int32_t iterations; //!< the most full iterations any code block ran
     int32_t C;          //!< code blocks
-    int32_t reserved;
+    int32_t uninformed; //!< code blocks without enough soft values to decode (cb_informed()); crc_ok is 0 when any
     uint64_t cb_crc;    //!< bit r: code block r's CRC checks (CRC24B, or CRC24A when C = 1)
 };
 

@@ -12,6 +12,11 @@ namespace gpurx {
 namespace core {
 namespace sch {
 
+harq_request harq_request_of(const tb_request& r)
+{
+    return { r.rnti, r.harq_process, r.codeword, r.ndi, r.tbs, r.harq_reset ? 1 : 0 };
+}
+
 harq_pool::harq_pool(int buffers)
 {
     if (buffers < 0)
@@ -31,13 +36,13 @@ bool harq_pool::same_layout(const slot_state& s, const frame_params& p)
            s.ncb_m == p.ncb_m && s.channel == p.channel;
 }
 
-bool harq_pool::must_wait(const tb_request& req) const
+bool harq_pool::must_wait(const harq_request& req) const
 {
     auto it = d_keys.find(key_of(req));
     return it != d_keys.end() && d_slots[size_t(it->second)].pending > 0;
 }
 
-void harq_pool::take(slot_state& s, const key& k, const tb_request& req, const frame_params& p)
+void harq_pool::take(slot_state& s, const key& k, const harq_request& req, const frame_params& p)
 {
     s.used = true;
     s.owner = k;
@@ -53,7 +58,7 @@ void harq_pool::take(slot_state& s, const key& k, const tb_request& req, const f
     s.channel = p.channel;
 }
 
-harq_pool::decision harq_pool::assign(const tb_request& req, const frame_params& p)
+harq_pool::decision harq_pool::assign(const harq_request& req, const frame_params& p)
 {
     decision d;
     const key k = key_of(req);
@@ -66,7 +71,7 @@ harq_pool::decision harq_pool::assign(const tb_request& req, const frame_params&
                                    " is in flight (must_wait)");
         d.slot = it->second;
         s.last_use = d_clock;
-        if (req.ndi != s.ndi || req.tbs != s.tbs || req.harq_reset) {
+        if (req.ndi != s.ndi || req.tbs != s.tbs || req.reset) {
             take(s, k, req, p); // a new TB in this process (or a reset): the old one is discarded
         } else if (!same_layout(s, p)) {
             d.slot = -1;

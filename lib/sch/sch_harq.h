@@ -40,6 +40,16 @@ namespace gpurx {
 namespace core {
 namespace sch {
 
+//! What the pool reads of a TB beside its layout: its buffer's key, and
+//! what tells a new TB from a retransmission. Trivially copyable, so a
+//! block can carry it beside the kernel record until the TB is admitted.
+struct harq_request {
+    int32_t rnti, harq_process, codeword; //!< the key
+    int32_t ndi, tbs;
+    int32_t reset; //!< tb_request::harq_reset
+};
+harq_request harq_request_of(const tb_request& req);
+
 class harq_pool
 {
 public:
@@ -55,9 +65,11 @@ public:
 
     //! True when the buffer \p req would use has a TB in flight: the caller
     //! must wait for it (drain) before assign(), or the two would race.
-    bool must_wait(const tb_request& req) const;
+    bool must_wait(const harq_request& req) const;
+    bool must_wait(const tb_request& req) const { return must_wait(harq_request_of(req)); }
     //! The soft buffer for TB \p req with layout \p p; marks it in flight.
-    decision assign(const tb_request& req, const frame_params& p);
+    decision assign(const harq_request& req, const frame_params& p);
+    decision assign(const tb_request& req, const frame_params& p) { return assign(harq_request_of(req), p); }
     //! The TB that was given \p slot has been decoded.
     void completed(int slot, bool crc_ok);
 
@@ -74,10 +86,10 @@ private:
         int pending = 0;       //!< TBs in flight on it
         uint64_t last_use = 0; //!< for eviction
     };
-    static key key_of(const tb_request& r) { return key{ r.rnti, r.harq_process, r.codeword }; }
+    static key key_of(const harq_request& r) { return key{ r.rnti, r.harq_process, r.codeword }; }
     static bool same_layout(const slot_state& s, const frame_params& p);
     static std::string name_of(const key& k);
-    void take(slot_state& s, const key& k, const tb_request& req, const frame_params& p);
+    void take(slot_state& s, const key& k, const harq_request& req, const frame_params& p);
 
     std::vector<slot_state> d_slots;
     std::map<key, int> d_keys;

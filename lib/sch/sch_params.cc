@@ -65,12 +65,19 @@ std::string tb_request::check() const
         return bad("nl", nl, "must be 1 on the uplink");
     if (n_soft < 0)
         return bad("n_soft", n_soft, "must be >= 0 (0: no soft-buffer limit)");
-    if (kc < 1 || k_mimo < 1 || m_dl_harq < 1 || m_limit < 1)
-        return kc < 1 ? bad("kc", kc, "must be >= 1")
-               : k_mimo < 1 ? bad("k_mimo", k_mimo, "must be >= 1")
-               : m_dl_harq < 1 ? bad("m_dl_harq", m_dl_harq, "must be >= 1")
-                               : bad("m_limit", m_limit, "must be >= 1");
-    if (n_symb < 1 || n_symb > 14)
+    // 36.212 §5.1.4.1.2's values: K_C is 1, 3/2 (not representable here),
+    // 2, 3 or 5; K_MIMO 1 or 2; M_DL_HARQ at most 15 (TDD, 36.213 Table
+    // 7-1); M_limit is 8. Bounded, their product cannot overflow N_IR's
+    // divisor to zero.
+    if (kc < 1 || kc > 5)
+        return bad("kc", kc, "must be in 1..5");
+    if (k_mimo < 1 || k_mimo > 2)
+        return bad("k_mimo", k_mimo, "must be 1 or 2");
+    if (m_dl_harq < 1 || m_dl_harq > 15)
+        return bad("m_dl_harq", m_dl_harq, "must be in 1..15");
+    if (m_limit < 1 || m_limit > 8)
+        return bad("m_limit", m_limit, "must be in 1..8");
+    if (channel == ULSCH && (n_symb < 1 || n_symb > 14)) // uplink only: ignored on the downlink
         return bad("n_symb", n_symb, "must be in 1..14");
     if (g < 1)
         return bad("g", g, "must be >= 1");
@@ -166,9 +173,12 @@ frame_params frame_params_of(const tb_request& req)
             req.n_soft / (long(req.kc) * req.k_mimo * std::min(req.m_dl_harq, req.m_limit));
         return int(std::min<long>(n_ir / s.C, Kw));
     };
+    // k0 (§5.1.4.1.2), reduced modulo N_cb here once: with a soft-buffer
+    // limit it can pass N_cb, and every consumer wants the position in the
+    // circular buffer.
     auto k0_of = [&](int K, int ncb) {
         const int R = subblock_rows(K);
-        return R * (2 * ((ncb + 8 * R - 1) / (8 * R)) * req.rv + 2);
+        return R * (2 * ((ncb + 8 * R - 1) / (8 * R)) * req.rv + 2) % ncb;
     };
     p.ncb_p = ncb_of(s.Kp);
     p.k0_p = k0_of(s.Kp, p.ncb_p);

@@ -192,10 +192,19 @@ void dematch(const frame_params& p, int r, const int8_t* descrambled, const int3
     }
 }
 
+int nonzero_soft_values(const int8_t* dec, int n)
+{
+    int count = 0;
+    for (int c = 0; c < n; c++)
+        count += dec[c] != 0;
+    return count;
+}
+
 void assemble(const frame_params& p, const uint8_t* blocks, size_t stride, uint8_t* out,
               frame_result& res, const int32_t* checks)
 {
     res.C = p.C;
+    res.uninformed = 0;
     res.cb_crc = 0;
     const int L = p.C > 1 ? 24 : 0;
     uint32_t tb_reg = 0;

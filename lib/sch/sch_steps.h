@@ -47,6 +47,10 @@ void descramble_reference(const frame_params& p, const uint8_t* in, int8_t* out)
 void dematch(const frame_params& p, int r, const int8_t* descrambled, const int32_t* order,
              size_t n, const int16_t* soft_in, int16_t* soft_out, int8_t* dec, int32_t* sums);
 
+//! Step 2's count for cb_informed(): the non-zero values of a code block's
+//! decoder input \p dec of \p n int8 soft values.
+int nonzero_soft_values(const int8_t* dec, int n);
+
 /*!
  * Step 4: \p blocks points to code block 0's K hard bits, the others
  * following every \p stride bytes; \p out gets the TB's tbs bits; \p res

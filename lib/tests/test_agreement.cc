@@ -17,6 +17,7 @@
 #include "families.h"
 #include "idd/tests/idd_test_signal.h"
 #include "mimo/tests/mimo_test_util.h"
+#include "ofdm/tests/chanest_test_util.h"
 #include "sch/sch_encoder.h"
 #include "sch/sch_implementations.h"
 #include "test_util.h"
@@ -217,7 +218,7 @@ void agree_mimo(const core::implementation_info& i)
                                 [&](const test::mimo_frame& f) {
                                     auto c = mimo_config_of(i.name, paths);
                                     c.nt = f.params.nt;
-                                    c.modulation = core::mimo::modulation_of_bits(f.params.bits_per_symbol);
+                                    c.modulation = core::qam::modulation_of_bits(f.params.bits_per_symbol);
                                     return !reg.find(i.name)->unsupported(c).empty();
                                 }),
                  frames.end());
@@ -450,6 +451,54 @@ void agree_idd(const core::implementation_info& i)
     EXPECT_LE(double(differ), i.tolerance.decisions * double(total)) << i.name << " against " << i.reference;
 }
 
+// ---- ofdm-chanest: the reference recovers noiseless channels (to the
+// float rounding of its input); others estimate noisy frames as their
+// reference does, H and N0 within the tolerance, the y vectors equal.
+void agree_chanest(const core::implementation_info& i)
+{
+    namespace ch = test::chanest;
+    core::ofdm::chanest_config cfg;
+    cfg.nt = 2, cfg.nr = 4, cfg.used = 96, cfg.repeats = 2, cfg.data_symbols = 2, cfg.group = 1;
+    cfg.implementation = i.name;
+    const bool ref = i.reference.empty();
+    std::mt19937_64 rng(77);
+    std::vector<core::ofdm::chanest_frame_params> params;
+    std::vector<std::vector<ch::cfloat>> frames;
+    std::vector<ch::trial> truth;
+    const ch::mimo_training tr(cfg.nt, cfg.used, cfg.repeats);
+    for (int f = 0; f < 5; f++) {
+        truth.push_back(ch::make_trial(tr, cfg.nr, ref ? 0.0 : 0.05, rng));
+        params.push_back(cfg.frame_params());
+        frames.push_back(ch::frame_input(params.back(), truth.back(), rng));
+    }
+    const auto got = ch::run_pipeline(backend_of(i), cfg, params, frames);
+    ASSERT_EQ(got.size(), frames.size());
+    if (ref) {
+        for (size_t f = 0; f < frames.size(); f++) {
+            EXPECT_EQ(got[f].y, ch::expected_y(params[f], frames[f])) << i.name << " frame " << f;
+            ASSERT_EQ(got[f].h.size(), truth[f].h.size());
+            for (size_t k = 0; k < got[f].h.size(); k++)
+                ASSERT_LT(std::abs(got[f].h[k] - truth[f].h[k]), 1e-5) << i.name << " frame " << f << " entry " << k;
+            EXPECT_LT(got[f].n0, 1e-10) << i.name << " frame " << f;
+        }
+        return;
+    }
+    cfg.implementation = i.reference;
+    const auto want = ch::run_pipeline(test::cpu_backend(), cfg, params, frames);
+    const auto& tol = i.tolerance;
+    for (size_t f = 0; f < frames.size(); f++) {
+        EXPECT_EQ(got[f].y, want[f].y) << i.name << " frame " << f;
+        ASSERT_EQ(got[f].h.size(), want[f].h.size());
+        for (size_t k = 0; k < got[f].h.size(); k++) {
+            ASSERT_TRUE(tol.llr_close(got[f].h[k].real(), want[f].h[k].real()) &&
+                        tol.llr_close(got[f].h[k].imag(), want[f].h[k].imag()))
+                << i.name << " frame " << f << " entry " << k << ": " << got[f].h[k] << " against " << want[f].h[k];
+        }
+        EXPECT_TRUE(tol.llr_close(got[f].n0, want[f].n0)) << i.name << " frame " << f << " N0 " << got[f].n0
+                                                            << " against " << want[f].n0;
+    }
+}
+
 const std::map<std::string, std::function<void(const core::implementation_info&)>>& runners()
 {
     static const std::map<std::string, std::function<void(const core::implementation_info&)>> r{
@@ -460,6 +509,7 @@ const std::map<std::string, std::function<void(const core::implementation_info&)
         { "lte-sch", agree_sch },
         { "copy", agree_copy },
         { "mimo-idd", agree_idd },
+        { "ofdm-chanest", agree_chanest },
     };
     return r;
 }

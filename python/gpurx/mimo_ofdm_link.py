@@ -49,12 +49,23 @@ def mimo_link_parameters(nt, modulation, payload_bytes, code_rate, num):
             "res": data_symbols * num.used * nt}
 
 
+# mimo_ofdm_tx's amplitude for a radio: every I/Q value of data and sync
+# symbols within +-1.0 full scale, at 2 and 4 antennas, every modulation
+# (qa_mimo_ofdm_link test_tx_within_full_scale measures it).
+USRP_AMPLITUDE = 0.25
+
+
 class mimo_ofdm_tx(gr.hier_block2):
     """Payload bytes (a tagged stream) in; nt streams of samples out."""
 
     def __init__(self, nt=2, modulation="qpsk", payload_bytes=128, code_rate=0.5, num=None, gap=200,
-                 rnti=4660, cell_id=1, len_tag_key="packet_len"):
+                 rnti=4660, cell_id=1, len_tag_key="packet_len", amplitude=1.0):
         num = num or ofdm_numerology()
+        # amplitude scales every antenna: 1.0 is a total transmit power of 1
+        # (what the simulation channels assume). OFDM peaks reach several
+        # times the rms, so a radio needs it lower (USRP_AMPLITUDE).
+        if not 0.0 < amplitude <= 100.0:
+            raise ValueError("amplitude must be in (0, 100], got %r" % (amplitude,))
         gr.hier_block2.__init__(self, "mimo_ofdm_tx", gr.io_signature(1, 1, gr.sizeof_char),
                                 gr.io_signature(nt, nt, gr.sizeof_gr_complex))
         self.params = p = mimo_link_parameters(nt, modulation, payload_bytes, code_rate, num)
@@ -75,7 +86,7 @@ class mimo_ofdm_tx(gr.hier_block2):
             b.set_min_output_buffer(2 * items)
         self.scale = []
         for j in range(nt):
-            s = blocks.multiply_const_cc(1.0 / math.sqrt(nt))
+            s = blocks.multiply_const_cc(amplitude / math.sqrt(nt))
             self.scale.append(s)
             self.connect((self.framer, j), s, (self, j))
 
@@ -109,10 +120,12 @@ class mimo_ofdm_rx(gr.hier_block2):
         self.params = p = mimo_link_parameters(nt, modulation, payload_bytes, code_rate, num)
         self.sync = mimo_ofdm_sync(nt, nr, num.fft_len, num.cp_len, num.used, num.repeats, p["data_symbols"],
                                    threads=sync_threads)
-        # The channel within the cyclic prefix: LMMSE smoothing over it.
-        self.estimator = mimo_ofdm_channel_estimator(nt, nr, num.fft_len, num.used, num.repeats,
-                                                     p["data_symbols"], 1, "cpu" if backend == "cpu" else "auto",
-                                                     num.cp_len)
+        # The channel within the cyclic prefix: LMMSE smoothing over it. The
+        # estimator batches OFDM frames on the receiver's backend, half the
+        # frames in flight per batch, as the decoder does.
+        self.estimator = mimo_ofdm_channel_estimator(
+            nt, nr, num.fft_len, num.used, num.repeats, p["data_symbols"], 1, "auto", num.cp_len,
+            options=pipeline_options(max(2, frames_in_flight // 2), 3, flush_us, backend))
         for r in range(nr):
             self.connect((self, r), (self.sync, r))
             self.connect((self.sync, r), (self.estimator, r))

@@ -26,6 +26,23 @@ from .gpurx_python import (burst_framer, burst_sync, lte_sch_decoder_tagged,
 BITS_PER_SYMBOL = {"qpsk": 2, "16qam": 4, "64qam": 6}
 
 
+def cfo_capture_range(sps):
+    """The carrier frequency offset (cycles/sample) burst_sync is stated to
+    find, +-3e-3 at sps 4. Its detector aliases at 1/(2 zc_len sps) (3.9e-3
+    at sps 4); between the two, noise can flip the estimate's sign."""
+    return 3e-3 * 4.0 / sps
+
+
+def cfo_warning(cfo, sps):
+    """A line for a simulation whose CFO lies outside cfo_capture_range(),
+    or None."""
+    r = cfo_capture_range(sps)
+    if abs(cfo) <= r:
+        return None
+    return ("warning: --cfo %.3g is outside the receiver's stated capture range of +-%.3g "
+            "cycles/sample at sps %d: expect estimates of the wrong sign and lost packets" % (cfo, r, sps))
+
+
 def link_parameters(modulation, payload_bytes, code_rate):
     """The transport block of one burst: dict with qm, tbs (payload bits),
     g (codeword bits) and data_symbols (g / qm), for a code rate of about

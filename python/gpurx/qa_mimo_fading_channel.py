@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 #
 # Copyright 2026 gr-gpurx authors
 # SPDX-License-Identifier: GPL-3.0-or-later

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # Copyright 2026 gr-gpurx authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The packet link (docs/radio-link.md) on the backend named by
@@ -131,6 +131,25 @@ class qa_packet_link(gr_unittest.TestCase):
         self.assertEqual(errors.num_messages(), 1)
         reason = pmt.symbol_to_string(pmt.dict_ref(errors.get_message(0), pmt.intern("reason"), pmt.PMT_NIL))
         self.assertIn("cut by the end of the stream", reason)
+
+    def test_06b_last_burst_without_a_gap_is_decoded(self):
+        # gap_symbols=0: the stream ends with the last burst's last symbol,
+        # without the filters' tails; the receiver takes them as zeros.
+        tb = gr.top_block()
+        src = gpurx.payload_source(128, 3, 1)
+        tx = gpurx.packet_link_tx(gap_symbols=0)
+        noise = analog.noise_source_c(analog.GR_GAUSSIAN, 0.1, 3)
+        head = blocks.head(gr.sizeof_gr_complex, 3 * tx.burst_samples())
+        add = blocks.add_cc()
+        rx = gpurx.packet_link_rx(backend=BACKEND)
+        errors = blocks.message_debug()
+        tb.connect(src, tx, (add, 0))
+        tb.connect(noise, head, (add, 1))
+        tb.connect(add, rx)
+        tb.msg_connect(rx.sync, "errors", errors, "store")
+        tb.run()
+        self.assertEqual(rx.decoded(), 3)
+        self.assertEqual(errors.num_messages(), 0)
 
     def test_07_a_failed_crc_is_counted_never_delivered(self):
         n = 60

@@ -38,8 +38,12 @@ namespace gpurx {
  * and "n0".
  *
  * A detection the preamble's correlation rejects is counted
- * (false_alarms()). A burst cut by the end of the stream is reported: a
- * warning and a dict on "errors" ("reason", "offset", "dropped").
+ * (false_alarms()). At the end of the stream zeros follow the last sample
+ * for as far as the receiver looks past a burst (its timing search and
+ * equaliser span, the two filters' tails: about 54 symbols), what a radio
+ * sends after its last burst, so a stream's last burst sent without a gap
+ * is found; a burst cut earlier is reported: a warning and a dict on
+ * "errors" ("reason", "offset", "dropped").
  */
 class GPURX_API burst_sync : virtual public gr::block
 {

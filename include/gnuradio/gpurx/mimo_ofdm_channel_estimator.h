@@ -8,6 +8,7 @@
 
 #include <gnuradio/block.h>
 #include <gnuradio/gpurx/api.h>
+#include <gnuradio/gpurx/pipeline_options.h>
 #include <string>
 
 namespace gr {
@@ -35,6 +36,14 @@ namespace gpurx {
  * over the group; port 2, N0 (one float per group: the frame's estimate
  * from the training residual). Feed mimo_detector with
  * vectors_per_channel = group * data_symbols and noise_input = true.
+ *
+ * It runs on the batching pipeline like every gr-gpurx block (\p options:
+ * backend auto/cpu/cuda, devices, batching): each frame is one batch item
+ * (its used subcarriers on every receive antenna), estimated by the
+ * "ofdm-chanest" family's implementation, cpu-ls (double) or cuda-ls
+ * (float, on the listed GPUs), which agree to float rounding. Frames leave
+ * in order; output lags input by up to slots x max_batch frames, and a
+ * partial batch goes out after flush_us or at the end of the input.
  */
 class GPURX_API mimo_ofdm_channel_estimator : virtual public gr::block
 {
@@ -48,13 +57,17 @@ public:
      * \param repeats the training pattern's repetitions, 2..16 (N0 needs 2)
      * \param data_symbols data OFDM symbols per frame, 1..4096
      * \param group subcarriers per H, dividing used
-     * \param implementation "auto" (CUDA device 0 when usable, else the
-     *        CPU, with one log line), "cpu" or "cuda"
+     * \param implementation "auto" (the registry's choice on the backend
+     *        \p options names), an implementation's name ("cpu-ls",
+     *        "cuda-ls"; gpurx-info lists them), or, kept for compatibility,
+     *        "cpu" or "cuda": a backend, as options.backend = "cpu" or
+     *        "cuda" (an error when options.backend names the other one)
      * \param delay_spread 0: plain least squares per subcarrier; else the
      *        samples from the FFT window's start within which the channel's
      *        impulse response lies (at most the cyclic prefix): LMMSE
      *        smoothing across subcarriers (core::ofdm::smooth_lmmse), on the
-     *        CPU; needs group 1
+     *        host after each frame's least squares; needs group 1
+     * \param options batching, backend and GPUs (pipeline_options)
      */
     static sptr make(int nt,
                      int nr,
@@ -64,9 +77,12 @@ public:
                      int data_symbols,
                      int group = 1,
                      const std::string& implementation = "auto",
-                     int delay_spread = 0);
-    //! "cuda" or "cpu": where the estimates are computed.
+                     int delay_spread = 0,
+                     const pipeline_options& options = pipeline_options());
+    //! "cuda" or "cpu": the backend the estimates are computed on (as backend()).
     virtual std::string implementation() const = 0;
+    //! The backend in use: "cuda" or "cpu".
+    virtual std::string backend() const = 0;
     //! y vectors per H: group * data_symbols (mimo_detector's vectors_per_channel).
     virtual int vectors_per_channel() const = 0;
     //! Frames processed.

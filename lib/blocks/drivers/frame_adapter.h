@@ -19,6 +19,7 @@
 #include <cstring>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,45 +27,49 @@
 namespace gr {
 namespace gpurx {
 
-//! One frame's shape: its parameter record and sizes.
+//! One frame's shape: its parameter record and sizes. The record and the
+//! note are as long as the family's own types: no family sizes another's.
 struct frame_shape {
-    //! The largest family record: the IDD frame (a detector frame and a TB), 136 bytes.
-    static constexpr size_t max_param_bytes = 160;
-    static constexpr size_t max_note_bytes = 32;
-    std::array<uint8_t, max_param_bytes> params{};
+    std::vector<uint8_t> params; //!< the family's kernel record (set_params())
     size_t in_items = 0;  //!< input items of the frame
     size_t out_bytes = 0; //!< output bytes of the frame
     //! What the family keeps about the frame beside its kernel record, for
-    //! its frame_admission (the shared channel: the TB's HARQ process, ndi).
-    std::array<uint8_t, max_note_bytes> note{};
+    //! its frame_admission (the shared channel: the TB's HARQ key, ndi).
+    std::vector<uint8_t> note;
 
     template <typename P>
     void set_params(const P& p)
     {
-        static_assert(sizeof(P) <= max_param_bytes, "frame parameters too large");
+        params.resize(sizeof(P));
         std::memcpy(params.data(), &p, sizeof(P));
     }
     template <typename P>
     P params_as() const
     {
-        static_assert(sizeof(P) <= max_param_bytes, "frame parameters too large");
-        P p;
-        std::memcpy(&p, params.data(), sizeof(P));
-        return p;
+        return read_as<P>(params, "params");
     }
     template <typename N>
     void set_note(const N& n)
     {
-        static_assert(sizeof(N) <= max_note_bytes, "frame note too large");
+        note.resize(sizeof(N));
         std::memcpy(note.data(), &n, sizeof(N));
     }
     template <typename N>
     N note_as() const
     {
-        static_assert(sizeof(N) <= max_note_bytes, "frame note too large");
-        N n;
-        std::memcpy(&n, note.data(), sizeof(N));
-        return n;
+        return read_as<N>(note, "note");
+    }
+
+private:
+    template <typename T>
+    static T read_as(const std::vector<uint8_t>& bytes, const char* what)
+    {
+        if (bytes.size() != sizeof(T))
+            throw std::logic_error(std::string("frame_shape: ") + what + " of " + std::to_string(bytes.size()) +
+                                   " bytes read as a type of " + std::to_string(sizeof(T)));
+        T t;
+        std::memcpy(&t, bytes.data(), sizeof(T));
+        return t;
     }
 };
 

@@ -62,18 +62,23 @@ void pdu_driver::stop()
                                 d_backlog.size());
 }
 
+pmt::pmt_t error_dict(const std::string& why, const char* action)
+{
+    pmt::pmt_t d = pmt::make_dict();
+    d = pmt::dict_add(d, pmt::mp("reason"), pmt::mp(why));
+    return pmt::dict_add(d, pmt::mp("action"), pmt::mp(action));
+}
+
 void pdu_driver::report(const std::string& why)
 {
     d_holder.logger()->warn("PDU dropped: {}", why);
-    d_block.message_port_pub(d_errors_port,
-                             pmt::dict_add(pmt::make_dict(), pmt::mp("reason"), pmt::mp(why)));
+    d_block.message_port_pub(d_errors_port, error_dict(why, "dropped"));
 }
 
 void pdu_driver::notify(const std::string& why)
 {
     d_holder.logger()->warn("{}", why);
-    d_block.message_port_pub(d_errors_port,
-                             pmt::dict_add(pmt::make_dict(), pmt::mp("reason"), pmt::mp(why)));
+    d_block.message_port_pub(d_errors_port, error_dict(why, "processed"));
 }
 
 void pdu_driver::publish_ready(bool block)

@@ -6,7 +6,9 @@
 // The PDU deployment, shared by every family: a PDU in on "pdus" is one
 // frame; its output leaves on "pdus" in order, with the input's metadata and
 // the family's entries added. A malformed PDU is logged and published on
-// "errors" (a dict with the reason), never decoded. A family that shapes
+// "errors" (a dict: "reason", and "action" "dropped"), never decoded; a PDU
+// that is decoded but reported (a HARQ contradiction: decoded alone) posts
+// "action" "processed", so a consumer counts each PDU once. A family that shapes
 // frames from their metadata gets the PDU's (frame_adapter::shape_frame());
 // one whose frames depend on earlier ones has them admitted in order
 // (blocks/frame_admission.h).
@@ -37,6 +39,11 @@
 
 namespace gr {
 namespace gpurx {
+
+//! An "errors" message: {"reason": why, "action": action}; \p action is
+//! "dropped" (the frame was not processed) or "processed" (it was, and
+//! leaves on the output as well).
+pmt::pmt_t error_dict(const std::string& why, const char* action);
 
 class pdu_driver
 {

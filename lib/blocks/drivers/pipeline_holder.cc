@@ -51,14 +51,17 @@ pipeline_holder::pipeline_holder(const frame_adapter& adapter,
                                  gr::logger_ptr logger)
     : d_adapter(adapter), d_cfg(pipeline_config_of(options, adapter)), d_logger(std::move(logger))
 {
-    d_backend = core::select_backend(options.backend, options.devices);
-    if (d_backend.kind == core::backend_kind::cuda && !adapter.kernels().cuda) {
-        // A family (or configuration) with no CUDA implementation in this build.
+    if (adapter.kernels().cuda) {
+        d_backend = core::select_backend(options.backend, options.devices);
+    } else {
+        // A family (or configuration) with no CUDA implementation in this
+        // build: nothing to choose, and the log line says so rather than
+        // naming a request nobody made.
         if (options.backend == "cuda")
-            throw std::runtime_error("backend=\"cuda\" cannot be used: this decoder has no CUDA "
+            throw std::runtime_error("backend=\"cuda\" cannot be used: this block has no CUDA "
                                      "implementation in this build (gpurx-info lists them)");
-        d_backend = { core::backend_kind::cpu, {},
-                      "backend=auto: this decoder has no CUDA implementation in this build; using the CPU backend" };
+        core::select_backend(options.backend, options.devices); // still refuses a bad backend name
+        d_backend = { core::backend_kind::cpu, {}, "running on the CPU: this block has no CUDA implementation" };
     }
     // At construction, not in start(): GNU Radio cannot report an exception
     // thrown from start() (tb.start() would never return).

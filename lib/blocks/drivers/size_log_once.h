@@ -8,7 +8,7 @@
 // stream of packets of one size the object refuses would log the same line
 // per packet. The sizes remembered are bounded (a deployment can ask for
 // any size): past max_sizes distinct ones, a new size's message goes to the
-// debug level instead, every time.
+// trace level instead, every time (Debian ships GNU Radio logging debug to stdout).
 #ifndef INCLUDED_GPURX_BLOCKS_SIZE_LOG_ONCE_H
 #define INCLUDED_GPURX_BLOCKS_SIZE_LOG_ONCE_H
 
@@ -21,7 +21,7 @@ namespace gpurx {
 class size_log_once
 {
 public:
-    enum class level { info, debug, none };
+    enum class level { info, trace, none };
 
     static constexpr size_t max_sizes = 64;
 
@@ -31,7 +31,7 @@ public:
         if (d_seen.count(size))
             return level::none;
         if (d_seen.size() >= max_sizes)
-            return level::debug;
+            return level::trace;
         d_seen.insert(size);
         return level::info;
     }
@@ -44,8 +44,8 @@ public:
         case level::info:
             logger->info(args...);
             break;
-        case level::debug:
-            logger->debug(args...);
+        case level::trace:
+            logger->trace(args...);
             break;
         case level::none:
             break;

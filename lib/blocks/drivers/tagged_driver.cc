@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "blocks/drivers/tagged_driver.h"
+#include "blocks/drivers/packet_length.h"
+#include "blocks/drivers/pdu_driver.h" // error_dict
 #include "blocks/drivers/frame_admission.h"
 #include "blocks/drivers/stream_end.h"
 
@@ -45,11 +47,10 @@ void tagged_driver::forecast(int, gr_vector_int& required) const
     required[0] = (p && p->pending() > 0) ? 0 : 1;
 }
 
-void tagged_driver::report(uint64_t offset, const std::string& why, long long length)
+void tagged_driver::report(uint64_t offset, const std::string& why, long long length, const char* action)
 {
     d_holder.logger()->warn("input item {}: {}", offset, why);
-    pmt::pmt_t d = pmt::make_dict();
-    d = pmt::dict_add(d, pmt::mp("reason"), pmt::mp(why));
+    pmt::pmt_t d = error_dict(why, action);
     d = pmt::dict_add(d, pmt::mp("offset"), pmt::from_uint64(offset));
     if (length >= 0)
         d = pmt::dict_add(d, pmt::mp("length"), pmt::from_uint64(uint64_t(length)));
@@ -65,8 +66,7 @@ void tagged_driver::report_conflict(uint64_t offset, const std::string& values, 
                             " tags with different values at this item (" + values +
                             "): the first, " + pmt::write_string(used) + ", is used";
     d_holder.logger()->warn("input item {}: {}", offset, why);
-    pmt::pmt_t d = pmt::make_dict();
-    d = pmt::dict_add(d, pmt::mp("reason"), pmt::mp(why));
+    pmt::pmt_t d = error_dict(why, "processed");
     d = pmt::dict_add(d, pmt::mp("offset"), pmt::from_uint64(offset));
     d_block.message_port_pub(d_errors_port, d);
 }
@@ -103,7 +103,7 @@ void tagged_driver::commit(core::batch_pipeline& pipe)
         if (!said.info.empty())
             d_holder.logger()->info("input item {}: {}", d_packet.start, said.info);
         if (!said.error.empty())
-            report(d_packet.start, said.error, (long long)d_packet.shape.in_items);
+            report(d_packet.start, said.error, (long long)d_packet.shape.in_items, "processed");
     }
     if (d_adapter.uses_frame_metadata())
         d_frame_meta.push_back(d_packet.meta);
@@ -147,25 +147,7 @@ std::string pmt_description(const pmt::pmt_t& v)
 
 long long tagged_driver::tag_length(const pmt::pmt_t& v, std::string& why) const
 {
-    // Lengths arrive as pmt longs (tagged_stream_block, stream_to_tagged_stream)
-    // or uint64s; anything else is an error, never an exception.
-    long long n;
-    if (pmt::is_integer(v)) {
-        n = pmt::to_long(v);
-    } else if (pmt::is_uint64(v)) {
-        const uint64_t u = pmt::to_uint64(v);
-        n = u > uint64_t(INT64_MAX) ? INT64_MAX : (long long)u;
-    } else {
-        why = pmt::symbol_to_string(d_len_key) + " tag value is " + pmt_description(v) +
-              ", not an integer";
-        return -1;
-    }
-    if (n <= 0) {
-        why = pmt::symbol_to_string(d_len_key) + " tag value " + std::to_string(n) +
-              " is not a packet length";
-        return -1;
-    }
-    return n;
+    return packet_length(d_len_key, v, why);
 }
 
 int tagged_driver::general_work(int noutput_items,

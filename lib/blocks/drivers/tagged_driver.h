@@ -17,8 +17,10 @@
 // hold.
 //
 // Malformed input never stops the stream. Each of these is logged and
-// published on the "errors" port as a dict (reason, offset, and length where
-// known), and the stream resynchronises on the next length tag:
+// published on the "errors" port as a dict (reason, offset, length where
+// known, and action: "dropped" for items not processed, "processed" for a
+// packet still decoded, as the last one below and a HARQ contradiction), and
+// the stream resynchronises on the next length tag:
 //  - a length tag whose value is not an integer, or is <= 0, or fits no frame;
 //  - items that no length tag covers;
 //  - a packet cut short by the next length tag or by the end of the stream;
@@ -73,7 +75,9 @@ private:
         frame_shape shape;
         pmt::pmt_t meta; // the packet's tags (uses_frame_metadata())
     };
-    void report(uint64_t offset, const std::string& why, long long length = -1);
+    //! \p action: "dropped" (items skipped) or "processed" (the packet is
+    //! still decoded; error_dict()).
+    void report(uint64_t offset, const std::string& why, long long length = -1, const char* action = "dropped");
     void close_truncated(const std::string& where);
     //! Length tags of different values at one item: warns, and posts on
     //! "errors", naming the values and the one used (the first).

@@ -122,6 +122,8 @@ void idd_adapter::describe(const core::completed_frame& f, frame_meta& meta) con
     meta.emplace_back(pmt::mp("passes"), pmt::from_long(r->passes));
     meta.emplace_back(pmt::mp("pass_crc"), pmt::from_long(r->pass_crc));
     meta.emplace_back(pmt::mp("iterations"), pmt::from_long(r->tb.iterations));
+    if (r->tb.uninformed) // the detector gave too few non-zero LLRs (H = 0, say)
+        meta.emplace_back(pmt::mp("no_information"), pmt::from_long(r->tb.uninformed));
     if (r->det_status != core::mimo::STATUS_OK)
         meta.emplace_back(pmt::mp("detector_status"), pmt::from_long(r->det_status));
 }

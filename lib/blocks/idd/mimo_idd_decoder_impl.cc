@@ -43,7 +43,7 @@ mimo_idd_decoder::sptr mimo_idd_decoder::make(int nt,
     mimo_idd_config cfg;
     cfg.detector.nt = nt;
     cfg.detector.nr = nr;
-    cfg.detector.modulation = mimo::parse_modulation(modulation);
+    cfg.detector.modulation = qam::parse_modulation(modulation);
     cfg.detector.algorithm = mimo::parse_algorithm(algorithm);
     cfg.detector.max_channels = channels;
     cfg.detector.validate(); // names nt or nr before they size anything

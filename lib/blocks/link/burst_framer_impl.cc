@@ -5,10 +5,11 @@
  */
 #include "blocks/drivers/buffer_limits.h"
 #include "link/burst_format.h"
-#include "mimo/qam.h"
+#include "modulation/qam.h"
 #include <gnuradio/gpurx/burst_framer.h>
 #include <gnuradio/io_signature.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,7 +19,7 @@ namespace gpurx {
 
 namespace {
 namespace lk = core::link;
-namespace mm = core::mimo;
+namespace mm = core::qam;
 
 class burst_framer_impl final : public burst_framer
 {
@@ -27,6 +28,7 @@ class burst_framer_impl final : public burst_framer
     const lk::burst_format d_fmt;
     const int d_gap;
     std::vector<lk::cfloat> d_data;
+    bool d_warned_unpacked = false;
 
     output_buffer_limits d_buffer_limits;
 
@@ -76,6 +78,15 @@ public:
                            "dropped",
                            nitems_read(0), g, d_fmt.data_symbols * d_qm);
             return 0;
+        }
+        // Unpacked bits are expected; another byte is mapped by its lowest
+        // bit (the mapper's rule), and said once: packed bytes here are a
+        // flowgraph mistake that would otherwise only show as CRC failures.
+        if (!d_warned_unpacked && std::any_of(bits, bits + g, [](uint8_t b) { return b > 1; })) {
+            d_warned_unpacked = true;
+            d_logger->warn("packet at input item {}: bytes other than 0 and 1: each is mapped by its "
+                           "lowest bit (unpacked bits expected; said once)",
+                           nitems_read(0));
         }
         for (int d = 0; d < d_fmt.data_symbols; d++) {
             const std::complex<double> s = mm::map_bits(d_mod, bits + size_t(d) * d_qm);

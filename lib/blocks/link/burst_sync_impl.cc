@@ -117,7 +117,7 @@ public:
             take = nin;
             lk::burst_result r;
             while (d_rx.pop(r)) {
-                d_logger->debug("burst at sample {:.2f}: cfo {:.3g}, snr {:.1f} dB, corr {:.2f}",
+                d_logger->trace("burst at sample {:.2f}: cfo {:.3g}, snr {:.1f} dB, corr {:.2f}",
                                 r.timing, r.cfo, r.snr_db, r.corr);
                 d_queue.push_back(std::move(r));
                 d_bursts++;
@@ -131,6 +131,16 @@ public:
             }
         } else if (nin == 0 && !d_at_end && input_finished(*this, nin)) {
             d_at_end = true;
+            // What the receiver looks at past a burst that ends the stream
+            // (burst_receiver::finish()): without it a stream's last burst,
+            // sent without a gap after it, was lost as cut.
+            d_rx.finish();
+            lk::burst_result r;
+            while (d_rx.pop(r)) {
+                d_queue.push_back(std::move(r));
+                d_bursts++;
+            }
+            produced = flush(out, produced, noutput_items);
             if (d_rx.pending()) {
                 const int64_t at = std::max<int64_t>(0, d_rx.pending_sample());
                 report_cut_at_end(*this, d_logger, uint64_t(at),

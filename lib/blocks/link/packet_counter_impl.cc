@@ -3,6 +3,7 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include "blocks/drivers/packet_length.h"
 #include <gnuradio/gpurx/packet_counter.h>
 #include <gnuradio/io_signature.h>
 
@@ -168,7 +169,11 @@ public:
             while (s < starts.size() && starts[s].offset == abs) {
                 if (d_need > 0)
                     d_logger->warn("packet cut short at item {} by the next one: not counted", abs);
-                d_need = size_t(pmt::to_long(starts[s].value));
+                std::string why;
+                const long long len = packet_length(d_len_key, starts[s].value, why);
+                if (len < 0)
+                    d_logger->warn("item {}: {}: packet not counted", abs, why);
+                d_need = len < 0 ? 0 : size_t(len);
                 d_bits.clear();
                 get_tags_in_range(here, 0, abs, abs + 1);
                 bool ok = false;

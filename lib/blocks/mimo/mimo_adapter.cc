@@ -61,7 +61,7 @@ core::mimo_config make_mimo_config(int nt,
     core::mimo_config c;
     c.nt = nt;
     c.nr = nr;
-    c.modulation = core::mimo::parse_modulation(modulation);
+    c.modulation = core::qam::parse_modulation(modulation);
     c.algorithm = core::mimo::parse_algorithm(algorithm);
     c.k = k;
     c.clip = clip;

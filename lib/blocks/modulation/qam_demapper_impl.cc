@@ -3,18 +3,12 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-// gpurx.qam_demapper: max-log soft demapping of the 36.211 constellations.
-//
-// They are product sets: the in-phase part of a point depends only on bits
-// b(0), b(2), b(4), ..., the quadrature part only on b(1), b(3), .... The
-// 2-D minimum over points with b(i)=x therefore splits into the axis of bit
-// i (constrained) plus the other axis (unconstrained), and the latter cancels
-// in the LLR: each bit needs only sqrt(Q) one-dimensional distances, not Q.
-// The axis tables are derived from the shared constellation (mimo/qam.h) and
-// the product structure is checked at construction, so the shortcut cannot
-// silently disagree with the full 2-D max-log.
+// gpurx.qam_demapper: max-log soft demapping of the 36.211 constellations,
+// with the modulation family's per-axis demapper (modulation/qam_demap.h,
+// tested against the full 2-D max-log there). The block adds what a stream
+// needs: per-burst gain and N0 from tags, and NaN/Inf symbols reported.
 #include "mimo/mimo_config.h"
-#include "mimo/qam.h"
+#include "modulation/qam_demap.h"
 #include <gnuradio/gpurx/qam_demapper.h>
 #include <gnuradio/io_signature.h>
 
@@ -22,7 +16,6 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <vector>
@@ -48,15 +41,10 @@ void check_noise_var(float n0)
 }
 
 //! One axis: its levels and, per level, the values of that axis's bits.
-struct axis {
-    std::vector<float> level;
-    std::vector<unsigned> bits; // bit j of the axis (the symbol's bit 2j or 2j+1) at bit j
-};
-
 class qam_demapper_impl final : public qam_demapper
 {
     int d_bits;
-    axis d_axis[2]; // in-phase, quadrature
+    core::qam::axis_demapper d_demap; // the module's demapper arithmetic
     float d_n0;
     float d_gain = 1.0f; // y = gain s + n, from "gain" tags
     uint64_t d_burst = 0;       // NaN/Inf symbols in the current burst
@@ -89,33 +77,16 @@ class qam_demapper_impl final : public qam_demapper
     mutable std::mutex d_mutex; // set_noise_var() from another thread
 
 public:
-    qam_demapper_impl(core::mimo::modulation m, float n0)
+    qam_demapper_impl(core::qam::modulation m, float n0)
         : gr::sync_interpolator("qam_demapper",
                                 gr::io_signature::make(1, 1, sizeof(gr_complex)),
                                 gr::io_signature::make(1, 1, sizeof(float)),
-                                unsigned(core::mimo::bits_per_symbol(m))),
-          d_bits(core::mimo::bits_per_symbol(m)),
+                                unsigned(core::qam::bits_per_symbol(m))),
+          d_bits(core::qam::bits_per_symbol(m)),
+          d_demap(m),
           d_n0(n0)
     {
         check_noise_var(n0);
-        const auto& c = core::mimo::constellation_of(m);
-        std::map<double, unsigned> seen[2];
-        for (size_t q = 0; q < c.points.size(); q++) {
-            unsigned ab[2] = { 0, 0 };
-            for (int i = 0; i < d_bits; i++) // b(0) is the index's most significant bit
-                ab[i & 1] |= ((q >> (d_bits - 1 - i)) & 1u) << (i >> 1);
-            const double v[2] = { c.points[q].real(), c.points[q].imag() };
-            for (int a = 0; a < 2; a++) {
-                const auto it = seen[a].emplace(v[a], ab[a]).first;
-                if (it->second != ab[a])
-                    throw std::logic_error("qam_demapper: the constellation is not a product of its axes");
-            }
-        }
-        for (int a = 0; a < 2; a++)
-            for (const auto& kv : seen[a]) {
-                d_axis[a].level.push_back(float(kv.first));
-                d_axis[a].bits.push_back(kv.second);
-            }
     }
 
     int bits_per_symbol() const override { return d_bits; }
@@ -156,7 +127,6 @@ public:
             return float(1.0 / eff);
         };
         float inv_eff = scale_of(n0, gain), inv_gain = 1.0f / gain;
-        constexpr float inf = std::numeric_limits<float>::infinity();
         for (int s = 0; s < symbols; s++, out += d_bits) {
             // Per-burst gain and N0 from the receiver front end (burst_sync):
             // from the tagged symbol on, y = gain s + n with E|n|^2 = n0,
@@ -194,22 +164,9 @@ public:
             // Far beyond the constellation every distance would overflow to
             // Inf and the LLR be Inf - Inf; clamping leaves the sign and
             // ranks of the distances, so the hard decision, unchanged.
-            const float v[2] = { std::clamp(in[s].real() * inv_gain, -max_abs, max_abs),
-                                 std::clamp(in[s].imag() * inv_gain, -max_abs, max_abs) };
-            for (int a = 0; a < 2; a++) {
-                const axis& ax = d_axis[a];
-                const int axis_bits = d_bits / 2;
-                float m0[4] = { inf, inf, inf, inf }, m1[4] = { inf, inf, inf, inf };
-                for (size_t l = 0; l < ax.level.size(); l++) {
-                    const float d = (v[a] - ax.level[l]) * (v[a] - ax.level[l]);
-                    for (int j = 0; j < axis_bits; j++) {
-                        float& m = ((ax.bits[l] >> j) & 1u) ? m1[j] : m0[j];
-                        m = std::min(m, d);
-                    }
-                }
-                for (int j = 0; j < axis_bits; j++)
-                    out[2 * j + a] = (m0[j] - m1[j]) * inv_eff;
-            }
+            const std::complex<float> v(std::clamp(in[s].real() * inv_gain, -max_abs, max_abs),
+                                        std::clamp(in[s].imag() * inv_gain, -max_abs, max_abs));
+            d_demap.demap_scaled(v, inv_eff, out);
         }
         return noutput_items;
     }
@@ -218,7 +175,7 @@ public:
 
 qam_demapper::sptr qam_demapper::make(const std::string& modulation, float noise_var)
 {
-    return gnuradio::make_block_sptr<qam_demapper_impl>(core::mimo::parse_modulation(modulation),
+    return gnuradio::make_block_sptr<qam_demapper_impl>(core::qam::parse_modulation(modulation),
                                                         noise_var);
 }
 

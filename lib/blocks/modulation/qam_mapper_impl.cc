@@ -3,10 +3,11 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-// gpurx.qam_mapper: a table lookup into the MIMO family's 36.211 constellation
-// (mimo/qam.h), so transmitter and detector cannot disagree on it.
+// gpurx.qam_mapper: a table lookup into the modulation family's 36.211
+// constellation (modulation/qam.h), the one the detectors and demapper use,
+// so transmitter and receiver cannot disagree on it.
 #include "blocks/drivers/bit_bytes.h"
-#include "mimo/qam.h"
+#include "modulation/qam.h"
 #include <gnuradio/gpurx/qam_mapper.h>
 #include <gnuradio/io_signature.h>
 
@@ -26,14 +27,14 @@ class qam_mapper_impl final : public qam_mapper
     const pmt::pmt_t d_error_key = pmt::mp("gpurx_error");
 
 public:
-    explicit qam_mapper_impl(core::mimo::modulation m)
+    explicit qam_mapper_impl(core::qam::modulation m)
         : gr::sync_decimator("qam_mapper",
                              gr::io_signature::make(1, 1, sizeof(uint8_t)),
                              gr::io_signature::make(1, 1, sizeof(gr_complex)),
-                             unsigned(core::mimo::bits_per_symbol(m))),
-          d_bits(core::mimo::bits_per_symbol(m))
+                             unsigned(core::qam::bits_per_symbol(m))),
+          d_bits(core::qam::bits_per_symbol(m))
     {
-        for (const auto& p : core::mimo::constellation_of(m).points)
+        for (const auto& p : core::qam::constellation_of(m).points)
             d_points.emplace_back(float(p.real()), float(p.imag()));
     }
 
@@ -70,7 +71,7 @@ public:
 
 qam_mapper::sptr qam_mapper::make(const std::string& modulation)
 {
-    return gnuradio::make_block_sptr<qam_mapper_impl>(core::mimo::parse_modulation(modulation));
+    return gnuradio::make_block_sptr<qam_mapper_impl>(core::qam::parse_modulation(modulation));
 }
 
 } // namespace gpurx

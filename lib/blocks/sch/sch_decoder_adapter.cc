@@ -6,10 +6,12 @@
 #include "blocks/sch/sch_decoder_adapter.h"
 #include "blocks/drivers/llr_staging.h"
 #include "blocks/sch/sch_metadata.h"
+#include "cuda/cuda_probe.h"
 #include "pipeline/backend.h"
 #include "sch/sch_implementations.h"
 
 #include <cstring>
+#include <unistd.h>
 #include <stdexcept>
 
 namespace gr {
@@ -47,13 +49,37 @@ core::turbo::input_kind parse_sch_input(const std::string& input)
                                 "\": must be \"float\" (float32 LLRs) or \"int8\" (LLR x 8 in a char)");
 }
 
-void check_sch_devices(const pipeline_options& o)
+namespace {
+std::string gib(size_t bytes) { return std::to_string(double(bytes) / double(1ull << 30)).substr(0, 5) + " GiB"; }
+} // namespace
+
+void check_sch_devices(const pipeline_options& o, const core::sch_config& cfg)
 {
     const auto b = core::select_backend(o.backend, o.devices);
-    if (b.kind == core::backend_kind::cuda && b.devices.size() > 1)
+    const bool cuda = b.kind == core::backend_kind::cuda;
+    if (cuda && b.devices.size() > 1)
         throw std::invalid_argument("devices=\"" + o.devices +
                                     "\": the shared-channel decoder keeps its HARQ soft buffers on "
                                     "one GPU; name one device");
+    // The soft buffers are allocated whole when the block starts: refuse
+    // what cannot fit now, naming harq_buffers, rather than fail later
+    // naming the staging. At most half the memory, as the staging's check.
+    const size_t need = size_t(cfg.harq_buffers) * cfg.soft_buffer_llrs() * sizeof(int16_t);
+    size_t have = 0;
+    if (cuda) {
+        const auto& p = core::probe_cuda();
+        const int d = b.devices.empty() ? 0 : b.devices.front();
+        have = d < int(p.devices.size()) ? p.devices[size_t(d)].total_mem : 0;
+    } else {
+        const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+        have = pages > 0 && page > 0 ? size_t(pages) * size_t(page) : 0;
+    }
+    if (have && need > have / 2)
+        throw std::invalid_argument("harq_buffers=" + std::to_string(cfg.harq_buffers) + " needs " + gib(need) +
+                                    " of " + (cuda ? "GPU" : "host") + " memory for soft buffers of max_tbs=" +
+                                    std::to_string(cfg.max_tbs) + " (" + std::to_string(cfg.soft_buffer_llrs()) +
+                                    " int16 LLRs each); this machine has " + gib(have) +
+                                    ": lower harq_buffers or max_tbs");
 }
 
 sch_decoder_adapter::sch_decoder_adapter(const core::sch_config& cfg,
@@ -76,6 +102,8 @@ core::kernel_factories sch_decoder_adapter::kernels() const
 std::string soft_buffer_report(const core::sch_config& cfg, const std::string& backend)
 {
     const size_t bytes = size_t(cfg.harq_buffers) * cfg.soft_buffer_llrs() * sizeof(int16_t);
+    if (cfg.harq_buffers == 0)
+        return "HARQ soft buffers: none (harq_buffers=0): every transmission is decoded alone";
     return "HARQ soft buffers: " + std::to_string(cfg.harq_buffers) + " x " +
            std::to_string(cfg.soft_buffer_llrs()) + " int16 LLRs (" +
            std::to_string(cfg.max_code_blocks()) + " code blocks of max_tbs=" +
@@ -112,7 +140,7 @@ bool sch_decoder_adapter::shape_frame(uint64_t n, const pmt::pmt_t& meta, frame_
     }
     p.input = d_input;
     out.set_params(p);
-    out.set_note(harq_note_of(req));
+    out.set_note(sch::harq_request_of(req));
     out.in_items = n;
     out.out_bytes = size_t(req.tbs);
     return true;
@@ -143,6 +171,11 @@ void sch_decoder_adapter::describe(const core::completed_frame& f, frame_meta& m
     meta.emplace_back(pmt::mp("crc_ok"), pmt::from_bool(r->crc_ok == 1));
     meta.emplace_back(pmt::mp("cb_crc"), pmt::init_u8vector(cb.size(), cb));
     meta.emplace_back(pmt::mp("iterations"), pmt::from_long(r->iterations));
+    // Too few soft values to decode (dead input, a retransmission without
+    // systematic bits decoded alone): crc_ok is false whatever the CRC
+    // said, and this says why.
+    if (r->uninformed)
+        meta.emplace_back(pmt::mp("no_information"), pmt::from_long(r->uninformed));
 }
 
 bool sch_decoder_adapter::pdu_items(const pmt::pmt_t& vec, const uint8_t*& items, size_t& n, std::string& why) const

@@ -10,7 +10,11 @@
 // The TB's parameters come from the frame's metadata (sch_metadata.h); its
 // HARQ soft buffer from the block's harq_pool (sch_harq_admission.h).
 // Each TB is described by "crc_ok", "cb_crc", "iterations" and
-// "transmissions"; a TB that fails its CRC still leaves, flagged.
+// "transmissions"; a TB that fails its CRC still leaves, flagged. A TB
+// whose code blocks received fewer non-zero soft values than information
+// bits (all-zero LLRs, a lone retransmission without systematic bits) is
+// not decoded: crc_ok is false even when its CRC checks (an all-zero TB
+// has a zero CRC), and "no_information" counts those code blocks.
 #ifndef INCLUDED_GPURX_BLOCKS_SCH_SCH_DECODER_ADAPTER_H
 #define INCLUDED_GPURX_BLOCKS_SCH_SCH_DECODER_ADAPTER_H
 
@@ -42,9 +46,10 @@ core::turbo::input_kind parse_sch_input(const std::string& input);
 /*!
  * Refuses (std::invalid_argument naming devices) a CUDA backend over
  * several GPUs: the soft buffers live on each GPU, and batches alternate
- * between them, so a retransmission would not find its buffer.
+ * between them, so a retransmission would not find its buffer. Refuses
+ * (naming harq_buffers) soft buffers larger than half the memory they go to.
  */
-void check_sch_devices(const pipeline_options& options);
+void check_sch_devices(const pipeline_options& options, const core::sch_config& cfg);
 
 //! The log line of the soft buffers' memory of \p cfg on \p backend
 //! ("cuda": device memory, "cpu": host memory).

@@ -31,7 +31,7 @@ struct sch_decoder_args {
 
     sch_decoder_adapter adapter(const pipeline_options& options) const
     {
-        check_sch_devices(options);
+        check_sch_devices(options, config());
         return sch_decoder_adapter(config(), core::sch::parse_channel(channel), parse_sch_input(input));
     }
     core::sch_config config() const

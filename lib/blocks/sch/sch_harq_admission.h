@@ -8,7 +8,8 @@
 // semantics): a TB whose buffer has a TB in flight waits for it; a staged
 // TB is given its soft buffer and told whether to combine; a decoded TB
 // releases its buffer (passed) or keeps it for the next retransmission,
-// and is described with "transmissions". Evictions are logged (info);
+// and is described with "transmissions". The TB's core::sch::harq_request
+// rides in its frame_shape's note from shape_frame() to admit(). Evictions are logged (info);
 // contradictions go to "errors", and the TB is decoded alone.
 #ifndef INCLUDED_GPURX_BLOCKS_SCH_SCH_HARQ_ADMISSION_H
 #define INCLUDED_GPURX_BLOCKS_SCH_SCH_HARQ_ADMISSION_H
@@ -20,15 +21,6 @@
 
 namespace gr {
 namespace gpurx {
-
-//! What the admission needs of a TB beside its frame_params: the HARQ key
-//! and the fields that tell a new TB from a retransmission. It rides in
-//! frame_shape::note.
-struct sch_harq_note {
-    int32_t rnti, harq_process, codeword, ndi, tbs;
-    int32_t reset; //!< tb_request::harq_reset
-};
-sch_harq_note harq_note_of(const core::sch::tb_request& req);
 
 class sch_harq_admission final : public frame_admission
 {

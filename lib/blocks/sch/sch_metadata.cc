@@ -113,8 +113,13 @@ bool tb_request_of(const pmt::pmt_t& meta,
     long long g = -1;
     if (!int_key(meta, "g", g_items < 0 ? need::required : need::optional, g, why))
         return false;
+    const bool g_given = pmt::dict_has_key(meta, pmt::mp("g"));
+    if (g_given && g < 1) {
+        why = "g=" + std::to_string(g) + ": must be >= 1";
+        return false;
+    }
     if (g_items >= 0) {
-        if (g >= 0 && g != g_items) {
+        if (g_given && g != g_items) {
             why = "g=" + std::to_string(g) + " in the metadata, but the frame holds " +
                   std::to_string(g_items) + " LLRs (G is the frame's length)";
             return false;

@@ -5,7 +5,7 @@
  */
 // Test signals of the IDD receiver, built from the public parts only: a TB
 // of random bits through the transport encoder (sch_encoder), its G coded
-// bits mapped to QAM (mimo::map_bits) in the detector's output order, sent
+// bits mapped to QAM (qam::map_bits) in the detector's output order, sent
 // over independent Rayleigh channels (one H per channel, entries CN(0,
 // 1/nt)) with white noise of variance n0, and the IDD frame (idd_frame.h)
 // carrying them; and the IDD pipeline run over such frames.
@@ -14,7 +14,7 @@
 
 #include "idd/idd_frame.h"
 #include "idd/idd_implementations.h"
-#include "mimo/qam.h"
+#include "modulation/qam.h"
 #include "sch/sch_encoder.h"
 #include "sch/sch_params.h"
 #include "test_util.h"
@@ -59,7 +59,7 @@ inline idd_tb make_idd_tb(const idd_shape& s, float n0, int rnti, std::mt19937& 
         b = uint8_t(coin(rng));
     core::sch::sch_encoder enc;
     const auto coded = enc.encode(t.sent.data(), t.sent.size(), req);
-    const auto mod = core::mimo::modulation_of_bits(s.qm);
+    const auto mod = core::qam::modulation_of_bits(s.qm);
     std::normal_distribution<float> g;
     const float h_sd = std::sqrt(0.5f / float(s.nt)), n_sd = std::sqrt(0.5f * n0);
     for (int c = 0; c < s.channels; c++) {
@@ -73,7 +73,7 @@ inline idd_tb make_idd_tb(const idd_shape& s, float n0, int rnti, std::mt19937& 
         for (int v = 0; v < s.vectors; v++) {
             std::vector<std::complex<double>> x(size_t(s.nt));
             for (int j = 0; j < s.nt; j++)
-                x[size_t(j)] = core::mimo::map_bits(
+                x[size_t(j)] = core::qam::map_bits(
                     mod, coded.data() + ((size_t(c) * s.vectors + size_t(v)) * s.nt + size_t(j)) * s.qm);
             for (int r = 0; r < s.nr; r++) {
                 std::complex<double> y = 0;
@@ -94,7 +94,7 @@ inline core::mimo_idd_config idd_test_config(const idd_shape& s, core::mimo::alg
     core::mimo_idd_config c;
     c.detector.nt = s.nt;
     c.detector.nr = s.nr;
-    c.detector.modulation = core::mimo::modulation_of_bits(s.qm);
+    c.detector.modulation = core::qam::modulation_of_bits(s.qm);
     c.detector.algorithm = a;
     c.detector.max_channels = s.channels;
     c.decoder.turbo.iterations = 6;

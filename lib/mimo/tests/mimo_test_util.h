@@ -11,6 +11,7 @@
 #define INCLUDED_GPURX_MIMO_TEST_UTIL_H
 
 #include "test_util.h"
+#include "modulation/tests/qam_test_util.h"
 #include "mimo/mimo_frame.h"
 #include "mimo/mimo_implementations.h"
 #include "pipeline/batch_pipeline.h"
@@ -31,28 +32,6 @@ namespace test {
 
 using cf = std::complex<float>;
 using cd = std::complex<double>;
-
-//! 36.211 7.1.2-7.1.5: the point of symbol index idx (b(0) = most significant bit).
-inline cd standard_point(int bits, unsigned idx)
-{
-    auto s = [&](int i) {
-        return 1.0 - 2.0 * ((idx >> (bits - 1 - i)) & 1);
-    }; // 1 - 2 b(i)
-    switch (bits) {
-    case 2:
-        return cd(s(0), s(1)) / std::sqrt(2.0);
-    case 4:
-        return cd(s(0) * (2 - s(2)), s(1) * (2 - s(3))) / std::sqrt(10.0);
-    case 6:
-        return cd(s(0) * (4 - s(2) * (2 - s(4))), s(1) * (4 - s(3) * (2 - s(5)))) /
-               std::sqrt(42.0);
-    case 8:
-        return cd(s(0) * (8 - s(2) * (4 - s(4) * (2 - s(6)))),
-                  s(1) * (8 - s(3) * (4 - s(5) * (2 - s(7))))) /
-               std::sqrt(170.0);
-    }
-    throw std::invalid_argument("standard_point: bits");
-}
 
 //! Exhaustive max-log LLRs (L = ln P(1)/P(0)) of one vector, antenna 0's bits first.
 inline std::vector<double>
@@ -158,11 +137,6 @@ inline std::vector<float> random_priors(size_t n, double sigma, std::mt19937& rn
     return la;
 }
 
-//! The stated tolerance of "equal" between detectors: 1e-4 absolute + 1e-3 relative.
-inline bool llr_close(double got, double want)
-{
-    return std::abs(got - want) <= 1e-4 + 1e-3 * std::abs(want);
-}
 
 enum class channel_kind {
     rayleigh, //!< i.i.d. CN(0, 1) entries

@@ -6,8 +6,11 @@
 // MIMO channel estimation against the truth: training symbols made here
 // from the definition (Y_t = H X_t + W), exact recovery without noise, the
 // mean squared error against the least-squares bound N0 / T, and the noise
-// estimate, by statistics.
+// estimate, by statistics. Then the family on the batching pipeline: cpu-ls
+// bit for bit estimate_mimo_channel, cuda-ls within float rounding of it,
+// the y vectors in the detector's order, frames the kernel cannot run.
 #include "ofdm/mimo_chanest.h"
+#include "chanest_test_util.h"
 
 #include <gtest/gtest.h>
 #include <cmath>
@@ -15,59 +18,9 @@
 
 using namespace gr::gpurx::core::ofdm;
 
-namespace {
-
-struct trial {
-    std::vector<cfloat> h; // per subcarrier, row-major nr x nt
-    std::vector<cfloat> y; // (t * nr + r) * used + k
-};
-
-// Hadamard entry written out independently of mimo_training::cover.
-float hadamard(int nt, int j, int c)
-{
-    static const int h2[2][2] = { { 1, 1 }, { 1, -1 } };
-    int s = 1;
-    for (int b = 1; b < nt; b <<= 1) {
-        const int jb = (j & b) ? 1 : 0, cb = (c & b) ? 1 : 0;
-        s *= h2[jb][cb];
-    }
-    return float(s);
-}
-
-//! The training symbols received through x.h (per subcarrier) with noise n0:
-//! x.y from the definition, Y_t = H X_t + W.
-void receive_training(const mimo_training& tr, int nr, double n0, std::mt19937_64& rng, trial& x)
-{
-    const int nt = tr.nt, K = tr.used, T = tr.symbols();
-    x.y.resize(size_t(T) * nr * K);
-    std::normal_distribution<double> w(0.0, std::sqrt(n0 / 2.0));
-    for (int t = 0; t < T; t++)
-        for (int r = 0; r < nr; r++)
-            for (int k = 0; k < K; k++) {
-                std::complex<double> v = 0.0;
-                for (int j = 0; j < nt; j++)
-                    v += std::complex<double>(x.h[(size_t(k) * nr + r) * nt + j]) * double(hadamard(nt, j, t % nt)) *
-                         std::complex<double>(tr.sequence()[k]);
-                if (n0 > 0.0)
-                    v += std::complex<double>(w(rng), w(rng));
-                x.y[(size_t(t) * nr + r) * K + k] = cfloat(v);
-            }
-}
-
-//! Independent Rayleigh H per subcarrier (or one for all, flat), then its training.
-trial make_trial(const mimo_training& tr, int nr, double n0, std::mt19937_64& rng, bool flat = false)
-{
-    std::normal_distribution<double> g(0.0, std::sqrt(0.5));
-    const int nt = tr.nt, K = tr.used;
-    trial x;
-    x.h.resize(size_t(K) * nr * nt);
-    for (size_t i = 0; i < x.h.size(); i++)
-        x.h[i] = (flat && i >= size_t(nr) * nt) ? x.h[i % (size_t(nr) * nt)] : cfloat(float(g(rng)), float(g(rng)));
-    receive_training(tr, nr, n0, rng, x);
-    return x;
-}
-
-} // namespace
+using namespace gr::gpurx::test::chanest;
+namespace test = gr::gpurx::test;
+namespace core = gr::gpurx::core;
 
 TEST(MimoTraining, CoverIsHadamardAndSequenceHasUnitModulus)
 {
@@ -155,31 +108,141 @@ TEST(MimoChanest, BadParametersAreNamed)
     }
 }
 
-#include "ofdm/mimo_chanest_cuda.h"
+namespace {
 
-TEST(MimoChanestCuda, AgreesWithTheCpu)
+//! Frames of \p cfg's shape (and, with \p smaller, every other one of half
+//! the used subcarriers) through the pipeline on \p where, against
+//! estimate_mimo_channel per frame: H within \p h_tol (0: bit for bit), N0
+//! within the relative \p n0_tol, the y vectors exact.
+void check_pipeline(const core::backend_choice& where, const core::ofdm::chanest_config& cfg, double h_tol,
+                    double n0_tol, bool smaller, uint64_t seed)
 {
-    std::mt19937_64 rng(4);
+    std::mt19937_64 rng(seed);
+    std::vector<core::ofdm::chanest_frame_params> params;
+    std::vector<std::vector<cfloat>> frames;
+    std::vector<chanest_result> want;
+    for (int f = 0; f < 7; f++) {
+        auto p = cfg.frame_params();
+        if (smaller && f % 2 == 1)
+            p.used = cfg.used / 2;
+        const mimo_training tr(p.nt, p.used, p.repeats);
+        const trial x = make_trial(tr, p.nr, 0.05, rng);
+        params.push_back(p);
+        frames.push_back(frame_input(p, x, rng));
+        want.push_back(estimate_mimo_channel(tr, p.nr, x.y.data(), p.group));
+    }
+    const auto got = test::chanest::run_pipeline(where, cfg, params, frames);
+    ASSERT_EQ(got.size(), frames.size());
+    for (size_t f = 0; f < frames.size(); f++) {
+        SCOPED_TRACE("frame " + std::to_string(f) + ", used " + std::to_string(params[f].used));
+        EXPECT_EQ(got[f].status, core::ofdm::CHANEST_OK);
+        EXPECT_EQ(got[f].y, expected_y(params[f], frames[f]));
+        ASSERT_EQ(got[f].h.size(), want[f].h.size());
+        if (h_tol == 0.0) {
+            EXPECT_EQ(got[f].h, want[f].h);
+            EXPECT_EQ(got[f].n0, want[f].n0);
+        } else {
+            double worst = 0.0;
+            for (size_t i = 0; i < want[f].h.size(); i++)
+                worst = std::max(worst, double(std::abs(got[f].h[i] - want[f].h[i])));
+            // Float against double over T terms of magnitude ~1.
+            EXPECT_LT(worst, h_tol);
+            EXPECT_NEAR(got[f].n0 / want[f].n0, 1.0, n0_tol);
+        }
+    }
+}
+
+//! Frames the kernel cannot run: a record that is not a frame, one larger
+//! than the configuration, byte counts that disagree with the record.
+void check_bad_frames(const core::backend_choice& where)
+{
+    core::ofdm::chanest_config cfg;
+    cfg.nt = 2, cfg.nr = 2, cfg.used = 48, cfg.repeats = 2, cfg.data_symbols = 3, cfg.group = 1;
+    std::mt19937_64 rng(9);
+    const auto good = cfg.frame_params();
+    auto bad_group = good, too_big = good, short_in = good;
+    bad_group.group = 5;
+    too_big.used = 96;
+    const mimo_training tr(2, 48, 2);
+    const auto in = frame_input(good, make_trial(tr, 2, 0.05, rng), rng);
+    std::vector<cfloat> in_big(core::ofdm::chanest_in_values(too_big), cfloat(1, 1));
+    std::vector<cfloat> in_short(in.begin(), in.end() - 1);
+    const auto got = test::chanest::run_pipeline(where, cfg, { good, bad_group, too_big, short_in, good },
+                                                 { in, in, in_big, in_short, in });
+    ASSERT_EQ(got.size(), 5u);
+    for (size_t f : { 0, 4 })
+        EXPECT_EQ(got[f].status, core::ofdm::CHANEST_OK) << f;
+    for (size_t f : { 1, 2, 3 }) {
+        EXPECT_EQ(got[f].status, core::ofdm::CHANEST_BAD_FRAME) << f;
+        EXPECT_EQ(got[f].n0, 0.0) << f;
+        for (auto v : got[f].y)
+            ASSERT_EQ(v, cfloat(0, 0)) << f;
+        for (auto v : got[f].h)
+            ASSERT_EQ(v, cfloat(0, 0)) << f;
+    }
+    EXPECT_EQ(got[0].h, got[4].h);
+    EXPECT_NE(core::ofdm::chanest_frame_problem(too_big, cfg).find("estimates"), std::string::npos);
+    EXPECT_NE(core::ofdm::chanest_frame_problem(bad_group, cfg).find("group"), std::string::npos);
+}
+
+core::ofdm::chanest_config config_of(int nt, int nr, int used, int group, const char* impl)
+{
+    core::ofdm::chanest_config c;
+    c.nt = nt, c.nr = nr, c.used = used, c.repeats = 2, c.data_symbols = 3, c.group = group;
+    c.implementation = impl;
+    return c;
+}
+
+} // namespace
+
+TEST(MimoChanestPipeline, CpuIsTheFunctionBitForBit)
+{
     for (int nt : { 1, 2, 4, 8 })
         for (int group : { 1, 4 }) {
-            const int nr = nt, K = 600;
-            const mimo_training tr(nt, K, 2);
-            const trial x = make_trial(tr, nr, 0.05, rng);
-            const chanest_result cpu = estimate_mimo_channel(tr, nr, x.y.data(), group);
-            mimo_chanest_cuda gpu(tr, nr, group);
-            // Twice: the buffers are reused from frame to frame.
-            for (int rep = 0; rep < 2; rep++) {
-                const chanest_result g = gpu.estimate(x.y.data());
-                ASSERT_EQ(g.h.size(), cpu.h.size());
-                double worst = 0.0;
-                for (size_t i = 0; i < cpu.h.size(); i++)
-                    worst = std::max(worst, double(std::abs(g.h[i] - cpu.h[i])));
-                // Float against double over T terms of magnitude ~1.
-                EXPECT_LT(worst, 1e-5) << nt << "x" << nr << " group " << group;
-                EXPECT_NEAR(g.n0 / cpu.n0, 1.0, 1e-4) << nt << "x" << nr << " group " << group;
-            }
+            SCOPED_TRACE(std::to_string(nt) + "x" + std::to_string(nt) + " group " + std::to_string(group));
+            check_pipeline(test::cpu_backend(), config_of(nt, nt, 120, group, "auto"), 0.0, 0.0, nt == 2, 10 + nt);
         }
+    // Fewer transmit than receive antennas, the entry named.
+    check_pipeline(test::cpu_backend(), config_of(2, 4, 48, 1, "cpu-ls"), 0.0, 0.0, false, 20);
 }
+
+TEST(MimoChanestPipeline, CpuFramesItCannotRunAreZerosAndSaySo) { check_bad_frames(test::cpu_backend()); }
+
+TEST(MimoChanestPipeline, RegistryNamesAndChoices)
+{
+    auto c = config_of(2, 2, 48, 1, "auto");
+    const auto choice = core::choose_chanest_implementation(c);
+    EXPECT_EQ(choice.cpu, "cpu-ls");
+#ifdef GPURX_HAVE_CUDA
+    EXPECT_EQ(choice.cuda, "cuda-ls");
+#else
+    EXPECT_EQ(choice.cuda, "");
+#endif
+    c.implementation = "gpu";
+    try {
+        core::choose_chanest_implementation(c);
+        FAIL();
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("implementation"), std::string::npos);
+    }
+    auto bad = config_of(3, 2, 48, 1, "auto");
+    EXPECT_THROW(bad.validate(), std::invalid_argument);
+}
+
+TEST(MimoChanestCuda, AgreesWithTheCpuThroughThePipeline)
+{
+    // cuda-ls against estimate_mimo_channel, frame by frame, batches of 3
+    // (the scratch reused from batch to batch), frames of two shapes mixed.
+    for (int nt : { 1, 2, 4, 8 })
+        for (int group : { 1, 4 }) {
+            SCOPED_TRACE(std::to_string(nt) + "x" + std::to_string(nt) + " group " + std::to_string(group));
+            check_pipeline(test::cuda_backend(), config_of(nt, nt, 600, group, "cuda-ls"), 1e-5, 1e-4, nt == 2,
+                           30 + nt);
+        }
+    check_pipeline(test::cuda_backend(), config_of(2, 4, 48, 1, "auto"), 1e-5, 1e-4, false, 40);
+}
+
+TEST(MimoChanestCuda, FramesItCannotRunAreZerosAndSaySo) { check_bad_frames(test::cuda_backend()); }
 
 TEST(MimoChanest, LmmseSmoothingOfAChannelWithinTheWindow)
 {

@@ -64,6 +64,12 @@ public:
         GPURX_CUDA_CHECK_CTX(cudaMalloc(&d_shapes.first, sch::SHAPE_SLOTS * sch::SHAPE_STRIDE * sizeof(int16_t)),
                              "cuda-sch gather tables");
         GPURX_CUDA_CHECK_CTX(cudaMalloc(&d_shapes.n, sch::SHAPE_SLOTS * sizeof(int32_t)), "cuda-sch gather tables");
+        d_slot_event.assign(sch::SHAPE_SLOTS, -1);
+        // The memset and the tables' cudaMemcpy (from pageable memory: it may
+        // return before the DMA lands) run on the legacy default stream, with
+        // which the slots' non-blocking streams do not synchronise: done
+        // before any batch can read them.
+        GPURX_CUDA_CHECK(cudaStreamSynchronize(0));
     }
     ~sch_cuda_kernel() override
     {
@@ -72,6 +78,8 @@ public:
                 cudaEventSynchronize(r.event), cudaEventDestroy(r.event);
             cudaFreeHost(r.host);
         }
+        for (cudaEvent_t e : d_build_events)
+            cudaEventDestroy(e);
         cudaFree(d_soft);
         cudaFree(d_crc);
         cudaFree(d_shapes.first);
@@ -173,8 +181,20 @@ private:
         std::vector<int32_t>& slots = d_slot_scratch;
         slots.assign(3 * n, 0);
         sch::shape_builds builds{};
+        auto st = static_cast<cudaStream_t>(stream);
         auto flush = [&] {
+            if (builds.count == 0)
+                return;
             sch::launch_build_shapes(d_shapes, builds, stream);
+            // The tables are shared by every slot, each on its own stream: a
+            // batch on another stream that meets these shapes waits for this
+            // event (below) before its dematching reads them.
+            cudaEvent_t ev = nullptr;
+            GPURX_CUDA_CHECK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+            d_build_events.push_back(ev);
+            GPURX_CUDA_CHECK(cudaEventRecord(ev, st));
+            for (int k = 0; k < builds.count; k++)
+                d_slot_event[size_t(builds.slot[k])] = int(d_build_events.size() - 1);
             builds.count = 0;
         };
         for (size_t f = 0; f < n; f++) {
@@ -184,7 +204,7 @@ private:
                 if (r < 0)
                     continue;
                 const sch::shape_key k{ sch::cb_K(p, r), sch::cb_filler(p, r), sch::cb_ncb(p, r),
-                                        sch::cb_k0(p, r) % sch::cb_ncb(p, r) };
+                                        sch::cb_k0(p, r) };
                 const auto key = std::make_tuple(k.K, k.F, k.ncb, k.k0);
                 auto it = d_shape_slot.find(key);
                 if (it == d_shape_slot.end()) {
@@ -202,6 +222,22 @@ private:
             }
         }
         flush();
+        // Shapes whose build may still be running, perhaps on another slot's
+        // stream: this stream waits for it (an event seen complete once is
+        // forgotten, so a warm decoder makes no CUDA call here).
+        for (const int32_t slot : slots) {
+            int& e = d_slot_event[size_t(slot)];
+            if (e < 0)
+                continue;
+            const cudaError_t q = cudaEventQuery(d_build_events[size_t(e)]);
+            if (q == cudaSuccess) {
+                e = -1;
+                continue;
+            }
+            if (q != cudaErrorNotReady)
+                GPURX_CUDA_CHECK(q);
+            GPURX_CUDA_CHECK(cudaStreamWaitEvent(st, d_build_events[size_t(e)], 0));
+        }
         auto& r = d_ring[d_ring_next++ % d_ring.size()];
         if (r.event)
             GPURX_CUDA_CHECK(cudaEventSynchronize(r.event)); // its last copy: long done
@@ -214,7 +250,6 @@ private:
             r.capacity = slots.size();
         }
         std::copy(slots.begin(), slots.end(), r.host);
-        auto st = static_cast<cudaStream_t>(stream);
         GPURX_CUDA_CHECK(cudaMemcpyAsync(dev_slots, r.host, slots.size() * sizeof(int32_t), cudaMemcpyHostToDevice, st));
         GPURX_CUDA_CHECK(cudaEventRecord(r.event, st));
         return reinterpret_cast<const int32_t*>(dev_slots);
@@ -238,6 +273,9 @@ private:
     sch::shape_tables d_shapes{};
     bool d_tables_allowed = true;
     std::map<std::tuple<int, int, int, int>, int> d_shape_slot;
+    //! Per shape slot: its build's event in d_build_events, -1 once seen complete.
+    std::vector<int> d_slot_event;
+    std::vector<cudaEvent_t> d_build_events; //!< one per build launch, destroyed with the kernel
     std::vector<int32_t> d_slot_scratch;
     struct ring_entry {
         int32_t* host = nullptr;

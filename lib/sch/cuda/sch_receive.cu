@@ -256,17 +256,31 @@ __device__ cb_work begin_code_block(const receive_args& a, int held, int8_t* rx_
     return w;
 }
 
+// The block's non-zero decoder inputs (each thread's \p count), summed into
+// its code block's cb_nonzero for cb_informed(). Every thread calls it;
+// \p s_sum is zero and a barrier has passed since it was set.
+__device__ void store_nonzero(const receive_args& a, int count, int* s_sum)
+{
+    for (int o = 16; o > 0; o >>= 1)
+        count += __shfl_xor_sync(0xFFFFFFFFu, count, o);
+    if ((threadIdx.x & 31) == 0)
+        atomicAdd(s_sum, count);
+    __syncthreads();
+    if (threadIdx.x == 0)
+        reinterpret_cast<int32_t*>(a.scratch + a.layout.cb_nonzero)[blockIdx.x] = *s_sum;
+}
+
 // Dematching from the closed form (what runs when the gather-table space is
 // full): a thread per trellis step.
 __global__ void __launch_bounds__(DEMATCH_THREADS) dematch_kernel(receive_args a, int held)
 {
     extern __shared__ int8_t rx_held[];
     __shared__ circular_layout L;
-    __shared__ int s_n, s_rank_k0;
+    __shared__ int s_n, s_rank_k0, s_nonzero;
     const cb_work w = begin_code_block(a, held, rx_held);
     const frame_params& p = *w.p;
     const int r = w.r, K = w.K, E = w.E, at = w.at;
-    const int F = cb_filler(p, r), ncb = cb_ncb(p, r), k0 = cb_k0(p, r) % ncb;
+    const int F = cb_filler(p, r), ncb = cb_ncb(p, r), k0 = cb_k0(p, r);
     const int8_t* rx = w.rx;
     int8_t* dec = w.dec;
     int16_t* soft = w.soft;
@@ -275,9 +289,11 @@ __global__ void __launch_bounds__(DEMATCH_THREADS) dematch_kernel(receive_args a
         L.init(K, F);
         s_n = L.rank(ncb);
         s_rank_k0 = L.rank(k0);
+        s_nonzero = 0;
     }
     __syncthreads();
     const int n = s_n, rank_k0 = s_rank_k0;
+    int nonzero = 0;
     // A thread per trellis step d: its three codeword bits 3d+i, written
     // side by side (coalesced); each bit's place in its stream's interleaver
     // from y = d + N_D by the column permutation (its own inverse) and
@@ -313,8 +329,11 @@ __global__ void __launch_bounds__(DEMATCH_THREADS) dematch_kernel(receive_args a
             if (soft)
                 soft[c] = v;
             dec[c] = saturate8(v);
+            nonzero += v != 0;
         }
+        nonzero += d < F ? 2 : 0; // the filler's certain zeros
     }
+    store_nonzero(a, nonzero, &s_nonzero);
 }
 
 // One block per new shape: each codeword position's first received index,
@@ -358,9 +377,14 @@ __global__ void __launch_bounds__(DEMATCH_THREADS) build_shapes_kernel(shape_tab
 __global__ void __launch_bounds__(DEMATCH_THREADS) dematch_table_kernel(receive_args a, int held)
 {
     extern __shared__ int8_t rx_held[];
+    __shared__ int s_nonzero;
+    if (threadIdx.x == 0)
+        s_nonzero = 0;
+    __syncthreads();
     const cb_work w = begin_code_block(a, held, rx_held);
     const frame_params& p = *w.p;
     const int r = w.r, K = w.K, E = w.E, at = w.at;
+    int nonzero = 0;
     const int32_t* slots = a.tb_shapes + 3 * w.tb;
     const int slot = r == 0 ? slots[0] : (r < p.Cm ? slots[1] : slots[2]);
     const int16_t* first = a.shapes.first + size_t(slot) * SHAPE_STRIDE;
@@ -400,10 +424,14 @@ __global__ void __launch_bounds__(DEMATCH_THREADS) dematch_table_kernel(receive_
             v[j] = saturate16(olds[j] + sum);
             out[j] = saturate8(v[j]);
         }
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            nonzero += out[j] != 0;
         if (soft)
             reinterpret_cast<short4*>(soft)[q] = make_short4(v[0], v[1], v[2], v[3]);
         reinterpret_cast<char4*>(dec)[q] = make_char4(out[0], out[1], out[2], out[3]);
     }
+    store_nonzero(a, nonzero, &s_nonzero);
 }
 
 constexpr int ASSEMBLE_THREADS = 256;
@@ -577,7 +605,8 @@ __global__ void finish_kernel(receive_args a)
         iterations = max(iterations, tres[first + r].iterations);
     }
     const uint32_t tb = reinterpret_cast<const uint32_t*>(a.scratch + a.layout.tb_crc)[f];
-    a.results[f] = { tb == 0 ? 1 : 0, iterations, p.C, 0, cb_crc };
+    const int uninformed = tb_uninformed(p, reinterpret_cast<const int32_t*>(a.scratch + a.layout.cb_nonzero) + first);
+    a.results[f] = { tb == 0 && uninformed == 0 ? 1 : 0, iterations, p.C, uninformed, cb_crc };
 }
 
 // Extrinsic output, pass 1: a block per code block; each received bit's
@@ -592,7 +621,7 @@ __global__ void __launch_bounds__(DEMATCH_THREADS) extrinsic_index_kernel(receiv
     const cb_entry en = reinterpret_cast<const cb_entry*>(a.scratch + a.layout.cb_entries)[i];
     const frame_params& p = a.tbs[en.tb];
     const int r = en.r, K = cb_K(p, r), E = cb_E(p, r), at = cb_offset(p, r);
-    const int F = cb_filler(p, r), ncb = cb_ncb(p, r), k0 = cb_k0(p, r) % ncb;
+    const int F = cb_filler(p, r), ncb = cb_ncb(p, r), k0 = cb_k0(p, r);
     auto* out = reinterpret_cast<uint32_t*>(a.out + a.frames[en.tb].out_offset + extrinsic_offset(p.tbs));
     if (threadIdx.x == 0) {
         L.init(K, F);

@@ -156,9 +156,9 @@ std::vector<block_result> receive(const std::vector<rx_block>& blocks,
            blocks[size_t(C - 1 - p.gamma)].sent.size() == size_t(p.E_hi))
         p.gamma++;
     p.ncb_p = blocks.back().ncb;
-    p.k0_p = blocks.back().k0;
+    p.k0_p = blocks.back().k0 % blocks.back().ncb; // the record holds k0 mod N_cb
     p.ncb_m = blocks.front().ncb;
-    p.k0_m = blocks.front().k0;
+    p.k0_m = blocks.front().k0 % blocks.front().ncb;
     p.channel = sch::DLSCH;
     p.qm = 2;
     p.nlqm = 2;
@@ -174,7 +174,7 @@ std::vector<block_result> receive(const std::vector<rx_block>& blocks,
         // the hand-built record must give each block its own shape back
         EXPECT_EQ(sch::cb_K(p, r), b.K) << file;
         EXPECT_EQ(size_t(sch::cb_E(p, r)), b.sent.size()) << file;
-        EXPECT_EQ(sch::cb_k0(p, r), b.k0) << file;
+        EXPECT_EQ(sch::cb_k0(p, r), b.k0 % b.ncb) << file;
         std::copy(
             b.sent.begin(), b.sent.end(), descrambled.begin() + sch::cb_offset(p, r));
     }

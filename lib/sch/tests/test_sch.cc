@@ -365,6 +365,52 @@ void harq_combines(const backend_choice& where)
     EXPECT_EQ(both[1].bits, bits);
 }
 
+// A TB whose input holds fewer soft values than information bits is not
+// decoded, whatever its CRC says: an all-zero TB has a zero CRC24A, so a
+// dead input, LLRs below the int8 scale's half step, or a lone
+// retransmission without systematic bits would otherwise "pass" as zeros.
+// A real all-zero TB, sent and received, still decodes.
+void uninformed_tb_is_not_decoded(const backend_choice& where)
+{
+    sch::sch_encoder enc;
+    const std::vector<uint8_t> zeros(2000, 0);
+    auto full = request(sch::DLSCH, 2000, 6000, 2, 0); // K = 2048, F = 24
+    auto rv2 = request(sch::DLSCH, 2000, 1400, 2, 2);  // 1400 parity bits < K - F
+    const auto sent = noiseless(enc.encode(zeros.data(), zeros.size(), full), 4.0f);
+    const auto sent_rv2 = noiseless(enc.encode(zeros.data(), zeros.size(), rv2), 4.0f);
+    const auto tiny = noiseless(enc.encode(zeros.data(), zeros.size(), full), 0.05f); // rounds to 0 in int8
+    const std::vector<float> dead(6000, 0.0f);
+    sch_config cfg;
+    cfg.harq_buffers = 1;
+    const auto out = decode_all(where, cfg, { full, full, full, rv2, full, rv2 },
+                                { sent, dead, tiny, sent_rv2, sent, sent_rv2 }, { -1, -1, -1, -1, 0, 0 },
+                                { 0, 0, 0, 0, 0, 1 });
+    ASSERT_EQ(out.size(), 6u);
+    EXPECT_EQ(out[0].res.crc_ok, 1) << "a sent all-zero TB";
+    EXPECT_EQ(out[0].res.uninformed, 0);
+    for (int i : { 1, 2, 3 }) {
+        EXPECT_EQ(out[size_t(i)].res.crc_ok, 0) << "case " << i << " carried no information";
+        EXPECT_EQ(out[size_t(i)].res.uninformed, 1) << "case " << i;
+    }
+    // The same rv 2 combined with a buffer that holds rv 0 is informed.
+    EXPECT_EQ(out[5].res.crc_ok, 1);
+    EXPECT_EQ(out[5].res.uninformed, 0);
+    EXPECT_EQ(out[5].bits, zeros);
+}
+
+TEST(Decode, UninformedTransportBlockIsNotDecoded) { uninformed_tb_is_not_decoded(test::cpu_backend()); }
+TEST(Decode, CudaUninformedTransportBlockIsNotDecoded) { uninformed_tb_is_not_decoded(test::cuda_backend()); }
+
+// Every TB of the noiseless cases holds enough soft values.
+TEST(Decode, InformedCountsTheFillerAsKnown)
+{
+    auto r = request(sch::DLSCH, 2000, 4200, 2, 0); // K = 2048, F = 24
+    const auto p = sch::frame_params_of(r);
+    // K - F = 2024 received values and the 2F certain-zero filler positions.
+    EXPECT_TRUE(sch::cb_informed(p, 0, 2024 + 48));
+    EXPECT_FALSE(sch::cb_informed(p, 0, 2023 + 48));
+}
+
 TEST(Harq, TwoRedundancyVersionsCombine) { harq_combines(test::cpu_backend()); }
 TEST(Harq, CudaTwoRedundancyVersionsCombine) { harq_combines(test::cuda_backend()); }
 
@@ -576,6 +622,29 @@ TEST(Params, BadInputNamesTheField)
     b = r;
     b.qm = 3;
     expect(b, "qm=3");
+    // The soft-buffer factors are bounded by 36.212's values, so N_IR's
+    // divisor cannot wrap to zero (it did: SIGFPE).
+    b = r;
+    b.n_soft = 1000000;
+    b.kc = 1 << 30;
+    b.k_mimo = 1 << 30;
+    b.m_dl_harq = 16;
+    b.m_limit = 16;
+    expect(b, "kc=1073741824");
+    b.kc = 1;
+    expect(b, "k_mimo=1073741824");
+    b.k_mimo = 2;
+    expect(b, "m_dl_harq=16");
+    b.m_dl_harq = 15;
+    expect(b, "m_limit=16");
+    b.m_limit = 8;
+    EXPECT_NO_THROW(sch::frame_params_of(b));
+    // n_symb is the uplink's: ignored on the downlink, checked on the uplink.
+    b = r;
+    b.n_symb = 0;
+    EXPECT_NO_THROW(sch::frame_params_of(b));
+    b.channel = sch::ULSCH;
+    expect(b, "n_symb=0");
 }
 
 } // namespace

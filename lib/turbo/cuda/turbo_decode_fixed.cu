@@ -3,7 +3,7 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-// Kernel 4: 16-bit fixed-point max-log-MAP, two codewords per thread.
+// The fixed-point decoder: 16-bit max-log-MAP, two codewords per thread.
 //
 // A thread block decodes a pair of codewords of the same K; thread w runs
 // window w of both, one codeword in each 16-bit half of every register, so

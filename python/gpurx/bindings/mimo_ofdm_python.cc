@@ -50,11 +50,15 @@ void bind_mimo_ofdm(py::module& m)
         "MIMO-OFDM channel estimation (docs/mimo-ofdm.md): nr streams of OFDM symbols (vectors of\n"
         "fft_len) in, frames of repeats*nt training and data_symbols data symbols; out: y vectors\n"
         "(nr), one H (nr x nt row-major) per group of subcarriers, N0 per group, for mimo_detector\n"
-        "with vectors_per_channel = group * data_symbols and noise_input = True.")
+        "with vectors_per_channel = group * data_symbols and noise_input = True. Runs on the batching\n"
+        "pipeline (options: backend auto/cpu/cuda, devices, batching); implementation \"cpu\" or \"cuda\"\n"
+        "is kept for compatibility and sets options.backend.")
         .def(py::init(&cls::make), py::arg("nt"), py::arg("nr"), py::arg("fft_len"), py::arg("used"),
              py::arg("repeats") = 2, py::arg("data_symbols") = 12, py::arg("group") = 1,
-             py::arg("implementation") = "auto", py::arg("delay_spread") = 0)
+             py::arg("implementation") = "auto", py::arg("delay_spread") = 0,
+             py::arg("options") = ::gr::gpurx::pipeline_options())
         .def("implementation", &cls::implementation)
+        .def("backend", &cls::backend)
         .def("vectors_per_channel", &cls::vectors_per_channel)
         .def("frames", &cls::frames);
     }

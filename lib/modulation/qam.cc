@@ -3,7 +3,7 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include "mimo/qam.h"
+#include "modulation/qam.h"
 
 #include <cmath>
 #include <limits>
@@ -12,7 +12,7 @@
 namespace gr {
 namespace gpurx {
 namespace core {
-namespace mimo {
+namespace qam {
 
 modulation modulation_of_bits(int bits)
 {
@@ -121,7 +121,7 @@ void demap_max_log(const constellation& c, std::complex<double> y, double n0, fl
         llr[i] = float((min0[i] - min1[i]) / n0);
 }
 
-} // namespace mimo
+} // namespace qam
 } // namespace core
 } // namespace gpurx
 } // namespace gr

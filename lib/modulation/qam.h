@@ -11,8 +11,8 @@
 //
 // LLRs follow the convention of the whole module: L = ln P(b=1)/P(b=0),
 // positive for bit 1.
-#ifndef INCLUDED_GPURX_MIMO_QAM_H
-#define INCLUDED_GPURX_MIMO_QAM_H
+#ifndef INCLUDED_GPURX_MODULATION_QAM_H
+#define INCLUDED_GPURX_MODULATION_QAM_H
 
 #include <complex>
 #include <cstdint>
@@ -22,7 +22,7 @@
 namespace gr {
 namespace gpurx {
 namespace core {
-namespace mimo {
+namespace qam {
 
 //! A modulation, by its bits per symbol.
 enum class modulation : int32_t { qpsk = 2, qam16 = 4, qam64 = 6, qam256 = 8 };
@@ -57,7 +57,7 @@ std::complex<double> map_bits(modulation m, const uint8_t* b);
  */
 void demap_max_log(const constellation& c, std::complex<double> y, double n0, float* llr);
 
-} // namespace mimo
+} // namespace qam
 } // namespace core
 } // namespace gpurx
 } // namespace gr

@@ -5,15 +5,16 @@
  */
 // The constellations against 3GPP TS 36.211 section 7.1, and the SISO
 // max-log demapper against a brute-force one.
-#include "mimo/qam.h"
-#include "mimo_test_util.h"
+#include "modulation/qam.h"
+#include "modulation/qam_demap.h"
+#include "qam_test_util.h"
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
 using namespace gr::gpurx;
-using core::mimo::modulation;
+using core::qam::modulation;
 
 namespace {
 
@@ -23,16 +24,16 @@ const modulation all_modulations[] = {
 
 void expect_point(modulation m, unsigned idx, double re, double im, double norm)
 {
-    const auto p = core::mimo::constellation_of(m).points.at(idx);
+    const auto p = core::qam::constellation_of(m).points.at(idx);
     EXPECT_NEAR(p.real(), re / std::sqrt(norm), 1e-12)
-        << core::mimo::modulation_name(m) << " index " << idx;
+        << core::qam::modulation_name(m) << " index " << idx;
     EXPECT_NEAR(p.imag(), im / std::sqrt(norm), 1e-12)
-        << core::mimo::modulation_name(m) << " index " << idx;
+        << core::qam::modulation_name(m) << " index " << idx;
 }
 
 } // namespace
 
-TEST(MimoQam, QpskIsTable7_1_2_1)
+TEST(Qam, QpskIsTable7_1_2_1)
 {
     // 36.211 Table 7.1.2-1: b(0)b(1) -> I, Q (times 1/sqrt(2)).
     expect_point(modulation::qpsk, 0b00, 1, 1, 2);
@@ -41,7 +42,7 @@ TEST(MimoQam, QpskIsTable7_1_2_1)
     expect_point(modulation::qpsk, 0b11, -1, -1, 2);
 }
 
-TEST(MimoQam, Qam16IsTable7_1_3_1)
+TEST(Qam, Qam16IsTable7_1_3_1)
 {
     // 36.211 Table 7.1.3-1: b(0)b(1)b(2)b(3) -> I, Q (times 1/sqrt(10)).
     const int table[16][2] = { { 1, 1 },   { 1, 3 },   { 3, 1 },   { 3, 3 },
@@ -52,7 +53,7 @@ TEST(MimoQam, Qam16IsTable7_1_3_1)
         expect_point(modulation::qam16, idx, table[idx][0], table[idx][1], 10);
 }
 
-TEST(MimoQam, Qam64And256FirstRowsOfTheirTables)
+TEST(Qam, Qam64And256FirstRowsOfTheirTables)
 {
     // 36.211 Table 7.1.4-1 (64-QAM, 1/sqrt(42)) and 7.1.5-1 (256-QAM, 1/sqrt(170)).
     expect_point(modulation::qam64, 0b000000, 3, 3, 42);
@@ -65,28 +66,28 @@ TEST(MimoQam, Qam64And256FirstRowsOfTheirTables)
     expect_point(modulation::qam256, 0b00000010, 7, 5, 170);
 }
 
-TEST(MimoQam, EveryPointFollowsTheStandardsFormula)
+TEST(Qam, EveryPointFollowsTheStandardsFormula)
 {
     for (auto m : all_modulations) {
-        const auto& c = core::mimo::constellation_of(m);
+        const auto& c = core::qam::constellation_of(m);
         ASSERT_EQ(c.points.size(), size_t(1) << c.bits);
         for (unsigned idx = 0; idx < c.points.size(); idx++) {
             const auto want = test::standard_point(c.bits, idx);
             EXPECT_NEAR(std::abs(c.points[idx] - want), 0.0, 1e-12)
-                << core::mimo::modulation_name(m) << " index " << idx;
+                << core::qam::modulation_name(m) << " index " << idx;
             uint8_t b[8];
             for (int i = 0; i < c.bits; i++)
                 b[i] = uint8_t((idx >> (c.bits - 1 - i)) & 1);
-            EXPECT_EQ(core::mimo::map_bits(m, b), c.points[idx]);
+            EXPECT_EQ(core::qam::map_bits(m, b), c.points[idx]);
         }
     }
 }
 
-TEST(MimoQam, UnitEnergyDistinctPointsAndGrayNeighbours)
+TEST(Qam, UnitEnergyDistinctPointsAndGrayNeighbours)
 {
     for (auto m : all_modulations) {
-        const auto& c = core::mimo::constellation_of(m);
-        SCOPED_TRACE(core::mimo::modulation_name(m));
+        const auto& c = core::qam::constellation_of(m);
+        SCOPED_TRACE(core::qam::modulation_name(m));
         double energy = 0.0, dmin = 1e9;
         for (const auto& p : c.points)
             energy += std::norm(p);
@@ -110,17 +111,17 @@ TEST(MimoQam, UnitEnergyDistinctPointsAndGrayNeighbours)
     }
 }
 
-TEST(MimoQam, DemapperEqualsBruteForceMaxLog)
+TEST(Qam, DemapperEqualsBruteForceMaxLog)
 {
     std::mt19937 rng(11);
     std::normal_distribution<double> g;
     for (auto m : all_modulations) {
-        const auto& c = core::mimo::constellation_of(m);
+        const auto& c = core::qam::constellation_of(m);
         for (int trial = 0; trial < 50; trial++) {
             const std::complex<double> y(g(rng), g(rng));
             const double n0 = 0.05 + 0.1 * trial;
             float llr[8];
-            core::mimo::demap_max_log(c, y, n0, llr);
+            core::qam::demap_max_log(c, y, n0, llr);
             for (int i = 0; i < c.bits; i++) {
                 double min0 = 1e300, min1 = 1e300;
                 for (unsigned idx = 0; idx < (1u << c.bits); idx++) {
@@ -129,26 +130,80 @@ TEST(MimoQam, DemapperEqualsBruteForceMaxLog)
                     m = std::min(m, d);
                 }
                 EXPECT_TRUE(test::llr_close(llr[i], (min0 - min1) / n0))
-                    << core::mimo::modulation_name(m) << " bit " << i << ": " << llr[i]
+                    << core::qam::modulation_name(m) << " bit " << i << ": " << llr[i]
                     << " vs " << (min0 - min1) / n0;
             }
         }
     }
 }
 
-TEST(MimoQam, LlrIsPositiveForBitOne)
+TEST(Qam, LlrIsPositiveForBitOne)
 {
     // A noiseless symbol: every LLR has the sign of its bit (L = ln P(1)/P(0)).
     for (auto m : all_modulations) {
-        const auto& c = core::mimo::constellation_of(m);
+        const auto& c = core::qam::constellation_of(m);
         for (unsigned idx = 0; idx < c.points.size(); idx++) {
             float llr[8];
-            core::mimo::demap_max_log(c, c.points[idx], 0.1, llr);
+            core::qam::demap_max_log(c, c.points[idx], 0.1, llr);
             for (int i = 0; i < c.bits; i++) {
                 if ((idx >> (c.bits - 1 - i)) & 1)
                     EXPECT_GT(llr[i], 0.0f) << idx << " bit " << i;
                 else
                     EXPECT_LT(llr[i], 0.0f) << idx << " bit " << i;
+            }
+        }
+    }
+}
+
+// The axis demapper gives the full max-log demapper's LLRs.
+TEST(QamDemap, AxisDemapperMatchesTheFullMaxLog)
+{
+    std::mt19937 rng(3);
+    std::normal_distribution<double> nd(0.0, 0.8);
+    std::uniform_real_distribution<double> n0s(0.01, 3.0);
+    for (auto m : { core::qam::modulation::qpsk, core::qam::modulation::qam16, core::qam::modulation::qam64,
+                    core::qam::modulation::qam256 }) {
+        const core::qam::axis_demapper fast(m);
+        const auto& c = core::qam::constellation_of(m);
+        const int bits = core::qam::bits_per_symbol(m);
+        for (int t = 0; t < 2000; t++) {
+            const std::complex<double> y(nd(rng), nd(rng));
+            const double n0 = n0s(rng);
+            float ref[8], got[8];
+            core::qam::demap_max_log(c, y, n0, ref);
+            fast.demap(std::complex<float>(float(y.real()), float(y.imag())), float(n0), got);
+            for (int b = 0; b < bits; b++)
+                ASSERT_NEAR(got[b], ref[b], 1e-4 * (1.0 + std::fabs(ref[b])))
+                    << core::qam::modulation_name(m) << " bit " << b << " y " << y << " n0 " << n0;
+        }
+    }
+}
+
+// The exact demapper against ln sum exp over the whole constellation.
+TEST(QamDemap, ExactDemapperMatchesTheDefinition)
+{
+    std::mt19937 rng(4);
+    std::normal_distribution<double> nd(0.0, 0.8);
+    std::uniform_real_distribution<double> n0s(0.02, 3.0);
+    for (auto m : { core::qam::modulation::qpsk, core::qam::modulation::qam16, core::qam::modulation::qam64,
+                    core::qam::modulation::qam256 }) {
+        const core::qam::axis_demapper exact(m, true);
+        const auto& c = core::qam::constellation_of(m);
+        const int bits = core::qam::bits_per_symbol(m);
+        for (int t = 0; t < 1000; t++) {
+            const std::complex<double> y(nd(rng), nd(rng));
+            const double n0 = n0s(rng);
+            float got[8];
+            exact.demap(std::complex<float>(float(y.real()), float(y.imag())), float(n0), got);
+            for (int b = 0; b < bits; b++) {
+                double s0 = 0, s1 = 0;
+                for (size_t idx = 0; idx < c.points.size(); idx++) {
+                    const double w = std::exp(-std::norm(y - c.points[idx]) / n0);
+                    ((idx >> (bits - 1 - b)) & 1 ? s1 : s0) += w;
+                }
+                const double want = std::log(s1) - std::log(s0);
+                ASSERT_NEAR(got[b], want, 1e-3 * (1.0 + std::fabs(want)))
+                    << core::qam::modulation_name(m) << " bit " << b << " y " << y << " n0 " << n0;
             }
         }
     }

@@ -1,0 +1,76 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "modulation/qam_demap.h"
+
+#include <cmath>
+#include <limits>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+namespace qam {
+
+axis_demapper::axis_demapper(modulation m, bool exact)
+    : d_bits(bits_per_symbol(m)), d_levels(1 << (d_bits / 2)), d_exact(exact)
+{
+    // The in-phase amplitude of axis pattern p (bit j of p, counted from the
+    // most significant, is b(2j)): the real part of the point whose even bits
+    // are p and whose odd bits are 0. The quadrature axis has the same
+    // amplitudes for the same pattern of odd bits (36.211 §7.1's tables are
+    // symmetric in I and Q).
+    const auto& c = constellation_of(m);
+    const int k = d_bits / 2;
+    d_amp.resize(size_t(d_levels));
+    for (int p = 0; p < d_levels; p++) {
+        int idx = 0;
+        for (int j = 0; j < k; j++)
+            if ((p >> (k - 1 - j)) & 1)
+                idx |= 1 << (d_bits - 1 - 2 * j);
+        d_amp[size_t(p)] = float(c.points[size_t(idx)].real());
+    }
+}
+
+void axis_demapper::demap_scaled(std::complex<float> y, float inv, float* llr) const
+{
+    const int k = d_bits / 2;
+    for (int axis = 0; axis < 2; axis++) {
+        const float v = axis ? y.imag() : y.real();
+        float d[16];
+        float min0[4], min1[4];
+        for (int j = 0; j < k; j++)
+            min0[j] = min1[j] = std::numeric_limits<float>::infinity();
+        for (int p = 0; p < d_levels; p++) {
+            const float e = v - d_amp[size_t(p)];
+            d[p] = e * e;
+            for (int j = 0; j < k; j++) {
+                float& m = (p >> (k - 1 - j)) & 1 ? min1[j] : min0[j];
+                m = d[p] < m ? d[p] : m;
+            }
+        }
+        for (int j = 0; j < k; j++)
+            llr[2 * j + axis] = (min0[j] - min1[j]) * inv;
+        if (!d_exact)
+            continue;
+        // Exact: ln sum exp(-d/N0) per side, each sum taken relative to its
+        // side's minimum (so it is >= 1 and exp() cannot underflow to 0):
+        // the max-log value plus a correction.
+        for (int j = 0; j < k; j++) {
+            double s0 = 0, s1 = 0;
+            for (int p = 0; p < d_levels; p++) {
+                if ((p >> (k - 1 - j)) & 1)
+                    s1 += std::exp(-double(d[p] - min1[j]) * inv);
+                else
+                    s0 += std::exp(-double(d[p] - min0[j]) * inv);
+            }
+            llr[2 * j + axis] += float(std::log(s1) - std::log(s0));
+        }
+    }
+}
+
+} // namespace qam
+} // namespace core
+} // namespace gpurx
+} // namespace gr
