@@ -29,6 +29,7 @@ void bind_fec_coders(py::module& m);
 void bind_lte_sch(py::module& m);
 void bind_link(py::module& m);
 void bind_mimo_ofdm(py::module& m);
+void bind_scale_out(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() returns NULL on newer Pythons, hence the wrapper.
@@ -67,5 +68,6 @@ PYBIND11_MODULE(gpurx_python, m)
     bind_lte_sch(m);
     bind_link(m);
     bind_mimo_ofdm(m);
+    bind_scale_out(m);
     // ) END BINDING_FUNCTION_CALLS
 }
