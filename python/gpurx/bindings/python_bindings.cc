@@ -27,6 +27,7 @@ void bind_viterbi_stream_decoder(py::module& m);
 void bind_fec_coders(py::module& m);
 void bind_link(py::module& m);
 void bind_mimo_ofdm(py::module& m);
+void bind_scale_out(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() returns NULL on newer Pythons, hence the wrapper.
@@ -59,6 +60,7 @@ PYBIND11_MODULE(gpurx_python, m)
     bind_fec_coders(m);
     bind_link(m);
     bind_mimo_ofdm(m);
+    bind_scale_out(m);
     // ) END BINDING_FUNCTION_CALLS
     bind_generated_families(m);
 }
