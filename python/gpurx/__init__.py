@@ -19,11 +19,12 @@ Blocks (each takes options=pipeline_options(...): batching, backend, GPUs):
     (hierarchical), burst_framer, burst_sync, packet_tagger, packet_counter,
     payload_source
   batch_copy (measures and tests the pipeline)
-  scale-out (docs/scale-out.md): pdu_sequencer, pdu_shard_sink, pdu_reorder,
-    worker_monitor (Python message blocks; ZMQ transport by gr-zeromq), and
+  scale-out (docs/scale-out.md): pdu_sequencer, pdu_shard_sink, pdu_reorder
+    (C++ message blocks), worker_monitor, worker_gate (Python; ZMQ transport
+    by gr-zeromq), and
     the gpurx-worker program; for the front end and collector programs
     (examples/scale_out_frontend.py, scale_out_collector.py):
-    capture_tagger, llr_pdu_to_int8 (capture.py), decoded_tb_sink
+    capture_tagger (capture.py), llr_pdu_to_int8 (C++), decoded_tb_sink
 
 gr-fec coder objects (for fec.extended_decoder, tagged/async decoders,
 fec.bercurve_generator; one frame per call, for interoperability):
@@ -53,7 +54,7 @@ from .packet_link import (packet_link_genie, packet_link_rx, packet_link_tx, lin
 from .link_channel import impaired_channel
 from .scale_out import (pdu_reorder, pdu_sequencer, pdu_shard_sink, worker_gate,
                         worker_heartbeat, worker_monitor)
-from .capture import capture_tagger, llr_pdu_to_int8
+from .capture import capture_tagger
 from .collector import decoded_tb_sink
 
 __version__ = version()

@@ -22,8 +22,9 @@ A capture is two files:
   symbols * qm, in LLRs) and one tag per metadata field, so that after
   qam_demapper a pdu.tagged_stream_to_pdu makes one LLR PDU per
   transmission with that metadata.
-- llr_pdu_to_int8(): f32vector LLR PDUs -> int8 LLRs (value = round(8 L),
-  clipped to +-127) as a u8vector, what gpurx-worker --input int8 takes.
+- llrs_to_int8(): float LLRs -> int8 (numpy), for tests and scripts; the
+  flowgraph's block is gpurx.llr_pdu_to_int8 (C++, the decoders' own
+  quantiser, lib/common/llr_int8.h), what gpurx-worker --input int8 takes.
 """
 import json
 
@@ -162,21 +163,3 @@ def llrs_to_int8(llrs):
     return np.clip(np.rint(np.asarray(llrs, dtype=np.float32) * 8.0), -127, 127).astype(np.int8)
 
 
-class llr_pdu_to_int8(gr.basic_block):
-    """Message block: a PDU of float LLRs (f32vector) -> the same metadata
-    with int8 LLRs (value = round(8 L), clipped to +-127) as a u8vector of
-    their bytes: a quarter of the bytes to send, and a u8vector costs the
-    worker one copy to deserialize (an s8vector one per element). Other
-    PDUs pass unchanged. Ports: "pdus" in, "pdus" out."""
-
-    def __init__(self):
-        gr.basic_block.__init__(self, "llr_pdu_to_int8", None, None)
-        self.message_port_register_in(PDUS)
-        self.message_port_register_out(PDUS)
-        self.set_msg_handler(PDUS, self.handle)
-
-    def handle(self, msg):
-        if pmt.is_pair(msg) and pmt.is_f32vector(pmt.cdr(msg)):
-            q = llrs_to_int8(pmt.f32vector_elements(pmt.cdr(msg))).view(np.uint8)
-            msg = pmt.cons(pmt.car(msg), pmt.init_u8vector(len(q), q))
-        self.message_port_pub(PDUS, msg)

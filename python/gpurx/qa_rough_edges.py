@@ -129,6 +129,34 @@ class test_packet_counter_tag_types(unittest.TestCase):
         self.assertEqual(counter.decoded() + counter.crc_fail(), 1)
 
 
+class test_llr_pdu_to_int8(unittest.TestCase):
+    def test_the_decoders_quantiser(self):
+        # The C++ block quantises as the decoders do (llr_int8.h: round half
+        # to even, clip to +-127); the numpy twin scripts use must agree.
+        from gnuradio.gpurx.capture import llrs_to_int8
+        rng = np.random.default_rng(4)
+        x = np.concatenate([rng.normal(0, 8, 5000), np.arange(-40, 40) / 16.0, [0.0, 1e9, -1e9]]).astype(np.float32)
+        blk = gpurx.llr_pdu_to_int8()
+        dbg = blocks.message_debug()
+        tb = gr.top_block()
+        tb.msg_connect((blk, "pdus"), (dbg, "store"))
+        tb.start()
+        meta = pmt.dict_add(pmt.make_dict(), pmt.intern("seq"), pmt.from_long(7))
+        blk.to_basic_block()._post(pmt.intern("pdus"), pmt.cons(meta, pmt.init_f32vector(len(x), x.tolist())))
+        blk.to_basic_block()._post(pmt.intern("pdus"), pmt.cons(meta, pmt.init_u8vector(3, [1, 2, 3])))
+        deadline = time.time() + 10
+        while dbg.num_messages() < 2 and time.time() < deadline:
+            time.sleep(0.01)
+        tb.stop()
+        tb.wait()
+        self.assertEqual(dbg.num_messages(), 2)
+        got = np.array(pmt.u8vector_elements(pmt.cdr(dbg.get_message(0))), dtype=np.uint8).view(np.int8)
+        np.testing.assert_array_equal(got, llrs_to_int8(x))
+        self.assertEqual(pmt.to_long(pmt.dict_ref(pmt.car(dbg.get_message(0)), pmt.intern("seq"), pmt.PMT_NIL)), 7)
+        self.assertEqual(list(pmt.u8vector_elements(pmt.cdr(dbg.get_message(1)))), [1, 2, 3])
+        self.assertEqual((blk.converted(), blk.passed()), (1, 1))
+
+
 def sch_meta(**kw):
     m = dict(tbs=2000, rv=0, qm=2, rnti=61, cell_id=1, subframe=3, harq_process=0, ndi=0)
     m.update(kw)

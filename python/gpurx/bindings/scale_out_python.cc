@@ -14,6 +14,7 @@
 
 namespace py = pybind11;
 
+#include <gnuradio/gpurx/llr_pdu_to_int8.h>
 #include <gnuradio/gpurx/pdu_reorder.h>
 #include <gnuradio/gpurx/pdu_sequencer.h>
 #include <gnuradio/gpurx/pdu_shard_sink.h>
@@ -50,6 +51,17 @@ double num_param(const char* who, const char* name, const py::object& v, const c
 
 void bind_scale_out(py::module& m)
 {
+    {
+        using cls = ::gr::gpurx::llr_pdu_to_int8;
+        py::class_<cls, gr::block, gr::basic_block, std::shared_ptr<cls>>(
+            m, "llr_pdu_to_int8",
+            "A PDU of float LLRs (f32vector) -> the same metadata with int8 LLRs (value =\n"
+            "round(8 L), clipped to +-127: the decoders' input 'int8') as a u8vector of their\n"
+            "bytes. Other PDUs pass unchanged. Ports: 'pdus' in, 'pdus' out.")
+            .def(py::init(&cls::make))
+            .def("converted", &cls::converted)
+            .def("passed", &cls::passed);
+    }
     {
         using cls = ::gr::gpurx::pdu_sequencer;
         py::class_<cls, gr::block, gr::basic_block, std::shared_ptr<cls>>(
