@@ -291,6 +291,32 @@ TEST(Idd, MorePassesDecodeMore)
     }
 }
 
+// A channel of zeros carries no information: the detector's LLRs are all
+// 0, and the decoder's output (zeros, whose CRC24A is zero) must not count
+// as a decoded TB. Every TB comes out not decoded, its code blocks counted
+// in no_information (sch::frame_result::uninformed), on both backends.
+void zero_channel_is_not_decoded(const core::backend_choice& where)
+{
+    const auto s = shape_2x2_16qam(240);
+    for (auto a : { mimo::algorithm::mtt, mimo::algorithm::lmmse }) {
+        auto tbs = make_tbs(s, 0.02f, 6, 41);
+        const size_t hy = size_t(2 * s.nr * s.nt + 2 * s.vectors * s.nr);
+        for (auto& t : tbs)
+            for (int c = 0; c < s.channels; c++)
+                std::fill(t.input.begin() + long(size_t(c) * hy), t.input.begin() + long(size_t(c) * hy) + 2 * s.nr * s.nt,
+                          0.0f);
+        const auto out = test::run_idd(where, test::idd_test_config(s, a, 2), tbs);
+        ASSERT_EQ(out.size(), tbs.size());
+        for (size_t i = 0; i < out.size(); i++) {
+            EXPECT_EQ(out[i].res.tb.crc_ok, 0) << mimo::algorithm_name(a) << " TB " << i;
+            EXPECT_GE(out[i].res.tb.uninformed, 1) << mimo::algorithm_name(a) << " TB " << i;
+        }
+    }
+}
+
+TEST(Idd, ZeroChannelIsNotDecoded) { zero_channel_is_not_decoded(test::cpu_backend()); }
+TEST(IddCuda, ZeroChannelIsNotDecoded) { zero_channel_is_not_decoded(test::cuda_backend()); }
+
 // CUDA against the CPU: the detector's fp32 kernels against their double
 // CPU twins, so LLRs differ in the last bits; a TB's CRC outcome may differ
 // only near its threshold. At a noise level where every TB decodes on both
