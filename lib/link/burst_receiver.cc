@@ -54,10 +54,15 @@ burst_receiver::burst_receiver(const receiver_config& cfg, int data_symbols)
 
 size_t burst_receiver::finish()
 {
+    // A burst that ends the stream lacks the look-ahead past its core and
+    // what the two filters delay: 188 samples at sps 4, measured. Its
+    // guard's zeros (guard symbols) more than cover the filters, so the pad
+    // is the look-ahead plus one guard: a burst cut by less than about
+    // three quarters of its guard is completed with zeros (the zeros it
+    // would have had), one cut into its core stays pending().
     const int sps = d_cfg.demod.sps;
     const int look_ahead = demod_after(d_cfg.demod, d_fmt) - d_fmt.core_len() * sps;
-    const std::vector<cfloat> zeros(size_t(look_ahead + (burst_format::filter_span + 1) * sps),
-                                    cfloat(0.0f, 0.0f));
+    const std::vector<cfloat> zeros(size_t(look_ahead + burst_format::guard * sps), cfloat(0.0f, 0.0f));
     push(zeros.data(), zeros.size());
     return zeros.size();
 }

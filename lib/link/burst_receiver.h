@@ -48,13 +48,13 @@ public:
     //! The next burst found, oldest first; false when none waits.
     bool pop(burst_result& r);
     /*!
-     * The end of the stream: the samples a detection looks at beyond a
-     * complete burst are taken as zeros, what a transmitter sends after its
-     * last burst: the demodulator's look-ahead past the burst's core (its
-     * timing search and equaliser span) and the two 11-symbol pulse-shaping
-     * filters' tails, which a stream that ends with a burst's last symbol
-     * lacks. A burst that still needs more stays pending(): it was cut.
-     * Returns the samples added.
+     * The end of the stream: zeros past the last sample, what a
+     * transmitter sends after its last burst: the look-ahead a detection
+     * needs past a burst's core plus one guard (burst_format::guard), so a
+     * stream that ends with a burst's last symbol still gives that burst,
+     * and one cut into its core stays pending(): it was cut. Returns the
+     * samples added (they count in samples() and in later bursts' timing:
+     * a caller that goes on with the stream subtracts them).
      */
     size_t finish();
 

@@ -181,13 +181,11 @@ frame_params frame_params_of(const tb_request& req)
         return R * (2 * ((ncb + 8 * R - 1) / (8 * R)) * req.rv + 2) % ncb;
     };
     p.ncb_p = ncb_of(s.Kp);
-    p.k0_p = k0_of(s.Kp, p.ncb_p);
-    if (s.Km) {
+    if (s.Km)
         p.ncb_m = ncb_of(s.Km);
-        p.k0_m = k0_of(s.Km, p.ncb_m);
-    }
     // A soft-buffer limit below K leaves fewer soft bits than information
-    // bits per code block: nothing could decode it.
+    // bits per code block: nothing could decode it. Checked before k0,
+    // which is reduced modulo N_cb (an N_cb of 0 would divide by zero).
     for (int K : { s.Kp, s.Km }) {
         const int ncb = K == s.Kp ? p.ncb_p : p.ncb_m;
         if (K && ncb < K)
@@ -196,6 +194,9 @@ frame_params frame_params_of(const tb_request& req)
                                                 " soft bits per code block of K = " +
                                                 std::to_string(K) + ", fewer than K"));
     }
+    p.k0_p = k0_of(s.Kp, p.ncb_p);
+    if (s.Km)
+        p.k0_m = k0_of(s.Km, p.ncb_m);
     p.c_init = scrambling_seed(req);
     p.channel = req.channel;
     p.n_symb = req.n_symb;

@@ -145,7 +145,8 @@ void stream_driver::submit(const uint8_t* const* ports, uint64_t index)
     auto& pipe = *d_holder.pipe();
     const size_t in_bytes = d_shape.in_items * d_adapter.in_item_bytes();
     std::string why;
-    frame_shape shape = d_shape;
+    frame_shape& shape = d_frame; // copy-assigned: its vectors keep their room, no allocation per frame
+    shape = d_shape;
     if (d_adapter.stream_frame(ports, shape, why)) {
         uint8_t* dst = pipe.begin_frame(in_bytes, shape.out_bytes, shape.params.data(), index);
         if (d_adapter.stage_stream(shape, ports, dst, why)) {

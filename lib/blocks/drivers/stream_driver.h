@@ -83,6 +83,7 @@ private:
     const frame_adapter& d_adapter;
     pipeline_holder& d_holder;
     frame_shape d_shape;
+    frame_shape d_frame; //!< submit()'s working copy of d_shape
     stream_layout d_layout;
     size_t d_out_item_bytes;
     std::vector<const uint8_t*> d_ports; // a frame's items, per port (scratch)

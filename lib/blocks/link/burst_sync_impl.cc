@@ -41,6 +41,7 @@ class burst_sync_impl final : public burst_sync
     std::atomic<uint64_t> d_bursts{ 0 }, d_false_alarms{ 0 };
     uint64_t d_non_finite_seen = 0;
     bool d_at_end = false;
+    int64_t d_padded = 0; //!< zeros the receiver took at ends of the stream (burst_receiver::finish())
     const pmt::pmt_t d_len_key;
     const pmt::pmt_t d_errors = pmt::mp("errors");
 
@@ -117,6 +118,7 @@ public:
             take = nin;
             lk::burst_result r;
             while (d_rx.pop(r)) {
+                r.timing -= double(d_padded); // input items, not the receiver's samples
                 d_logger->trace("burst at sample {:.2f}: cfo {:.3g}, snr {:.1f} dB, corr {:.2f}",
                                 r.timing, r.cfo, r.snr_db, r.corr);
                 d_queue.push_back(std::move(r));
@@ -134,19 +136,23 @@ public:
             // What the receiver looks at past a burst that ends the stream
             // (burst_receiver::finish()): without it a stream's last burst,
             // sent without a gap after it, was lost as cut.
-            d_rx.finish();
+            const int64_t received = d_rx.samples();
+            const size_t pad = d_rx.finish();
             lk::burst_result r;
             while (d_rx.pop(r)) {
+                r.timing -= double(d_padded);
                 d_queue.push_back(std::move(r));
                 d_bursts++;
             }
             produced = flush(out, produced, noutput_items);
             if (d_rx.pending()) {
                 const int64_t at = std::max<int64_t>(0, d_rx.pending_sample());
-                report_cut_at_end(*this, d_logger, uint64_t(at),
+                report_cut_at_end(*this, d_logger, uint64_t(std::max<int64_t>(0, at - d_padded)),
                                   "a burst detected here was cut by the end of the stream",
-                                  pmt::from_uint64(uint64_t(d_rx.samples() - at)));
+                                  pmt::from_uint64(uint64_t(std::max<int64_t>(0, received - at))));
             }
+            // A restart goes on with the stream: the zeros are not input.
+            d_padded += int64_t(pad);
         }
         consume(0, take);
         return produced;

@@ -639,6 +639,13 @@ TEST(Params, BadInputNamesTheField)
     expect(b, "m_limit=16");
     b.m_limit = 8;
     EXPECT_NO_THROW(sch::frame_params_of(b));
+    // A soft buffer smaller than the code blocks is refused naming n_soft,
+    // before k0 is reduced modulo N_cb (n_soft 1..7 gave N_cb 0: SIGFPE).
+    for (long n_soft : { 1L, 7L, 1000L }) {
+        b = r;
+        b.n_soft = n_soft;
+        expect(b, ("n_soft=" + std::to_string(n_soft)).c_str());
+    }
     // n_symb is the uplink's: ignored on the downlink, checked on the uplink.
     b = r;
     b.n_symb = 0;
