@@ -35,9 +35,10 @@ ofdm_pilot_layout::ofdm_pilot_layout(int used_, int pilots_) : used(used_), pilo
 }
 
 std::vector<float> common_phase(const ofdm_pilot_layout& l, int nt, int nr, int D, const cfloat* y,
-                                const cfloat* h)
+                                const cfloat* h, int window)
 {
     std::vector<float> phase(size_t(std::max(D, 0)), 0.0f);
+    std::vector<std::complex<double>> corr(size_t(std::max(D, 0)));
     for (int s = 0; s < D; s++) {
         std::complex<double> acc(0.0, 0.0);
         for (int i = 0; i < l.pilots; i++) {
@@ -49,6 +50,13 @@ std::vector<float> common_phase(const ofdm_pilot_layout& l, int nt, int nr, int 
                 acc += std::conj(g) * std::complex<double>(y[(size_t(k) * D + s) * nr + r]);
             }
         }
+        corr[size_t(s)] = acc;
+    }
+    const int half = std::max(window, 1) / 2;
+    for (int s = 0; s < D; s++) {
+        std::complex<double> acc(0.0, 0.0);
+        for (int t = std::max(0, s - half); t <= std::min(D - 1, s + half); t++)
+            acc += corr[size_t(t)];
         if (std::abs(acc) > 0.0 && std::isfinite(acc.real()) && std::isfinite(acc.imag()))
             phase[size_t(s)] = float(std::arg(acc));
     }

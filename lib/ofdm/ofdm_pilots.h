@@ -20,7 +20,11 @@
 // sum_i sum_r conj(g_r) y_r (y: the received pilot, H: the training's
 // estimate): the maximum-likelihood estimate of one phase rotation common
 // to every subcarrier and receive antenna, weighted by the pilots' channel
-// strength. The data subcarriers of that symbol are turned back by it.
+// strength; with a window of w symbols (odd), the correlations of the w
+// symbols centred on s are summed first (fewer at the frame's ends), which
+// divides the estimate's noise by up to w where the phase moves little from
+// symbol to symbol. The data subcarriers of that symbol are turned back by
+// it.
 #ifndef INCLUDED_GPURX_OFDM_OFDM_PILOTS_H
 #define INCLUDED_GPURX_OFDM_OFDM_PILOTS_H
 
@@ -60,10 +64,11 @@ struct ofdm_pilot_layout {
 //! The common phase error (radians) of each of \p data_symbols data
 //! symbols. \p y: every used subcarrier's y vectors in the estimator's
 //! order, y[(k * data_symbols + s) * nr + r]; \p h: one H per used
-//! subcarrier, h[(k * nr + r) * nt + j]. A symbol whose pilots see no
-//! channel gets 0.
+//! subcarrier, h[(k * nr + r) * nt + j]; \p window: data symbols (odd)
+//! whose pilots estimate each symbol's phase, centred on it. A symbol whose
+//! pilots see no channel gets 0.
 std::vector<float> common_phase(const ofdm_pilot_layout& l, int nt, int nr, int data_symbols, const cfloat* y,
-                                const cfloat* h);
+                                const cfloat* h, int window = 1);
 
 //! The data carriers' y vectors and H (the same orders, pilots left out),
 //! each y of symbol s turned by -phase[s] (\p phase null: not turned).

@@ -117,6 +117,13 @@ of::chanest_config config_of(int nt, int nr, int used, int repeats, int data_sym
     return c;
 }
 
+// Data symbols whose pilots estimate one symbol's common phase: the symbol
+// and its two neighbours. On the 2x2 16-QAM twin (4 pilots, no
+// impairments, 200 packets) it decodes 195 at 11 dB where one symbol alone
+// decodes 187 (the untracked receiver 199), and with phase noise of 0.005
+// and 0.01 rad per sample it loses nothing against one symbol alone.
+constexpr int PHASE_WINDOW = 3;
+
 class mimo_ofdm_channel_estimator_impl final : public mimo_ofdm_channel_estimator
 {
     const int d_nt, d_nr, d_fft, d_used, d_data, d_group, d_spread;
@@ -292,7 +299,7 @@ private:
             // The pilots against the (smoothed) estimate: one phase per data
             // symbol, then the data carriers alone, turned back by it.
             if (d_track)
-                d_phase = of::common_phase(d_pilots, d_nt, d_nr, d_data, data, h);
+                d_phase = of::common_phase(d_pilots, d_nt, d_nr, d_data, data, h, PHASE_WINDOW);
             of::data_carriers(d_pilots, d_nt, d_nr, d_data, data, h, d_track ? d_phase.data() : nullptr, y_out,
                               h_out);
         }

@@ -389,6 +389,12 @@ TEST(OfdmPilots, CommonPhaseIsMeasuredAndTurnedBack)
         const auto phase = common_phase(pl, nt, nr, D, y.data(), h.data());
         for (int s = 0; s < D; s++)
             EXPECT_NEAR(phase[size_t(s)], truth[size_t(s)], 1e-5) << nt;
+        // One phase for the frame: a window of 3 symbols finds it too.
+        std::vector<cfloat> y1(clean);
+        for (auto& v : y1)
+            v *= std::polar(1.0f, 0.7f);
+        for (const float p : common_phase(pl, nt, nr, D, y1.data(), h.data(), 3))
+            EXPECT_NEAR(p, 0.7f, 1e-5) << nt;
         std::vector<cfloat> yo(size_t(pl.data_carriers()) * D * nr), ho(size_t(pl.data_carriers()) * nr * nt);
         data_carriers(pl, nt, nr, D, y.data(), h.data(), phase.data(), yo.data(), ho.data());
         for (int d = 0; d < pl.data_carriers(); d++) {
