@@ -10,10 +10,10 @@ packets per run.
 
 A packet that one pass decodes, more passes decode too (their first pass is
 the same), so the counts of 1, 2 and 3 passes can only grow. At the points
-here one pass loses most packets; measured with 200 packets on the CPU
-(docs/results/mimo_ofdm_idd_cpu.txt), the frame with 4 pilots of 48 used
-subcarriers: MTT rate 1/3 at 6.25 dB 30 / 117 / 149, LMMSE rate 2/3 at
-12.75 dB 92 / 122 / 133 of 200. The assertion asks 3 passes for at least
+here one pass loses most packets; measured with 200 packets on the CPU,
+the frame with 4 pilots of 48 used subcarriers (between the points of
+docs/results/mimo_ofdm_idd_cpu.txt): MTT rate 1/3 at 6.25 dB 30 / 117 /
+149, LMMSE rate 2/3 at 12.75 dB 92 / 122 / 133 of 200. The assertion asks 3 passes for at least
 25 (MTT) and 10 (LMMSE) packets of 100 more than one pass: under half the
 measured gain (about 60 and 20 per 100).
 """
