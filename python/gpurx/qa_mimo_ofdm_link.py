@@ -38,8 +38,8 @@ from gnuradio.gpurx import mimo_ofdm_link as link  # noqa: E402
 
 # (nt, nr, modulation): the SNR stated (Es/N0 per receive antenna, dB).
 # The frame with 4 pilots of 48 used subcarriers (44 data carriers: code
-# rate 0.496 where 48 gave 0.455) needs about 0.5 dB more than the one
-# without: measured on the CPU, seed 1, the twin (pilots tracked) decodes
+# rate 0.496 where 48 gave 0.455) needs 0.5-0.75 dB more than the one
+# without (docs/mimo-ofdm.md): measured on the CPU, seed 1, the twin (pilots tracked) decodes
 # 2x2 16-QAM 99/100 at 11.5 dB and 100/100 at 11.75 and 12 dB (199/200 at
 # 11.5, 200/200 at 12), 4x4 QPSK 190/200 at 7.0 dB and 200/200 at 7.5;
 # the genie fails 72/1000 at 10.25 dB (2x2) and 295/1000 at 6.0 dB (4x4).
