@@ -25,6 +25,16 @@
 // divides the estimate's noise by up to w where the phase moves little from
 // symbol to symbol. The data subcarriers of that symbol are turned back by
 // it.
+//
+// Slope (optional): a timing drift since the training (a sample clock's
+// offset) turns subcarrier n (signed, -used/2 .. used/2 without 0) by a
+// phase linear in n. Per symbol, with Z_i the window's correlations of
+// pilot i in ascending order, the slope is the weighted least-squares fit
+// sum_i w_i d_i arg(Z_(i+1) conj(Z_i)) / sum_i w_i d_i^2 over neighbouring
+// pilots (d_i their distance in subcarriers, w_i = |Z_i| |Z_(i+1)|): it
+// does not wrap while the slope times the pilots' spacing stays below pi.
+// The common phase is then the angle of sum_i Z_i exp(-j slope n_i), and
+// subcarrier n of the symbol is turned back by phase + slope n.
 #ifndef INCLUDED_GPURX_OFDM_OFDM_PILOTS_H
 #define INCLUDED_GPURX_OFDM_OFDM_PILOTS_H
 
@@ -59,6 +69,8 @@ struct ofdm_pilot_layout {
     //! (used even).
     ofdm_pilot_layout(int used, int pilots);
     int data_carriers() const { return used - pilots; }
+    //! Signed subcarrier number of used subcarrier k: -used/2 .. -1, 1 .. used/2.
+    int subcarrier(int k) const { return k < used / 2 ? k - used / 2 : k - used / 2 + 1; }
 };
 
 //! The common phase error (radians) of each of \p data_symbols data
@@ -66,14 +78,18 @@ struct ofdm_pilot_layout {
 //! order, y[(k * data_symbols + s) * nr + r]; \p h: one H per used
 //! subcarrier, h[(k * nr + r) * nt + j]; \p window: data symbols (odd)
 //! whose pilots estimate each symbol's phase, centred on it. A symbol whose
-//! pilots see no channel gets 0.
+//! pilots see no channel gets 0. \p slope not null: also the slope per
+//! symbol (radians per subcarrier; 0 with fewer than 2 pilots), the phase
+//! then at subcarrier 0.
 std::vector<float> common_phase(const ofdm_pilot_layout& l, int nt, int nr, int data_symbols, const cfloat* y,
-                                const cfloat* h, int window = 1);
+                                const cfloat* h, int window = 1, std::vector<float>* slope = nullptr);
 
 //! The data carriers' y vectors and H (the same orders, pilots left out),
-//! each y of symbol s turned by -phase[s] (\p phase null: not turned).
+//! each y of symbol s on subcarrier n turned by -(phase[s] + slope[s] n)
+//! (\p phase null: not turned; \p slope null: no slope).
 void data_carriers(const ofdm_pilot_layout& l, int nt, int nr, int data_symbols, const cfloat* y,
-                   const cfloat* h, const float* phase, cfloat* y_out, cfloat* h_out);
+                   const cfloat* h, const float* phase, cfloat* y_out, cfloat* h_out,
+                   const float* slope = nullptr);
 
 } // namespace ofdm
 } // namespace core

@@ -126,12 +126,15 @@ class mimo_ofdm_rx(gr.hier_block2):
     extrinsic_scale damping what it feeds back). idd_block: the IDD block
     also for idd_passes 1 (one pass through it: the baseline of its gain).
     track_phase: turn each data symbol back by the common phase error its
-    pilots show (False: the pilots are only left out)."""
+    pilots show (False: the pilots are only left out). track_slope: also by
+    a phase slope across subcarriers (a timing drift since the training, a
+    sample clock's offset over a long frame); None: with 16 pilots or more
+    (the 20 MHz numerology's 100, not the 64-point link's 4)."""
 
     def __init__(self, nt=2, nr=2, modulation="qpsk", payload_bytes=128, code_rate=0.5, num=None,
                  algorithm="mtt", backend="auto", iterations=6, rnti=4660, cell_id=1, len_tag_key="packet_len",
                  frames_in_flight=8, detector_batch_frames=1, flush_us=1000, idd_passes=1, idd_block=False,
-                 extrinsic_scale=0.75, sync_threads=-1, track_phase=True):
+                 extrinsic_scale=0.75, sync_threads=-1, track_phase=True, track_slope=None):
         num = num or ofdm_numerology()
         gr.hier_block2.__init__(self, "mimo_ofdm_rx", gr.io_signature(nr, nr, gr.sizeof_gr_complex),
                                 gr.io_signature(0, 0, 0))
@@ -154,7 +157,8 @@ class mimo_ofdm_rx(gr.hier_block2):
         self.estimator = mimo_ofdm_channel_estimator(
             nt, nr, num.fft_len, num.used, num.repeats, p["data_symbols"], 1, "auto", num.cp_len,
             options=pipeline_options(max(2, frames_in_flight // 2), 3, flush_us, backend), pilots=num.pilots,
-            track_phase=track_phase)
+            track_phase=track_phase,
+            track_slope=bool(track_phase and (num.pilots >= 16 if track_slope is None else track_slope)))
         for r in range(nr):
             self.connect((self, r), (self.sync, r))
             self.connect((self.sync, r), (self.estimator, r))

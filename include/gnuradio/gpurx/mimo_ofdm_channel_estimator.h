@@ -79,6 +79,9 @@ public:
      *        needs group 1 when not 0
      * \param track_phase with pilots: turn each data symbol back by its
      *        pilots' common phase error (false: pilots only left out)
+     * \param track_slope with track_phase and at least 4 pilots: also a
+     *        phase slope across subcarriers per data symbol (a timing
+     *        drift since the training; core::ofdm::common_phase)
      */
     static sptr make(int nt,
                      int nr,
@@ -91,7 +94,8 @@ public:
                      int delay_spread = 0,
                      const pipeline_options& options = pipeline_options(),
                      int pilots = 0,
-                     bool track_phase = true);
+                     bool track_phase = true,
+                     bool track_slope = false);
     //! "cuda" or "cpu": the backend the estimates are computed on (as backend()).
     virtual std::string implementation() const = 0;
     //! The backend in use: "cuda" or "cpu".

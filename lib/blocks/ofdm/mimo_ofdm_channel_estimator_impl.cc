@@ -129,8 +129,9 @@ class mimo_ofdm_channel_estimator_impl final : public mimo_ofdm_channel_estimato
     const int d_nt, d_nr, d_fft, d_used, d_data, d_group, d_spread;
     const int d_training;         // repeats * nt
     const of::ofdm_pilot_layout d_pilots;
-    const bool d_track;
+    const bool d_track, d_slope;
     std::vector<float> d_phase;   // the last frame's common phase per data symbol
+    std::vector<float> d_slopes;  // and its slope (track_slope)
     std::vector<int> d_bins;      // FFT bin of each used subcarrier
     std::unique_ptr<of::lmmse_smoother> d_smoother; // with delay_spread > 0
     std::unique_ptr<chanest_adapter> d_adapter;
@@ -156,7 +157,8 @@ public:
                                      int delay_spread,
                                      pipeline_options options,
                                      int pilots,
-                                     bool track_phase)
+                                     bool track_phase,
+                                     bool track_slope)
         : gr::block("mimo_ofdm_channel_estimator",
                     gr::io_signature::make(std::max(nr, 1), std::max(nr, 1), sizeof(gr_complex) * std::max(fft_len, 1)),
                     gr::io_signature::make3(3, 3, sizeof(gr_complex) * std::max(nr, 1),
@@ -172,7 +174,8 @@ public:
           // A valid layout until the checks below name what is wrong.
           d_pilots(used >= 2 && used % 2 == 0 ? used : 2,
                    pilots >= 0 && pilots % 2 == 0 && pilots <= used / 2 ? pilots : 0),
-          d_track(track_phase)
+          d_track(track_phase),
+          d_slope(track_slope)
     {
         check(nt == 1 || nt == 2 || nt == 4 || nt == 8,
               "nt must be 1, 2, 4 or 8 (a Hadamard order), got " + std::to_string(nt));
@@ -193,6 +196,8 @@ public:
         check(pilots >= 0 && pilots % 2 == 0 && pilots <= used / 2,
               "pilots must be even and in 0..used/2, got " + std::to_string(pilots));
         check(pilots == 0 || group == 1, "pilots need group 1, got group " + std::to_string(group));
+        check(!track_slope || (track_phase && pilots >= 4),
+              "track_slope needs track_phase and at least 4 pilots, got " + std::to_string(pilots));
         for (int i = 0; i < used / 2; i++)
             d_bins.push_back(fft_len - used / 2 + i);
         for (int i = 1; i <= used / 2; i++)
@@ -299,9 +304,10 @@ private:
             // The pilots against the (smoothed) estimate: one phase per data
             // symbol, then the data carriers alone, turned back by it.
             if (d_track)
-                d_phase = of::common_phase(d_pilots, d_nt, d_nr, d_data, data, h, PHASE_WINDOW);
+                d_phase = of::common_phase(d_pilots, d_nt, d_nr, d_data, data, h, PHASE_WINDOW,
+                                           d_slope ? &d_slopes : nullptr);
             of::data_carriers(d_pilots, d_nt, d_nr, d_data, data, h, d_track ? d_phase.data() : nullptr, y_out,
-                              h_out);
+                              h_out, d_slope ? d_slopes.data() : nullptr);
         }
         // An N0 the detector accepts (1e-20..1e20) even for a noiseless frame.
         const float n0 = float(std::min(std::max(res->n0, 1e-20), 1e20));
@@ -401,11 +407,12 @@ mimo_ofdm_channel_estimator::sptr mimo_ofdm_channel_estimator::make(int nt,
                                                                     int delay_spread,
                                                                     const pipeline_options& options,
                                                                     int pilots,
-                                                                    bool track_phase)
+                                                                    bool track_phase,
+                                                                    bool track_slope)
 {
     return gnuradio::make_block_sptr<mimo_ofdm_channel_estimator_impl>(
         nt, nr, fft_len, used, repeats, data_symbols, group, implementation, delay_spread, options, pilots,
-        track_phase);
+        track_phase, track_slope);
 }
 
 } // namespace gpurx

@@ -55,12 +55,13 @@ void bind_mimo_ofdm(py::module& m)
         "pipeline (options: backend auto/cpu/cuda, devices, batching); implementation \"cpu\" or \"cuda\"\n"
         "is kept for compatibility and sets options.backend. With pilots > 0 the data symbols carry\n"
         "that many pilot subcarriers (mimo_ofdm_framer's): out come the data carriers only, each data\n"
-        "symbol turned back by the common phase error measured on its pilots (track_phase).")
+        "symbol turned back by the common phase error measured on its pilots (track_phase), and with\n"
+        "track_slope by a phase slope across subcarriers too (a timing drift).")
         .def(py::init(&cls::make), py::arg("nt"), py::arg("nr"), py::arg("fft_len"), py::arg("used"),
              py::arg("repeats") = 2, py::arg("data_symbols") = 12, py::arg("group") = 1,
              py::arg("implementation") = "auto", py::arg("delay_spread") = 0,
              py::arg("options") = ::gr::gpurx::pipeline_options(), py::arg("pilots") = 0,
-             py::arg("track_phase") = true)
+             py::arg("track_phase") = true, py::arg("track_slope") = false)
         .def("implementation", &cls::implementation)
         .def("backend", &cls::backend)
         .def("vectors_per_channel", &cls::vectors_per_channel)
