@@ -74,8 +74,9 @@ def build(a, paths, what):
         backend = "cpu" if a.backend == "cpu" else a.estimator
         est = gpurx.mimo_ofdm_channel_estimator(
             a.nt, a.nr, num.fft_len, num.used, num.repeats, p["data_symbols"], 1, "auto", num.cp_len,
-            options=gpurx.pipeline_options(max(2, a.frames_in_flight // 2), 3, a.flush_us, backend))
-        est.set_min_output_buffer(a.frames_in_flight * num.used * p["data_symbols"])
+            options=gpurx.pipeline_options(max(2, a.frames_in_flight // 2), 3, a.flush_us, backend),
+            pilots=num.pilots, track_slope=num.pilots >= 16)
+        est.set_min_output_buffer(a.frames_in_flight * num.data_carriers * p["data_symbols"])
         named["sync"], named["estimator"] = sync, est
         for r, s in enumerate(srcs):
             tb.connect(s, (sync, r))

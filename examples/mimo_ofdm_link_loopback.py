@@ -17,6 +17,15 @@ pass: the baseline of the gain). --genie runs the genie receiver on the same cha
 no synchronisation). Es/N0 (--snr-db) is the received energy per symbol and
 antenna over N0 (total transmit power 1 over the nt antennas, unit channel
 power per antenna pair).
+
+The receiver's front end (mimo_ofdm_link.rx_impairments), after the noise:
+--phase-noise S (Wiener phase noise, S radians rms per sample, one
+oscillator for every receive antenna), --iq-imbalance A,P (amplitude A dB,
+phase P degrees), --dc M (a DC offset of magnitude M, the signal's rms
+being 1), --sro-ppm E (the receiver's sample clock E ppm fast). Every data
+symbol carries the numerology's pilots (4 of the 48 used subcarriers);
+--no-track-phase leaves them out without turning the data symbols back by
+their common phase error.
 """
 import sys
 
@@ -25,6 +34,14 @@ from gnuradio import gr
 from gnuradio import gpurx
 from gnuradio.gpurx import cli
 from gnuradio.gpurx import mimo_ofdm_link as link
+
+
+def iq_pair(text):
+    try:
+        amp, phase = (float(v) for v in text.split(","))
+    except ValueError:
+        raise cli.argparse.ArgumentTypeError("expected AMP_DB,PHASE_DEG, got %r" % (text,))
+    return amp, phase
 
 
 def parser():
@@ -46,6 +63,12 @@ def parser():
     p.add_argument("--idd-block", action="store_true")
     p.add_argument("--idd-scale", type=float, default=0.75, help="extrinsic_scale of the IDD decoder")
     p.add_argument("--genie", action="store_true")
+    p.add_argument("--phase-noise", type=float, default=0.0, help="Wiener phase noise, rad rms per sample")
+    p.add_argument("--dc", type=float, default=0.0, help="DC offset magnitude (signal rms 1)")
+    p.add_argument("--iq-imbalance", type=iq_pair, default=(0.0, 0.0), metavar="AMP_DB,PHASE_DEG")
+    p.add_argument("--sro-ppm", type=float, default=0.0, help="receiver's sample clock offset, ppm (>= 0)")
+    p.add_argument("--no-track-phase", dest="track_phase", action="store_false",
+                   help="leave the pilots out without tracking the common phase on them")
     return p
 
 
@@ -56,10 +79,10 @@ class loopback(gr.top_block):
         self.source = gpurx.payload_source(a.payload_bytes, a.packets, a.seed)
         self.tx = link.mimo_ofdm_tx(a.nt, a.modulation, a.payload_bytes, a.code_rate, num)
         self.channel = link.mimo_ofdm_channel(a.nt, a.nr, a.profile, 10.0 ** (-a.snr_db / 10.0), a.cfo, a.delay,
-                                              a.seed)
+                                              a.seed, a.phase_noise, a.dc, a.iq_imbalance, a.sro_ppm)
         self.rx = link.mimo_ofdm_rx(a.nt, a.nr, a.modulation, a.payload_bytes, a.code_rate, num, a.algorithm,
                                     a.backend, idd_passes=a.idd_passes, idd_block=a.idd_block,
-                                    extrinsic_scale=a.idd_scale)
+                                    extrinsic_scale=a.idd_scale, track_phase=a.track_phase)
         self.connect(self.source, self.tx)
         for j in range(a.nt):
             self.connect((self.tx, j), (self.channel, j))
@@ -86,9 +109,9 @@ def main(argv=None):
     tb.run()
     sent, decoded, fail = tb.source.sent(), tb.rx.decoded(), tb.rx.crc_fail()
     idd = ", IDD %d pass%s" % (a.idd_passes, "" if a.idd_passes == 1 else "es") if a.idd_passes > 1 or a.idd_block else ""
-    print("receiver: %dx%d %s %s%s, backend %s, %d frames, cfo %s"
+    print("receiver: %dx%d %s %s%s, backend %s, %d frames, cfo %s, pilots %s"
           % (a.nt, a.nr, a.modulation, a.algorithm, idd, tb.rx.backend(), tb.rx.frames(),
-             cli.estimate(tb.rx.cfo(), tb.rx.frames() > 0)))
+             cli.estimate(tb.rx.cfo(), tb.rx.frames() > 0), "tracked" if a.track_phase else "not tracked"))
     print("packets: sent %d, decoded %d, crc_fail %d, missed %d"
           % (sent, decoded, fail, max(0, sent - decoded - fail)))
     return 0

@@ -5,6 +5,7 @@
  */
 #include "ofdm/ofdm_frame.h"
 #include "ofdm/ofdm_fft.h"
+#include "ofdm/ofdm_pilots.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -23,8 +24,8 @@ void check(bool ok, const std::string& what)
 }
 } // namespace
 
-ofdm_frame_format::ofdm_frame_format(int nt_, int fft_, int cp_, int used_, int repeats_, int data_)
-    : nt(nt_), fft_len(fft_), cp_len(cp_), used(used_), repeats(repeats_), data_symbols(data_)
+ofdm_frame_format::ofdm_frame_format(int nt_, int fft_, int cp_, int used_, int repeats_, int data_, int pilots_)
+    : nt(nt_), fft_len(fft_), cp_len(cp_), used(used_), repeats(repeats_), data_symbols(data_), pilots(pilots_)
 {
     check(nt == 1 || nt == 2 || nt == 4 || nt == 8, "nt must be 1, 2, 4 or 8, got " + std::to_string(nt));
     check(fft_len >= 16 && fft_len <= 65536 && (fft_len & (fft_len - 1)) == 0,
@@ -35,6 +36,8 @@ ofdm_frame_format::ofdm_frame_format(int nt_, int fft_, int cp_, int used_, int 
     check(repeats >= 2 && repeats <= 16, "repeats must be in 2..16, got " + std::to_string(repeats));
     check(data_symbols >= 1 && data_symbols <= 4096,
           "data_symbols must be in 1..4096, got " + std::to_string(data_symbols));
+    check(pilots >= 0 && pilots % 2 == 0 && pilots <= used / 2,
+          "pilots must be even and in 0..used/2, got " + std::to_string(pilots));
 }
 
 void fft_inplace(std::vector<cfloat>& x, bool inverse) { fft(x.data(), x.size(), inverse); }
@@ -92,11 +95,14 @@ std::vector<std::vector<cfloat>> build_ofdm_frame(const ofdm_frame_format& f, co
                 bins[size_t(f.bin(k))] = tr.cover(j, t % f.nt) * tr.sequence()[k];
             modulate(f, bins, out[j].data() + size_t(1 + t) * f.symbol_len());
         }
+    const ofdm_pilot_layout pl(f.used, f.pilots);
     for (int s = 0; s < f.data_symbols; s++)
         for (int j = 0; j < f.nt; j++) {
             std::fill(bins.begin(), bins.end(), cfloat(0, 0));
-            for (int k = 0; k < f.used; k++)
-                bins[size_t(f.bin(k))] = symbols[(size_t(k) * f.data_symbols + s) * f.nt + j];
+            for (int d = 0; d < pl.data_carriers(); d++)
+                bins[size_t(f.bin(pl.data_index[size_t(d)]))] = symbols[(size_t(d) * f.data_symbols + s) * f.nt + j];
+            for (int i = 0; i < f.pilots; i++)
+                bins[size_t(f.bin(pl.pilot_index[size_t(i)]))] = cfloat(pilot_value(s, i, j), 0.0f);
             modulate(f, bins, out[j].data() + size_t(1 + f.training_symbols() + s) * f.symbol_len());
         }
     return out;

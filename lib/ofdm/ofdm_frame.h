@@ -14,9 +14,12 @@
 //           ones: its two halves repeat (Schmidl & Cox), for detection and
 //           the frequency offset on any channel;
 // training: mimo_training's symbols (Hadamard cover across antennas);
-// data:     codeword symbol m on antenna m mod nt, as y vector i = m / nt,
-//           on used subcarrier i / data_symbols of data symbol
-//           i mod data_symbols (mimo_ofdm_channel_estimator's order).
+// data:     `pilots` of the used subcarriers are pilots (ofdm_pilots.h:
+//           their places, their +-1 values per symbol and antenna), the
+//           others data carriers; codeword symbol m on antenna m mod nt,
+//           as y vector i = m / nt, on data carrier i / data_symbols of
+//           data symbol i mod data_symbols (mimo_ofdm_channel_estimator's
+//           order).
 // Every OFDM symbol has a cyclic prefix of cp_len samples; IFFTs are
 // scaled by 1/sqrt(fft_len), so a unit-energy subcarrier symbol is a unit
 // of energy in time.
@@ -33,17 +36,19 @@ namespace core {
 namespace ofdm {
 
 struct ofdm_frame_format {
-    int nt, fft_len, cp_len, used, repeats, data_symbols;
+    int nt, fft_len, cp_len, used, repeats, data_symbols, pilots;
 
     //! Throws std::invalid_argument naming the parameter.
-    ofdm_frame_format(int nt, int fft_len, int cp_len, int used, int repeats, int data_symbols);
+    ofdm_frame_format(int nt, int fft_len, int cp_len, int used, int repeats, int data_symbols, int pilots = 0);
 
     int symbol_len() const { return fft_len + cp_len; }
     int training_symbols() const { return repeats * nt; }
     //! Samples per frame and antenna.
     int frame_len() const { return symbol_len() * (1 + training_symbols() + data_symbols); }
+    //! Used subcarriers that carry data in a data symbol.
+    int data_carriers() const { return used - pilots; }
     //! Codeword symbols one frame carries.
-    int data_res() const { return used * data_symbols * nt; }
+    int data_res() const { return data_carriers() * data_symbols * nt; }
     //! FFT bin of used subcarrier k (-used/2 .. -1, then 1 .. used/2).
     int bin(int k) const { return k < used / 2 ? fft_len - used / 2 + k : k - used / 2 + 1; }
 };

@@ -27,10 +27,35 @@ from .packet_link import BITS_PER_SYMBOL, expose_counter_ports, tb_decoding_chai
 
 
 class ofdm_numerology:
-    """The frame's fixed numbers: FFT, CP, used subcarriers, training."""
+    """The frame's fixed numbers: FFT, CP, used subcarriers, training, and
+    the pilot subcarriers of every data symbol (None: one in 12 used
+    subcarriers, an even number, at least 2: 4 of 48, 100 of 1200)."""
 
-    def __init__(self, fft_len=64, cp_len=16, used=48, repeats=4):
+    def __init__(self, fft_len=64, cp_len=16, used=48, repeats=4, pilots=None):
         self.fft_len, self.cp_len, self.used, self.repeats = fft_len, cp_len, used, repeats
+        self.pilots = max(2, (used // 24) * 2) if pilots is None else int(pilots)
+        if self.pilots < 0 or self.pilots % 2 or self.pilots > used // 2:
+            raise ValueError("pilots must be even and in 0..used/2, got %r" % (pilots,))
+
+    @property
+    def data_carriers(self):
+        """Used subcarriers that carry data in a data symbol."""
+        return self.used - self.pilots
+
+    def pilot_indices(self):
+        """Used-subcarrier indices of the pilots (lib/ofdm/ofdm_pilots.h):
+        +-o_i from DC, o_i = floor((2i + 1) (used/2) / pilots) + 1."""
+        h = self.used // 2
+        idx = []
+        for i in range(self.pilots // 2):
+            o = (2 * i + 1) * h // self.pilots + 1
+            idx += [h - o, h + o - 1]
+        return sorted(idx)
+
+    def data_indices(self):
+        """Used-subcarrier indices of the data carriers, ascending."""
+        pilots = set(self.pilot_indices())
+        return [k for k in range(self.used) if k not in pilots]
 
 
 def mimo_link_parameters(nt, modulation, payload_bytes, code_rate, num):
@@ -43,10 +68,10 @@ def mimo_link_parameters(nt, modulation, payload_bytes, code_rate, num):
         raise ValueError("code_rate must be in 0.05..0.93, got %r" % (code_rate,))
     qm = BITS_PER_SYMBOL[modulation]
     tbs = 8 * payload_bytes
-    per_symbol = num.used * nt * qm
+    per_symbol = num.data_carriers * nt * qm
     data_symbols = int(math.ceil((tbs + 24) / (code_rate * per_symbol)))
     return {"qm": qm, "tbs": tbs, "g": data_symbols * per_symbol, "data_symbols": data_symbols,
-            "res": data_symbols * num.used * nt}
+            "res": data_symbols * num.data_carriers * nt}
 
 
 # mimo_ofdm_tx's amplitude for a radio: every I/Q value of data and sync
@@ -76,7 +101,7 @@ class mimo_ofdm_tx(gr.hier_block2):
         self.mapper = qam_mapper(modulation)
         self.symbols_len = blocks.tagged_stream_multiply_length(gr.sizeof_gr_complex, len_tag_key, 1.0 / p["qm"])
         self.framer = mimo_ofdm_framer(nt, num.fft_len, num.cp_len, num.used, num.repeats, p["data_symbols"],
-                                       gap, len_tag_key)
+                                       gap, len_tag_key, num.pilots)
         self.connect(self, self.unpack, self.bits_len, self.tagger, self.encoder, self.mapper, self.symbols_len,
                      self.framer)
         # Every block here passes whole packets, so each buffer must hold one
@@ -99,12 +124,17 @@ class mimo_ofdm_rx(gr.hier_block2):
     they are; 2..8 one mimo_idd_decoder running that many passes of
     iterative detection and decoding per frame (its turbo decoder in float,
     extrinsic_scale damping what it feeds back). idd_block: the IDD block
-    also for idd_passes 1 (one pass through it: the baseline of its gain)."""
+    also for idd_passes 1 (one pass through it: the baseline of its gain).
+    track_phase: turn each data symbol back by the common phase error its
+    pilots show (False: the pilots are only left out). track_slope: also by
+    a phase slope across subcarriers (a timing drift since the training, a
+    sample clock's offset over a long frame); None: with 16 pilots or more
+    (the 20 MHz numerology's 100, not the 64-point link's 4)."""
 
     def __init__(self, nt=2, nr=2, modulation="qpsk", payload_bytes=128, code_rate=0.5, num=None,
                  algorithm="mtt", backend="auto", iterations=6, rnti=4660, cell_id=1, len_tag_key="packet_len",
                  frames_in_flight=8, detector_batch_frames=1, flush_us=1000, idd_passes=1, idd_block=False,
-                 extrinsic_scale=0.75, sync_threads=-1):
+                 extrinsic_scale=0.75, sync_threads=-1, track_phase=True, track_slope=None):
         num = num or ofdm_numerology()
         gr.hier_block2.__init__(self, "mimo_ofdm_rx", gr.io_signature(nr, nr, gr.sizeof_gr_complex),
                                 gr.io_signature(0, 0, 0))
@@ -122,15 +152,18 @@ class mimo_ofdm_rx(gr.hier_block2):
                                    threads=sync_threads)
         # The channel within the cyclic prefix: LMMSE smoothing over it. The
         # estimator batches OFDM frames on the receiver's backend, half the
-        # frames in flight per batch, as the decoder does.
+        # frames in flight per batch, as the decoder does; it leaves the
+        # pilots out and tracks the common phase on them.
         self.estimator = mimo_ofdm_channel_estimator(
             nt, nr, num.fft_len, num.used, num.repeats, p["data_symbols"], 1, "auto", num.cp_len,
-            options=pipeline_options(max(2, frames_in_flight // 2), 3, flush_us, backend))
+            options=pipeline_options(max(2, frames_in_flight // 2), 3, flush_us, backend), pilots=num.pilots,
+            track_phase=track_phase,
+            track_slope=bool(track_phase and (num.pilots >= 16 if track_slope is None else track_slope)))
         for r in range(nr):
             self.connect((self, r), (self.sync, r))
             self.connect((self.sync, r), (self.estimator, r))
         symbols = num.repeats * nt + p["data_symbols"]
-        y_per_frame = num.used * p["data_symbols"]
+        y_per_frame = num.data_carriers * p["data_symbols"]
         if idd_passes > 1 or idd_block:
             self._idd_chain(p, num, nt, nr, modulation, algorithm, backend, iterations, rnti, cell_id, len_tag_key,
                             frames_in_flight, flush_us, idd_passes, extrinsic_scale, symbols, y_per_frame)
@@ -145,7 +178,7 @@ class mimo_ofdm_rx(gr.hier_block2):
         # A detector frame is one subcarrier's data symbols: a batch of
         # detector_batch_frames OFDM frames' subcarriers (1200 each at 20
         # MHz) keeps the GPU busy on few launches.
-        opts = pipeline_options(max(64, num.used * detector_batch_frames), 3, flush_us, backend)
+        opts = pipeline_options(max(64, num.data_carriers * detector_batch_frames), 3, flush_us, backend)
         # Tags only for channels below full rank: one per subcarrier (1200
         # per frame at 20 MHz) through every block downstream cost more than
         # the detection.
@@ -173,11 +206,11 @@ class mimo_ofdm_rx(gr.hier_block2):
     def _idd_chain(self, p, num, nt, nr, modulation, algorithm, backend, iterations, rnti, cell_id, len_tag_key,
                    frames_in_flight, flush_us, passes, extrinsic_scale, symbols, y_per_frame):
         """estimator -> mimo_idd_decoder -> packet_counter: one TB (OFDM
-        frame) is num.used channels (subcarriers) of data_symbols vectors,
+        frame) is num.data_carriers channels (subcarriers) of data_symbols vectors,
         the detector's order of the TB's G coded bits."""
         opts = pipeline_options(max(2, frames_in_flight // 2), 3, flush_us, backend)
         self.detector = None
-        self.decoder = mimo_idd_decoder(nt, nr, modulation, algorithm, num.used,
+        self.decoder = mimo_idd_decoder(nt, nr, modulation, algorithm, num.data_carriers,
                                         self.estimator.vectors_per_channel(), p["tbs"], passes, iterations,
                                         extrinsic_scale, "dlsch", rnti, cell_id, 0, "auto", opts)
         self.packets = blocks.stream_to_tagged_stream(gr.sizeof_char, 1, p["tbs"], len_tag_key)
@@ -230,16 +263,97 @@ def profile_taps(profile, seed_rng, nr, nt):
     return taps
 
 
+class rx_impairments(gr.sync_block):
+    """A receiver's front end, nr streams in and out, in this order:
+
+    - phase noise: one Wiener process for every receive antenna (one local
+      oscillator), theta[n] = theta[n-1] + w[n], w normal with standard
+      deviation phase_noise (radians per sample; 2 pi linewidth / rate =
+      phase_noise ** 2);
+    - IQ imbalance: y = mu x + nu conj(x), mu = (1 + g exp(-j phi)) / 2,
+      nu = (1 - g exp(j phi)) / 2, g = 10^(iq_amp_db / 20), phi =
+      iq_phase_deg (image rejection 20 log10 |mu / nu|);
+    - DC offset: a constant of magnitude dc (the signal's rms is 1 per
+      antenna) and a phase of its own per antenna;
+    - sampling-rate offset: the receiver's clock sro_ppm (>= 0) faster,
+      y[n] = x(n / (1 + sro_ppm 1e-6) - D), interpolated by a
+      Blackman-windowed sinc of TAPS taps, D = TAPS / 2 + 1 samples of
+      delay (it keeps the block causal).
+    """
+    TAPS = 48
+
+    def __init__(self, nr, phase_noise=0.0, dc=0.0, iq_amp_db=0.0, iq_phase_deg=0.0, sro_ppm=0.0, seed=1):
+        gr.sync_block.__init__(self, "rx_impairments", in_sig=[np.complex64] * nr, out_sig=[np.complex64] * nr)
+        if not 0.0 <= sro_ppm <= 1000.0:
+            raise ValueError("sro_ppm must be in 0..1000 (the receiver's clock faster), got %r" % (sro_ppm,))
+        if not 0.0 <= phase_noise <= 1.0:
+            raise ValueError("phase_noise must be in 0..1 rad per sample, got %r" % (phase_noise,))
+        self.nr, self.sigma = nr, float(phase_noise)
+        self.rng = np.random.default_rng(seed * 31 + 7)
+        self.theta = 0.0
+        g, phi = 10.0 ** (iq_amp_db / 20.0), math.radians(iq_phase_deg)
+        self.mu, self.nu = (1 + g * np.exp(-1j * phi)) / 2, (1 - g * np.exp(1j * phi)) / 2
+        self.dc = [dc * np.exp(1j * (0.5 + 2.1 * r)) for r in range(nr)]
+        self.ratio = 1.0 / (1.0 + sro_ppm * 1e-6)
+        self.resample = sro_ppm > 0.0
+        self.delay = self.TAPS // 2 + 1
+        pad = self.delay + self.TAPS
+        self.buf = [np.zeros(pad, np.complex128) for _ in range(nr)]
+        self.base = -pad  # input index of buf[r][0]
+        self.n = 0        # next output index
+        self.offsets = np.arange(-self.TAPS // 2 + 1, self.TAPS // 2 + 1)
+
+    def _front_end(self, x, r, theta):
+        y = x * np.exp(1j * theta) if self.sigma > 0 else x.astype(np.complex128)
+        if self.nu != 0:
+            y = self.mu * y + self.nu * np.conj(y)
+        return y + self.dc[r]
+
+    def work(self, input_items, output_items):
+        m = len(output_items[0])
+        theta = None
+        if self.sigma > 0:
+            theta = self.theta + np.cumsum(self.rng.normal(0.0, self.sigma, m))
+            self.theta = float(theta[-1]) % (2 * math.pi)
+        if not self.resample:
+            for r in range(self.nr):
+                output_items[r][:] = self._front_end(input_items[r][:m], r, theta)
+            return m
+        pos = (self.n + np.arange(m)) * self.ratio - self.delay
+        i0 = np.floor(pos)
+        d = (pos - i0)[:, None] - self.offsets[None, :]  # distance to each tap's sample
+        half = self.TAPS / 2.0
+        w = np.sinc(d) * (0.42 + 0.5 * np.cos(np.pi * d / half) + 0.08 * np.cos(2 * np.pi * d / half))
+        w /= w.sum(axis=1, keepdims=True)
+        idx = i0.astype(np.int64)[:, None] + self.offsets[None, :]
+        for r in range(self.nr):
+            self.buf[r] = np.concatenate([self.buf[r], self._front_end(input_items[r][:m], r, theta)])
+            output_items[r][:] = np.sum(self.buf[r][idx - self.base] * w, axis=1)
+        self.n += m
+        keep = int(math.floor(self.n * self.ratio - self.delay)) + int(self.offsets[0]) - 1
+        if keep > self.base:
+            for r in range(self.nr):
+                self.buf[r] = self.buf[r][keep - self.base:]
+            self.base = keep
+        return m
+
+
 class mimo_ofdm_channel(gr.hier_block2):
     """nt streams in, nr out: y_r = sum_j h_rj * x_j (fixed taps from the
     profile and seed), then a common delay (integer samples), frequency
-    offset (cycles/sample) and white noise of variance n0 per antenna."""
+    offset (cycles/sample) and white noise of variance n0 per antenna; with
+    any of phase_noise, dc, iq_imbalance ((amplitude dB, phase degrees)),
+    sro_ppm not zero, the receiver's front end after them (rx_impairments)."""
 
-    def __init__(self, nt, nr, profile="exponential", n0=0.1, cfo=0.0, delay=0, seed=1):
+    def __init__(self, nt, nr, profile="exponential", n0=0.1, cfo=0.0, delay=0, seed=1, phase_noise=0.0, dc=0.0,
+                 iq_imbalance=(0.0, 0.0), sro_ppm=0.0):
         gr.hier_block2.__init__(self, "mimo_ofdm_channel", gr.io_signature(nt, nt, gr.sizeof_gr_complex),
                                 gr.io_signature(nr, nr, gr.sizeof_gr_complex))
         self.taps = profile_taps(profile, np.random.default_rng(seed), nr, nt)
         self.keep = []
+        self.front_end = None
+        if phase_noise or dc or iq_imbalance[0] or iq_imbalance[1] or sro_ppm:
+            self.front_end = rx_impairments(nr, phase_noise, dc, iq_imbalance[0], iq_imbalance[1], sro_ppm, seed)
         for r in range(nr):
             add = blocks.add_cc()
             for j in range(nt):
@@ -253,7 +367,10 @@ class mimo_ofdm_channel(gr.hier_block2):
             self.keep += [add, noise, rot, dly, sum_noise]
             self.connect(add, dly, rot, (sum_noise, 0))
             self.connect(noise, (sum_noise, 1))
-            self.connect(sum_noise, (self, r))
+            if self.front_end is None:
+                self.connect(sum_noise, (self, r))
+            else:
+                self.connect(sum_noise, (self.front_end, r), (self, r))
 
 
 def run_genie(nt, nr, modulation, payload_bytes, code_rate, num, profile, snr_db, packets, seed,
@@ -273,23 +390,23 @@ def run_genie(nt, nr, modulation, payload_bytes, code_rate, num, profile, snr_db
     tb.connect(src, tx.unpack)  # the transmitter's chain up to its QAM symbols
     tb.connect(tx.unpack, tx.bits_len, tx.tagger, tx.encoder, tx.mapper, sink)
     tb.run()
-    x = np.array(sink.data(), np.complex64).reshape(packets, num.used, p["data_symbols"], nt)
+    x = np.array(sink.data(), np.complex64).reshape(packets, num.data_carriers, p["data_symbols"], nt)
     # 2. The channel per subcarrier, the noise.
     n0 = 10.0 ** (-snr_db / 10.0)
     taps = profile_taps(profile, np.random.default_rng(seed), nr, nt)
-    k = np.arange(num.used)
+    k = np.array(num.data_indices())
     bins = np.where(k < num.used // 2, num.fft_len - num.used // 2 + k, k - num.used // 2 + 1)
-    H = np.fft.fft(taps, num.fft_len, axis=2)[:, :, bins] / math.sqrt(nt)  # nr x nt x used
+    H = np.fft.fft(taps, num.fft_len, axis=2)[:, :, bins] / math.sqrt(nt)  # nr x nt x data carriers
     rng = np.random.default_rng(seed + 99)
     y = np.einsum("rjk,pksj->pksr", H, x)
     y = y + math.sqrt(n0 / 2) * (rng.normal(size=y.shape) + 1j * rng.normal(size=y.shape))
-    h_frame = np.transpose(H, (2, 0, 1)).reshape(num.used, nr * nt)
+    h_frame = np.transpose(H, (2, 0, 1)).reshape(num.data_carriers, nr * nt)
     # 3. Detection with the true H and N0, decoding.
     tb = gr.top_block()
     ys = blocks.vector_source_c(y.astype(np.complex64).reshape(-1).tolist(), False, nr)
     hs = blocks.vector_source_c(np.tile(h_frame, (packets, 1)).astype(np.complex64).reshape(-1).tolist(),
                                 False, nr * nt)
-    ns = blocks.vector_source_f([n0] * (packets * num.used), False)
+    ns = blocks.vector_source_f([n0] * (packets * num.data_carriers), False)
     opts = pipeline_options(64, 3, 1000, backend)
     det = mimo_detector(nt, nr, modulation, algorithm, noise_input=True, vectors_per_channel=p["data_symbols"],
                         options=opts)

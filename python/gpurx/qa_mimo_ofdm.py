@@ -124,6 +124,15 @@ class qa_mimo_ofdm(gr_unittest.TestCase):
         with self.assertRaises(ValueError) as e:
             gpurx.mimo_ofdm_channel_estimator(2, 2, 64, 48, 2, 4, 1, "gpu")
         self.assertIn("implementation", str(e.exception))
+        for kwargs, name in (({"pilots": 3}, "pilots"), ({"pilots": 26}, "pilots"), ({"pilots": 4, "group": 2}, "group"),
+                             ({"pilots": 4, "track_phase": False, "track_slope": True}, "track_slope"),
+                             ({"pilots": 2, "track_slope": True}, "track_slope")):
+            args = {"group": 1, **kwargs}
+            with self.assertRaises(ValueError) as e:
+                gpurx.mimo_ofdm_channel_estimator(2, 2, 64, 48, 2, 4, implementation="cpu", **args)
+            self.assertIn(name, str(e.exception))
+        est = gpurx.mimo_ofdm_channel_estimator(2, 2, 64, 48, 2, 4, implementation="cpu", pilots=4)
+        self.assertEqual(est.vectors_per_channel(), 4)
 
 
 if __name__ == "__main__":

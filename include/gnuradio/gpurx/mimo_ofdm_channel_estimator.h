@@ -34,7 +34,14 @@ namespace gpurx {
  * subcarrier by subcarrier, within a subcarrier symbol by symbol; port 1,
  * one H (nr x nt, row-major) per group: the least-squares estimate averaged
  * over the group; port 2, N0 (one float per group: the frame's estimate
- * from the training residual). Feed mimo_detector with
+ * from the training residual). With \p pilots > 0 the data symbols carry
+ * that many pilot subcarriers (mimo_ofdm_framer's layout,
+ * core::ofdm::ofdm_pilot_layout): the ports carry the used - pilots data
+ * carriers only, in the same order, and with \p track_phase each data
+ * symbol's y vectors are turned back by the common phase error its pilots
+ * show against the estimated H (core::ofdm::common_phase), on the host
+ * after the frame's estimate (and smoothing), whichever the backend. Feed
+ * mimo_detector with
  * vectors_per_channel = group * data_symbols and noise_input = true.
  *
  * It runs on the batching pipeline like every gr-gpurx block (\p options:
@@ -68,6 +75,13 @@ public:
      *        smoothing across subcarriers (core::ofdm::smooth_lmmse), on the
      *        host after each frame's least squares; needs group 1
      * \param options batching, backend and GPUs (pipeline_options)
+     * \param pilots pilot subcarriers per data symbol, even, 0..used/2;
+     *        needs group 1 when not 0
+     * \param track_phase with pilots: turn each data symbol back by its
+     *        pilots' common phase error (false: pilots only left out)
+     * \param track_slope with track_phase and at least 4 pilots: also a
+     *        phase slope across subcarriers per data symbol (a timing
+     *        drift since the training; core::ofdm::common_phase)
      */
     static sptr make(int nt,
                      int nr,
@@ -78,7 +92,10 @@ public:
                      int group = 1,
                      const std::string& implementation = "auto",
                      int delay_spread = 0,
-                     const pipeline_options& options = pipeline_options());
+                     const pipeline_options& options = pipeline_options(),
+                     int pilots = 0,
+                     bool track_phase = true,
+                     bool track_slope = false);
     //! "cuda" or "cpu": the backend the estimates are computed on (as backend()).
     virtual std::string implementation() const = 0;
     //! The backend in use: "cuda" or "cpu".

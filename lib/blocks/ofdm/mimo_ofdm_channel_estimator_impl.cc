@@ -8,7 +8,9 @@
 // frame's used subcarriers of every receive antenna are staged into the
 // pipeline (one frame per batch item); a completed frame's y vectors, H per
 // group and N0 go out on the three ports, after the host's LMMSE smoothing
-// when delay_spread asks for it. The work loop is the stream driver's
+// when delay_spread asks for it, and with pilots the data carriers alone,
+// turned back by each data symbol's common phase error (ofdm_pilots.h), also
+// on the host, so both backends share it. The work loop is the stream driver's
 // (blocks/drivers/stream_driver.cc) for three outputs of different rates.
 #include "blocks/drivers/buffer_limits.h"
 #include "blocks/drivers/frame_adapter.h"
@@ -16,6 +18,7 @@
 #include "blocks/drivers/stream_end.h"
 #include "ofdm/chanest_implementations.h"
 #include "ofdm/mimo_chanest.h"
+#include "ofdm/ofdm_pilots.h"
 #include <gnuradio/gpurx/mimo_ofdm_channel_estimator.h>
 #include <gnuradio/io_signature.h>
 
@@ -114,10 +117,21 @@ of::chanest_config config_of(int nt, int nr, int used, int repeats, int data_sym
     return c;
 }
 
+// Data symbols whose pilots estimate one symbol's common phase: the symbol
+// and its two neighbours. On the 2x2 16-QAM twin (4 pilots, no
+// impairments, 200 packets) it decodes 195 at 11 dB where one symbol alone
+// decodes 187 (the untracked receiver 199), and with phase noise of 0.005
+// and 0.01 rad per sample it loses nothing against one symbol alone.
+constexpr int PHASE_WINDOW = 3;
+
 class mimo_ofdm_channel_estimator_impl final : public mimo_ofdm_channel_estimator
 {
     const int d_nt, d_nr, d_fft, d_used, d_data, d_group, d_spread;
     const int d_training;         // repeats * nt
+    const of::ofdm_pilot_layout d_pilots;
+    const bool d_track, d_slope;
+    std::vector<float> d_phase;   // the last frame's common phase per data symbol
+    std::vector<float> d_slopes;  // and its slope (track_slope)
     std::vector<int> d_bins;      // FFT bin of each used subcarrier
     std::unique_ptr<of::lmmse_smoother> d_smoother; // with delay_spread > 0
     std::unique_ptr<chanest_adapter> d_adapter;
@@ -127,8 +141,9 @@ class mimo_ofdm_channel_estimator_impl final : public mimo_ofdm_channel_estimato
     output_buffer_limits d_buffer_limits;
 
     int frame_len() const { return d_training + d_data; }
-    int y_per_frame() const { return d_used * d_data; }
-    int groups() const { return d_used / d_group; }
+    int carriers() const { return d_pilots.data_carriers(); }
+    int y_per_frame() const { return carriers() * d_data; }
+    int groups() const { return carriers() / d_group; }
 
 public:
     mimo_ofdm_channel_estimator_impl(int nt,
@@ -140,7 +155,10 @@ public:
                                      int group,
                                      const std::string& impl,
                                      int delay_spread,
-                                     pipeline_options options)
+                                     pipeline_options options,
+                                     int pilots,
+                                     bool track_phase,
+                                     bool track_slope)
         : gr::block("mimo_ofdm_channel_estimator",
                     gr::io_signature::make(std::max(nr, 1), std::max(nr, 1), sizeof(gr_complex) * std::max(fft_len, 1)),
                     gr::io_signature::make3(3, 3, sizeof(gr_complex) * std::max(nr, 1),
@@ -152,7 +170,12 @@ public:
           d_data(data_symbols),
           d_group(group),
           d_spread(delay_spread),
-          d_training(repeats * nt)
+          d_training(repeats * nt),
+          // A valid layout until the checks below name what is wrong.
+          d_pilots(used >= 2 && used % 2 == 0 ? used : 2,
+                   pilots >= 0 && pilots % 2 == 0 && pilots <= used / 2 ? pilots : 0),
+          d_track(track_phase),
+          d_slope(track_slope)
     {
         check(nt == 1 || nt == 2 || nt == 4 || nt == 8,
               "nt must be 1, 2, 4 or 8 (a Hadamard order), got " + std::to_string(nt));
@@ -170,6 +193,11 @@ public:
               "delay_spread must be in 0..fft_len, got " + std::to_string(delay_spread));
         check(delay_spread == 0 || group == 1,
               "delay_spread (LMMSE smoothing) needs group 1, got group " + std::to_string(group));
+        check(pilots >= 0 && pilots % 2 == 0 && pilots <= used / 2,
+              "pilots must be even and in 0..used/2, got " + std::to_string(pilots));
+        check(pilots == 0 || group == 1, "pilots need group 1, got group " + std::to_string(group));
+        check(!track_slope || (track_phase && pilots >= 4),
+              "track_slope needs track_phase and at least 4 pilots, got " + std::to_string(pilots));
         for (int i = 0; i < used / 2; i++)
             d_bins.push_back(fft_len - used / 2 + i);
         for (int i = 1; i <= used / 2; i++)
@@ -257,17 +285,29 @@ private:
         if (res->status != of::CHANEST_OK)
             d_holder->logger()->error("frame {}: the kernel refused it (status {}): its output is zeros",
                                       run.user(i), res->status);
-        auto* y_out = static_cast<gr_complex*>(output_items[0]) + size_t(at) * ny;
-        auto* h_out = static_cast<gr_complex*>(output_items[1]) + size_t(at) * nh;
+        // Per frame out: y_per_frame() y vectors, groups() H (fewer than the
+        // kernel's ny, nh with pilots).
+        auto* y_out = static_cast<gr_complex*>(output_items[0]) + size_t(at) * y_per_frame() * d_nr;
+        auto* h_out = static_cast<gr_complex*>(output_items[1]) + size_t(at) * groups() * d_nr * d_nt;
         auto* n_out = static_cast<float*>(output_items[2]) + size_t(at) * groups();
-        std::memcpy(y_out, data, ny * sizeof(gr_complex));
+        const gr_complex* h = data + ny;
         if (d_smoother) {
             d_est.h.assign(data + ny, data + ny + nh);
             d_est.n0 = res->n0;
             d_smoother->apply(d_est, d_nr, d_nt, d_training);
-            std::copy(d_est.h.begin(), d_est.h.end(), h_out);
+            h = d_est.h.data();
+        }
+        if (d_pilots.pilots == 0) {
+            std::memcpy(y_out, data, ny * sizeof(gr_complex));
+            std::copy(h, h + nh, h_out);
         } else {
-            std::memcpy(h_out, data + ny, nh * sizeof(gr_complex));
+            // The pilots against the (smoothed) estimate: one phase per data
+            // symbol, then the data carriers alone, turned back by it.
+            if (d_track)
+                d_phase = of::common_phase(d_pilots, d_nt, d_nr, d_data, data, h, PHASE_WINDOW,
+                                           d_slope ? &d_slopes : nullptr);
+            of::data_carriers(d_pilots, d_nt, d_nr, d_data, data, h, d_track ? d_phase.data() : nullptr, y_out,
+                              h_out, d_slope ? d_slopes.data() : nullptr);
         }
         // An N0 the detector accepts (1e-20..1e20) even for a noiseless frame.
         const float n0 = float(std::min(std::max(res->n0, 1e-20), 1e20));
@@ -365,10 +405,14 @@ mimo_ofdm_channel_estimator::sptr mimo_ofdm_channel_estimator::make(int nt,
                                                                     int group,
                                                                     const std::string& implementation,
                                                                     int delay_spread,
-                                                                    const pipeline_options& options)
+                                                                    const pipeline_options& options,
+                                                                    int pilots,
+                                                                    bool track_phase,
+                                                                    bool track_slope)
 {
     return gnuradio::make_block_sptr<mimo_ofdm_channel_estimator_impl>(
-        nt, nr, fft_len, used, repeats, data_symbols, group, implementation, delay_spread, options);
+        nt, nr, fft_len, used, repeats, data_symbols, group, implementation, delay_spread, options, pilots,
+        track_phase, track_slope);
 }
 
 } // namespace gpurx

@@ -35,12 +35,12 @@ public:
     }
 
     mimo_ofdm_framer_impl(int nt, int fft_len, int cp_len, int used, int repeats, int data_symbols, int gap,
-                          const std::string& len_tag_key)
+                          const std::string& len_tag_key, int pilots)
         : gr::tagged_stream_block("mimo_ofdm_framer",
                                   gr::io_signature::make(1, 1, sizeof(gr_complex)),
                                   gr::io_signature::make(std::max(nt, 1), std::max(nt, 1), sizeof(gr_complex)),
                                   len_tag_key),
-          d_f(nt, fft_len, cp_len, used, repeats, data_symbols),
+          d_f(nt, fft_len, cp_len, used, repeats, data_symbols, pilots),
           d_gap(gap)
     {
         if (gap < 0 || gap > (1 << 20))
@@ -58,7 +58,8 @@ public:
              gr_vector_void_star& output_items) override
     {
         if (ninput_items[0] != d_f.data_res()) {
-            d_logger->warn("packet at input item {}: {} symbols, expected used x nt x data_symbols = {}; dropped",
+            d_logger->warn("packet at input item {}: {} symbols, expected (used - pilots) x nt x data_symbols = {}; "
+                           "dropped",
                            nitems_read(0), ninput_items[0], d_f.data_res());
             return 0;
         }
@@ -74,10 +75,11 @@ public:
 } // namespace
 
 mimo_ofdm_framer::sptr mimo_ofdm_framer::make(int nt, int fft_len, int cp_len, int used, int repeats,
-                                              int data_symbols, int gap, const std::string& len_tag_key)
+                                              int data_symbols, int gap, const std::string& len_tag_key,
+                                              int pilots)
 {
     return gnuradio::make_block_sptr<mimo_ofdm_framer_impl>(nt, fft_len, cp_len, used, repeats, data_symbols,
-                                                            gap, len_tag_key);
+                                                            gap, len_tag_key, pilots);
 }
 
 } // namespace gpurx

@@ -9,6 +9,7 @@
 // timed and estimated (mimo_chanest) so that the data symbols come back.
 #include "common/running_sums.h"
 #include "ofdm/mimo_chanest.h"
+#include "ofdm/ofdm_pilots.h"
 #include "ofdm/ofdm_sync.h"
 
 #include <gtest/gtest.h>
@@ -320,5 +321,146 @@ TEST(RunningSums, ZeroNonFiniteFindsEveryBadSampleAndNothingElse)
         EXPECT_EQ(zero_non_finite(x.data(), n), at.size()) << n;
         for (size_t i = 0; i < n; i++)
             EXPECT_TRUE(x[i] == want[i]) << "n " << n << ", sample " << i;
+    }
+}
+
+// Pilots (ofdm_pilots.h): their places (48 used, 4 pilots: +-7, +-19 from
+// DC) and values in the frame, the data on the other used subcarriers.
+TEST(OfdmFrame, PilotsAndDataSitWhereTheLayoutSays)
+{
+    const ofdm_frame_format f(2, 64, 16, 48, 2, 3, 4);
+    const ofdm_pilot_layout pl(48, 4);
+    ASSERT_EQ(pl.pilot_index, (std::vector<int>{ 24 - 19, 24 - 7, 24 + 7 - 1, 24 + 19 - 1 }));
+    ASSERT_EQ(f.data_res(), 44 * 3 * 2);
+    std::mt19937_64 rng(2);
+    const auto sym = qpsk(f.data_res(), rng);
+    const auto fr = build_ofdm_frame(f, sym.data());
+    const double scale = std::sqrt(64.0);
+    for (int j = 0; j < 2; j++)
+        for (int s = 0; s < f.data_symbols; s++) {
+            const cfloat* x = fr[j].data() + size_t(1 + f.training_symbols() + s) * f.symbol_len();
+            const auto X = dft(x + 16, 64);
+            for (int d = 0; d < pl.data_carriers(); d++) {
+                const std::complex<double> got = X[size_t(f.bin(pl.data_index[size_t(d)]))] / scale;
+                const std::complex<double> want(sym[(size_t(d) * 3 + s) * 2 + j]);
+                EXPECT_NEAR(std::abs(got - want), 0.0, 1e-4) << "antenna " << j << " symbol " << s << " d " << d;
+            }
+            for (int i = 0; i < 4; i++) {
+                const std::complex<double> got = X[size_t(f.bin(pl.pilot_index[size_t(i)]))] / scale;
+                EXPECT_NEAR(std::abs(got - double(pilot_value(s, i, j))), 0.0, 1e-4);
+            }
+        }
+    EXPECT_THROW(ofdm_frame_format(2, 64, 16, 48, 2, 3, 3), std::invalid_argument);
+    EXPECT_THROW(ofdm_frame_format(2, 64, 16, 48, 2, 3, 26), std::invalid_argument);
+}
+
+// The common phase: every data symbol turned by its own phase (pilots and
+// data alike), without noise, is measured exactly, and the data carriers
+// come out turned back, with their H, the pilots left out.
+TEST(OfdmPilots, CommonPhaseIsMeasuredAndTurnedBack)
+{
+    for (const int nt : { 1, 2, 4 }) {
+        const int nr = nt, used = 48, D = 7;
+        const ofdm_pilot_layout pl(used, 4);
+        std::mt19937_64 rng{ uint64_t(nt) };
+        std::normal_distribution<float> g(0.0f, float(std::sqrt(0.5)));
+        std::vector<cfloat> h(size_t(used) * nr * nt), y(size_t(used) * D * nr), clean(y.size());
+        for (auto& v : h)
+            v = cfloat(g(rng), g(rng));
+        const auto x = qpsk(used * D * nt, rng);
+        std::vector<float> truth(static_cast<size_t>(D));
+        for (int s = 0; s < D; s++)
+            truth[size_t(s)] = 0.4f * float(s) - 1.3f;
+        std::vector<char> pilot(size_t(used), 0);
+        for (int i = 0; i < pl.pilots; i++)
+            pilot[size_t(pl.pilot_index[size_t(i)])] = char(1 + i);
+        for (int k = 0; k < used; k++)
+            for (int s = 0; s < D; s++)
+                for (int r = 0; r < nr; r++) {
+                    cfloat v(0, 0);
+                    for (int j = 0; j < nt; j++) {
+                        const cfloat xs = pilot[size_t(k)] ? cfloat(pilot_value(s, pilot[size_t(k)] - 1, j), 0.0f)
+                                                           : x[(size_t(k) * D + s) * nt + j];
+                        v += h[(size_t(k) * nr + r) * nt + j] * xs;
+                    }
+                    clean[(size_t(k) * D + s) * nr + r] = v;
+                    y[(size_t(k) * D + s) * nr + r] = v * std::polar(1.0f, truth[size_t(s)]);
+                }
+        const auto phase = common_phase(pl, nt, nr, D, y.data(), h.data());
+        for (int s = 0; s < D; s++)
+            EXPECT_NEAR(phase[size_t(s)], truth[size_t(s)], 1e-5) << nt;
+        // One phase for the frame: a window of 3 symbols finds it too.
+        std::vector<cfloat> y1(clean);
+        for (auto& v : y1)
+            v *= std::polar(1.0f, 0.7f);
+        for (const float p : common_phase(pl, nt, nr, D, y1.data(), h.data(), 3))
+            EXPECT_NEAR(p, 0.7f, 1e-5) << nt;
+        std::vector<cfloat> yo(size_t(pl.data_carriers()) * D * nr), ho(size_t(pl.data_carriers()) * nr * nt);
+        data_carriers(pl, nt, nr, D, y.data(), h.data(), phase.data(), yo.data(), ho.data());
+        for (int d = 0; d < pl.data_carriers(); d++) {
+            const int k = pl.data_index[size_t(d)];
+            for (int i = 0; i < D * nr; i++)
+                EXPECT_NEAR(std::abs(yo[size_t(d) * D * nr + i] - clean[size_t(k) * D * nr + i]), 0.0, 1e-4);
+            for (int i = 0; i < nr * nt; i++)
+                EXPECT_EQ(ho[size_t(d) * nr * nt + i], h[size_t(k) * nr * nt + i]);
+        }
+    }
+}
+
+// The slope: every data symbol turned by its own phase and its own slope
+// across subcarriers (a timing drift), without noise, is measured exactly
+// (also with a window of 3 when the rotation is the same in every symbol),
+// and the data carriers come out turned back.
+TEST(OfdmPilots, PhaseAndSlopeAreMeasuredAndTurnedBack)
+{
+    const int nt = 2, nr = 2, used = 96, D = 5;
+    const ofdm_pilot_layout pl(used, 16);
+    std::mt19937_64 rng{ 7 };
+    std::normal_distribution<float> g(0.0f, float(std::sqrt(0.5)));
+    std::vector<cfloat> h(size_t(used) * nr * nt), clean(size_t(used) * D * nr);
+    for (auto& v : h)
+        v = cfloat(g(rng), g(rng));
+    const auto x = qpsk(used * D * nt, rng);
+    std::vector<char> pilot(size_t(used), 0);
+    for (int i = 0; i < pl.pilots; i++)
+        pilot[size_t(pl.pilot_index[size_t(i)])] = char(1 + i);
+    for (int k = 0; k < used; k++)
+        for (int s = 0; s < D; s++)
+            for (int r = 0; r < nr; r++) {
+                cfloat v(0, 0);
+                for (int j = 0; j < nt; j++)
+                    v += h[(size_t(k) * nr + r) * nt + j] *
+                         (pilot[size_t(k)] ? cfloat(pilot_value(s, pilot[size_t(k)] - 1, j), 0.0f)
+                                           : x[(size_t(k) * D + s) * nt + j]);
+                clean[(size_t(k) * D + s) * nr + r] = v;
+            }
+    auto turned = [&](auto phase_of, auto slope_of) {
+        std::vector<cfloat> y(clean);
+        for (int k = 0; k < used; k++)
+            for (int s = 0; s < D; s++)
+                for (int r = 0; r < nr; r++)
+                    y[(size_t(k) * D + s) * nr + r] *=
+                        std::polar(1.0f, phase_of(s) + slope_of(s) * float(pl.subcarrier(k)));
+        return y;
+    };
+    const auto y = turned([](int s) { return 0.3f * float(s) - 0.8f; }, [](int s) { return 0.01f * float(s - 2); });
+    std::vector<float> slope;
+    const auto phase = common_phase(pl, nt, nr, D, y.data(), h.data(), 1, &slope);
+    for (int s = 0; s < D; s++) {
+        EXPECT_NEAR(phase[size_t(s)], 0.3f * float(s) - 0.8f, 1e-4);
+        EXPECT_NEAR(slope[size_t(s)], 0.01f * float(s - 2), 1e-6);
+    }
+    std::vector<cfloat> yo(size_t(pl.data_carriers()) * D * nr), ho(size_t(pl.data_carriers()) * nr * nt);
+    data_carriers(pl, nt, nr, D, y.data(), h.data(), phase.data(), yo.data(), ho.data(), slope.data());
+    for (int d = 0; d < pl.data_carriers(); d++) {
+        const int k = pl.data_index[size_t(d)];
+        for (int i = 0; i < D * nr; i++)
+            EXPECT_NEAR(std::abs(yo[size_t(d) * D * nr + i] - clean[size_t(k) * D * nr + i]), 0.0, 1e-4);
+    }
+    const auto y3 = turned([](int) { return 1.1f; }, [](int) { return -0.02f; });
+    const auto phase3 = common_phase(pl, nt, nr, D, y3.data(), h.data(), 3, &slope);
+    for (int s = 0; s < D; s++) {
+        EXPECT_NEAR(phase3[size_t(s)], 1.1f, 1e-4);
+        EXPECT_NEAR(slope[size_t(s)], -0.02f, 1e-6);
     }
 }

@@ -25,10 +25,11 @@ void bind_mimo_ofdm(py::module& m)
         py::class_<cls, gr::tagged_stream_block, gr::block, gr::basic_block, std::shared_ptr<cls>>(
             m, "mimo_ofdm_framer",
             "MIMO-OFDM transmitter framing (docs/mimo-ofdm.md): a codeword's QAM symbols (a tagged\n"
-            "stream of used*nt*data_symbols) to nt streams of samples: sync symbol, training, data.")
+            "stream of (used-pilots)*nt*data_symbols) to nt streams of samples: sync symbol, training,\n"
+            "data (with `pilots` pilot subcarriers per data symbol).")
             .def(py::init(&cls::make), py::arg("nt"), py::arg("fft_len"), py::arg("cp_len"), py::arg("used"),
                  py::arg("repeats") = 2, py::arg("data_symbols") = 12, py::arg("gap") = 0,
-                 py::arg("len_tag_key") = "packet_len")
+                 py::arg("len_tag_key") = "packet_len", py::arg("pilots") = 0)
             .def("frame_samples", &cls::frame_samples);
     }
     {
@@ -52,11 +53,15 @@ void bind_mimo_ofdm(py::module& m)
         "(nr), one H (nr x nt row-major) per group of subcarriers, N0 per group, for mimo_detector\n"
         "with vectors_per_channel = group * data_symbols and noise_input = True. Runs on the batching\n"
         "pipeline (options: backend auto/cpu/cuda, devices, batching); implementation \"cpu\" or \"cuda\"\n"
-        "is kept for compatibility and sets options.backend.")
+        "is kept for compatibility and sets options.backend. With pilots > 0 the data symbols carry\n"
+        "that many pilot subcarriers (mimo_ofdm_framer's): out come the data carriers only, each data\n"
+        "symbol turned back by the common phase error measured on its pilots (track_phase), and with\n"
+        "track_slope by a phase slope across subcarriers too (a timing drift).")
         .def(py::init(&cls::make), py::arg("nt"), py::arg("nr"), py::arg("fft_len"), py::arg("used"),
              py::arg("repeats") = 2, py::arg("data_symbols") = 12, py::arg("group") = 1,
              py::arg("implementation") = "auto", py::arg("delay_spread") = 0,
-             py::arg("options") = ::gr::gpurx::pipeline_options())
+             py::arg("options") = ::gr::gpurx::pipeline_options(), py::arg("pilots") = 0,
+             py::arg("track_phase") = true, py::arg("track_slope") = false)
         .def("implementation", &cls::implementation)
         .def("backend", &cls::backend)
         .def("vectors_per_channel", &cls::vectors_per_channel)
