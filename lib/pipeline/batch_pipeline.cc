@@ -852,7 +852,6 @@ void batch_pipeline::drain()
     wait_in_flight();
 }
 
-namespace {
 std::string gib(size_t bytes) { return std::to_string(double(bytes) / double(1ull << 30)).substr(0, 5) + " GiB"; }
 
 size_t host_memory_bytes()
@@ -860,6 +859,8 @@ size_t host_memory_bytes()
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
     return pages > 0 && page > 0 ? size_t(pages) * size_t(page) : 0;
 }
+
+namespace {
 
 // Staging is sized for max_batch frames of the largest size the block
 // accepts. Refuse what cannot fit before allocating anything, with the

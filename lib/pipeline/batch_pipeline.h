@@ -487,6 +487,11 @@ struct kernel_factories {
     cuda_kernel_factory cuda;
 };
 
+//! The machine's RAM in bytes (0 when it cannot be read).
+size_t host_memory_bytes();
+//! \p bytes as "N.NN GiB", for the memory checks' messages.
+std::string gib(size_t bytes);
+
 /*!
  * Throws std::invalid_argument naming max_batch, with the memory it would
  * take, when the staging of \p cfg on \p where would not fit the machine.

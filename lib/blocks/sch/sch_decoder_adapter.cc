@@ -12,7 +12,6 @@
 #include "sch/sch_implementations.h"
 
 #include <cstring>
-#include <unistd.h>
 #include <stdexcept>
 
 namespace gr {
@@ -51,10 +50,6 @@ core::turbo::input_kind parse_sch_input(const std::string& input)
                                 "\": must be \"float\" (float32 LLRs) or \"int8\" (LLR x 8 in a char)");
 }
 
-namespace {
-std::string gib(size_t bytes) { return std::to_string(double(bytes) / double(1ull << 30)).substr(0, 5) + " GiB"; }
-} // namespace
-
 void check_sch_devices(const pipeline_options& o, const core::sch_config& cfg)
 {
     const auto b = core::select_backend(o.backend, o.devices);
@@ -73,14 +68,13 @@ void check_sch_devices(const pipeline_options& o, const core::sch_config& cfg)
         const int d = b.devices.empty() ? 0 : b.devices.front();
         have = d < int(p.devices.size()) ? p.devices[size_t(d)].total_mem : 0;
     } else {
-        const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-        have = pages > 0 && page > 0 ? size_t(pages) * size_t(page) : 0;
+        have = core::host_memory_bytes();
     }
     if (have && need > have / 2)
-        throw std::invalid_argument("harq_buffers=" + std::to_string(cfg.harq_buffers) + " needs " + gib(need) +
+        throw std::invalid_argument("harq_buffers=" + std::to_string(cfg.harq_buffers) + " needs " + core::gib(need) +
                                     " of " + (cuda ? "GPU" : "host") + " memory for soft buffers of max_tbs=" +
                                     std::to_string(cfg.max_tbs) + " (" + std::to_string(cfg.soft_buffer_llrs()) +
-                                    " int16 LLRs each); this machine has " + gib(have) +
+                                    " int16 LLRs each); this machine has " + core::gib(have) +
                                     ": lower harq_buffers or max_tbs");
 }
 
