@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 what=${1:-demo}
 
 packages="cmake g++ make pkg-config gnuradio-dev pybind11-dev libvolk2-dev libfftw3-dev libgtest-dev
-          libspdlog-dev libfmt-dev libgmp-dev python3-numpy python3-yaml
+          libspdlog-dev libfmt-dev libgmp-dev nlohmann-json3-dev python3-numpy python3-yaml
           python3-matplotlib"
 missing=""
 for p in $packages; do
