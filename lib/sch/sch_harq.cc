@@ -5,6 +5,7 @@
  */
 #include "sch/sch_harq.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace gr {
@@ -14,7 +15,8 @@ namespace sch {
 
 harq_request harq_request_of(const tb_request& r)
 {
-    return { r.rnti, r.harq_process, r.codeword, r.ndi, r.tbs, r.harq_reset ? 1 : 0 };
+    return { r.cell_id, r.rnti, r.harq_process, r.tb_index < 0 ? r.codeword : r.tb_index,
+             r.ndi, r.tbs, r.harq_reset ? 1 : 0 };
 }
 
 harq_pool::harq_pool(int buffers)
@@ -26,8 +28,8 @@ harq_pool::harq_pool(int buffers)
 
 std::string harq_pool::name_of(const key& k)
 {
-    return "rnti " + std::to_string(std::get<0>(k)) + ", harq_process " +
-           std::to_string(std::get<1>(k)) + ", codeword " + std::to_string(std::get<2>(k));
+    return "cell " + std::to_string(std::get<0>(k)) + ", rnti " + std::to_string(std::get<1>(k)) +
+           ", harq_process " + std::to_string(std::get<2>(k)) + ", tb " + std::to_string(std::get<3>(k));
 }
 
 bool harq_pool::same_layout(const slot_state& s, const frame_params& p)
@@ -86,6 +88,18 @@ harq_pool::decision harq_pool::assign(const harq_request& req, const frame_param
         s.pending++;
         return d;
     }
+    // No buffer: a TB delivered before, sent again with the same ndi, is a
+    // duplicate (its ACK was lost), unless the sender reset the key.
+    auto done = d_delivered.find(k);
+    if (done != d_delivered.end()) {
+        const bool same = done->second.ndi == req.ndi && done->second.tbs == req.tbs;
+        d_delivered.erase(done);
+        if (same && !req.reset) {
+            d.duplicate = true;
+            d_delivered[k] = { req.ndi, req.tbs, d_clock };
+            return d;
+        }
+    }
     // A new key: a free buffer, else the least recently used one not in flight.
     int best = -1;
     for (size_t i = 0; i < d_slots.size(); i++) {
@@ -120,8 +134,29 @@ void harq_pool::completed(int slot, bool crc_ok)
     if (s.pending > 0)
         s.pending--;
     if (crc_ok && s.used && s.pending == 0) {
+        remember_delivered(s.owner, s.ndi, s.tbs);
         d_keys.erase(s.owner);
         s = slot_state{};
+    }
+}
+
+void harq_pool::delivered_alone(const harq_request& req, bool crc_ok)
+{
+    if (crc_ok)
+        remember_delivered(key_of(req), req.ndi, req.tbs);
+}
+
+void harq_pool::remember_delivered(const key& k, int ndi, int tbs)
+{
+    d_delivered[k] = { ndi, tbs, ++d_clock };
+    // Bounded memory: forget the oldest when over the limit.
+    const size_t limit = std::max<size_t>(64, d_slots.size());
+    if (d_delivered.size() > limit) {
+        auto oldest = d_delivered.begin();
+        for (auto it = d_delivered.begin(); it != d_delivered.end(); ++it)
+            if (it->second.when < oldest->second.when)
+                oldest = it;
+        d_delivered.erase(oldest);
     }
 }
 

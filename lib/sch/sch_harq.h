@@ -9,7 +9,9 @@
 // class only hands out their indices, on the host.
 //
 // Semantics (the blocks' documentation repeats them):
-//  - a buffer is keyed by (rnti, harq_process, codeword);
+//  - a buffer is keyed by (cell_id, rnti, harq_process, tb_index): the
+//    transport block's index, not its codeword q (a lone retransmission of
+//    TB 2 goes on codeword 0);
 //  - a toggled ndi, or another tbs, starts a new TB in that key's buffer;
 //  - so does harq_reset (a request flag, from the PDU's metadata), whatever
 //    ndi says: what the buffer held is discarded, never combined (a
@@ -21,9 +23,13 @@
 //  - a retransmission (same ndi and tbs) whose layout contradicts its
 //    buffer's (another N_cb, channel, ...) is decoded alone, never combined,
 //    and reported;
-//  - a retransmission without a buffer (released after a pass, evicted, or
-//    never seen) is decoded alone: the TB was already delivered, or its
-//    first transmission was lost.
+//  - a retransmission (same ndi and tbs) of a TB that passed its CRC is a
+//    duplicate (its ACK was lost): reported (decision::duplicate) so that
+//    it is not delivered twice; the pool remembers the last delivered
+//    (ndi, tbs) of each of the most recent keys, as many as it has buffers
+//    (at least 64);
+//  - any other retransmission without a buffer (evicted, or never seen) is
+//    decoded alone: its first transmission was lost.
 #ifndef INCLUDED_GPURX_SCH_SCH_HARQ_H
 #define INCLUDED_GPURX_SCH_SCH_HARQ_H
 
@@ -44,7 +50,7 @@ namespace sch {
 //! what tells a new TB from a retransmission. Trivially copyable, so a
 //! block can carry it beside the kernel record until the TB is admitted.
 struct harq_request {
-    int32_t rnti, harq_process, codeword; //!< the key
+    int32_t cell_id, rnti, harq_process, tb_index; //!< the key
     int32_t ndi, tbs;
     int32_t reset; //!< tb_request::harq_reset
 };
@@ -61,6 +67,9 @@ public:
         int transmissions = 1; //!< this one included
         std::string error;     //!< a contradiction, for the errors port
         std::string evicted;   //!< the key evicted to make room, for a log line
+        //! A retransmission of a TB already delivered (same ndi and tbs
+        //! after a CRC pass): the caller need not decode or deliver it.
+        bool duplicate = false;
     };
 
     //! True when the buffer \p req would use has a TB in flight: the caller
@@ -72,12 +81,15 @@ public:
     decision assign(const tb_request& req, const frame_params& p) { return assign(harq_request_of(req), p); }
     //! The TB that was given \p slot has been decoded.
     void completed(int slot, bool crc_ok);
+    //! A TB decoded without a buffer (slot -1) has been decoded: one that
+    //! passed is remembered, so that a duplicate of it is recognised.
+    void delivered_alone(const harq_request& req, bool crc_ok);
 
     int buffers() const { return int(d_slots.size()); }
     int in_use() const { return int(d_keys.size()); }
 
 private:
-    using key = std::tuple<int, int, int>; // rnti, harq_process, codeword
+    using key = std::tuple<int, int, int, int>; // cell_id, rnti, harq_process, tb_index
     struct slot_state {
         bool used = false;
         key owner{};
@@ -86,13 +98,21 @@ private:
         int pending = 0;       //!< TBs in flight on it
         uint64_t last_use = 0; //!< for eviction
     };
-    static key key_of(const harq_request& r) { return key{ r.rnti, r.harq_process, r.codeword }; }
+    static key key_of(const harq_request& r) { return key{ r.cell_id, r.rnti, r.harq_process, r.tb_index }; }
     static bool same_layout(const slot_state& s, const frame_params& p);
     static std::string name_of(const key& k);
     void take(slot_state& s, const key& k, const harq_request& req, const frame_params& p);
 
+    //! What a key's last TB that passed its CRC was, to recognise duplicates.
+    struct delivered {
+        int ndi, tbs;
+        uint64_t when;
+    };
+    void remember_delivered(const key& k, int ndi, int tbs);
+
     std::vector<slot_state> d_slots;
     std::map<key, int> d_keys;
+    std::map<key, delivered> d_delivered;
     uint64_t d_clock = 0;
 };
 

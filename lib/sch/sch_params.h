@@ -41,7 +41,7 @@ struct tb_request {
     //! came from another decoder, the buffer here is stale or empty).
     bool harq_reset = false;
     // Downlink
-    int codeword = 0;   //!< q, 0 or 1
+    int codeword = 0;   //!< q, 0 or 1: the scrambling's codeword index
     int nl = 1;         //!< N_L: 1, or 2 when the codeword is mapped onto two or four layers
     long n_soft = 0;    //!< N_soft; 0: no soft-buffer limit (N_cb = K_w)
     int kc = 1;         //!< K_C
@@ -50,6 +50,12 @@ struct tb_request {
     int m_limit = 8;    //!< M_limit
     // Uplink
     int n_symb = 12;    //!< N_symb^PUSCH, SC-FDMA symbols carrying data
+    // HARQ
+    //! The transport block's index in its DCI (0: TB 1, 1: TB 2), which with
+    //! cell_id, rnti and harq_process names its HARQ buffer. A lone TB 2 is
+    //! sent on codeword 0 (36.212 Table 5.3.3.1.5-2), so q cannot tell the
+    //! two apart. -1: the same as codeword.
+    int tb_index = -1;
 
     //! An empty string, or what is wrong, naming the field and its value.
     std::string check() const;

@@ -26,13 +26,20 @@ void sch_harq_admission::admit(const frame_shape& shape, void* params, admission
     const auto d = d_pool.assign(req, *p);
     p->harq_slot = d.slot;
     p->combine = d.combine ? 1 : 0;
-    d_admitted.push_back({ d.slot, d.transmissions });
+    d_admitted.push_back({ d.slot, d.transmissions, d.duplicate, req });
     report.error = d.error;
+    // A duplicate (its ACK was lost) is already in the batch: it runs, alone,
+    // and leaves marked duplicate=True, for the consumer not to count it twice.
+    if (d.duplicate)
+        report.error = "duplicate: rnti " + std::to_string(req.rnti) + ", harq_process " +
+                       std::to_string(req.harq_process) + ", tb " + std::to_string(req.tb_index) +
+                       " was delivered already with this ndi and tbs";
     if (!d.evicted.empty())
         report.info = "HARQ: all " + std::to_string(d_pool.buffers()) +
                       " soft buffers in use: the least recently used one (" + d.evicted +
-                      ") is evicted for rnti " + std::to_string(req.rnti) + ", harq_process " +
-                      std::to_string(req.harq_process) + ", codeword " + std::to_string(req.codeword);
+                      ") is evicted for cell " + std::to_string(req.cell_id) + ", rnti " +
+                      std::to_string(req.rnti) + ", harq_process " + std::to_string(req.harq_process) +
+                      ", tb " + std::to_string(req.tb_index);
 }
 
 void sch_harq_admission::completed(const core::completed_frame& f, frame_meta& meta)
@@ -42,8 +49,14 @@ void sch_harq_admission::completed(const core::completed_frame& f, frame_meta& m
     const admitted a = d_admitted.front();
     d_admitted.pop_front();
     const auto* r = f.result_as<sch::frame_result>();
-    d_pool.completed(a.slot, r && r->crc_ok == 1);
+    const bool ok = r && r->crc_ok == 1;
+    if (a.slot >= 0)
+        d_pool.completed(a.slot, ok);
+    else if (!a.duplicate)
+        d_pool.delivered_alone(a.req, ok);
     meta.emplace_back(pmt::mp("transmissions"), pmt::from_long(a.transmissions));
+    if (a.duplicate)
+        meta.emplace_back(pmt::mp("duplicate"), pmt::PMT_T);
 }
 
 } // namespace gpurx

@@ -35,6 +35,8 @@ private:
     struct admitted {
         int slot;
         int transmissions;
+        bool duplicate;
+        core::sch::harq_request req;
     };
     core::sch::harq_pool d_pool;
     std::deque<admitted> d_admitted; // the TBs in the pipeline, in order

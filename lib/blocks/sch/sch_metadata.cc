@@ -76,6 +76,7 @@ bool tb_request_of(const pmt::pmt_t& meta,
         { "harq_process", need::required, &req.harq_process },
         { "ndi", need::required, &req.ndi },
         { "codeword", need::optional, &req.codeword },
+        { "tb", need::optional, &req.tb_index },
         { "nl", need::optional, &req.nl },
         { "kc", need::optional, &req.kc },
         { "k_mimo", need::optional, &req.k_mimo },
@@ -104,6 +105,10 @@ bool tb_request_of(const pmt::pmt_t& meta,
     // Not in tb_request::check(): they only key the HARQ buffer.
     if (req.harq_process < 0 || req.harq_process > 15) {
         why = "harq_process=" + std::to_string(req.harq_process) + ": must be in 0..15";
+        return false;
+    }
+    if (req.tb_index != -1 && req.tb_index != 0 && req.tb_index != 1) {
+        why = "tb=" + std::to_string(req.tb_index) + ": must be 0 or 1 (the transport block's index in its DCI)";
         return false;
     }
     if (req.ndi != 0 && req.ndi != 1) {

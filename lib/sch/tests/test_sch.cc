@@ -451,7 +451,7 @@ TEST(Harq, PoolFollowsNdiReleaseAndEviction)
     pool.completed(d.slot, false);
     d = pool.assign(u3, p);
     EXPECT_EQ(d.slot, 0);
-    EXPECT_NE(d.evicted.find("rnti 61"), std::string::npos);
+    EXPECT_NE(d.evicted.find("rnti 61,"), std::string::npos) << d.evicted;
     pool.completed(d.slot, true); // passed: released
     EXPECT_EQ(pool.in_use(), 1);
 }
@@ -492,6 +492,82 @@ TEST(Harq, ResetStartsTheBufferAfreshWhateverNdiSays)
     EXPECT_EQ(d.transmissions, 1);
     pool.completed(d.slot, false);
     EXPECT_EQ(pool.in_use(), 2);
+}
+
+// The buffer is the transport block's, named by (cell, rnti, process, TB
+// index): a lone retransmission of TB 2 travels on codeword 0 (36.212
+// Table 5.3.3.1.5-2) and must find TB 2's buffer, not TB 1's.
+TEST(Harq, KeyIsTheTransportBlockNotTheCodeword)
+{
+    sch::harq_pool pool(4);
+    auto tb1 = request(sch::DLSCH, 1000, 3000, 2, 0);
+    auto tb2 = tb1;
+    tb1.codeword = 0;
+    tb1.tb_index = 0;
+    tb2.codeword = 1;
+    tb2.tb_index = 1;
+    const auto p = sch::frame_params_of(tb1);
+    auto d1 = pool.assign(tb1, p);
+    auto d2 = pool.assign(tb2, sch::frame_params_of(tb2));
+    EXPECT_NE(d1.slot, d2.slot);
+    pool.completed(d1.slot, true); // TB 1 passed
+    pool.completed(d2.slot, false);
+    auto retx = tb2; // TB 2 alone, on codeword 0
+    retx.codeword = 0;
+    retx.rv = 2;
+    const auto d = pool.assign(retx, sch::frame_params_of(retx));
+    EXPECT_EQ(d.slot, d2.slot);
+    EXPECT_TRUE(d.combine);
+    EXPECT_EQ(d.transmissions, 2);
+    EXPECT_FALSE(d.duplicate);
+    pool.completed(d.slot, false);
+    // Another cell's UE with the same rnti, process and TB: its own buffer.
+    auto other_cell = tb2;
+    other_cell.cell_id = tb2.cell_id + 1;
+    const auto o = pool.assign(other_cell, sch::frame_params_of(other_cell));
+    EXPECT_NE(o.slot, d2.slot);
+    EXPECT_FALSE(o.combine);
+    // Without tb_index, the codeword names it, as before.
+    auto legacy = request(sch::DLSCH, 1000, 3000, 2, 0);
+    legacy.codeword = 1;
+    EXPECT_EQ(sch::harq_request_of(legacy).tb_index, 1);
+}
+
+// A retransmission of a TB that already passed (its ACK was lost) is a
+// duplicate; a new TB (toggled ndi) on the same key is not.
+TEST(Harq, RetransmissionOfADeliveredTransportBlockIsADuplicate)
+{
+    sch::harq_pool pool(2);
+    auto r = request(sch::DLSCH, 1000, 3000, 2, 0);
+    const auto p = sch::frame_params_of(r);
+    auto d = pool.assign(r, p);
+    pool.completed(d.slot, true); // delivered
+    r.rv = 2;
+    d = pool.assign(r, p);
+    EXPECT_TRUE(d.duplicate);
+    EXPECT_EQ(d.slot, -1);
+    d = pool.assign(r, p); // and again
+    EXPECT_TRUE(d.duplicate);
+    r.ndi = 1 - r.ndi; // a new TB
+    r.rv = 0;
+    d = pool.assign(r, p);
+    EXPECT_FALSE(d.duplicate);
+    EXPECT_GE(d.slot, 0);
+    pool.completed(d.slot, false);
+    // harq_reset: the sender says the key starts afresh: not a duplicate.
+    auto s = request(sch::DLSCH, 1000, 3000, 2, 0);
+    s.rnti = 77;
+    d = pool.assign(s, p);
+    pool.completed(d.slot, true);
+    s.harq_reset = true;
+    EXPECT_FALSE(pool.assign(s, p).duplicate);
+    // Without buffers (harq_buffers = 0), a TB decoded alone is remembered.
+    sch::harq_pool none(0);
+    auto a = request(sch::DLSCH, 1000, 3000, 2, 0);
+    d = none.assign(sch::harq_request_of(a), p);
+    EXPECT_EQ(d.slot, -1);
+    none.delivered_alone(sch::harq_request_of(a), true);
+    EXPECT_TRUE(none.assign(sch::harq_request_of(a), p).duplicate);
 }
 
 // Mixed subframes, noisy, on both backends: the CUDA decoder gives the CPU
