@@ -10,6 +10,7 @@
 #include "viterbi/viterbi_reference.h"
 #include "viterbi/viterbi_simd.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -39,6 +40,11 @@ std::unique_ptr<viterbi_decoder> make_viterbi(cc_backend backend)
     throw std::invalid_argument("backend=" + std::to_string(int(backend)) + " is not a cc_backend");
 }
 
+float finite_llr(float v)
+{
+    return std::isnan(v) ? 0.0f : std::fmin(std::fmax(v, -cc_llr_limit), cc_llr_limit);
+}
+
 void check_K(int K)
 {
     if (K < cc_min_bits || K > tail_biting_decoder::max_payload_bits + 16)
@@ -55,6 +61,16 @@ tail_biting_decoder::tail_biting_decoder(cc_backend backend)
 
 tail_biting_decoder::~tail_biting_decoder() = default;
 
+const std::vector<int>& tail_biting_decoder::pattern_of(int K)
+{
+    if (d_patterns.size() <= size_t(K))
+        d_patterns.resize(size_t(K) + 1);
+    std::vector<int>& p = d_patterns[size_t(K)];
+    if (p.empty())
+        cc_rate_match_pattern(K, p);
+    return p;
+}
+
 const char* tail_biting_decoder::decoder_name() const { return d_viterbi->name(); }
 
 viterbi_path tail_biting_decoder::decode(const float* d_llr_in, int K, uint8_t* bits)
@@ -63,10 +79,8 @@ viterbi_path tail_biting_decoder::decode(const float* d_llr_in, int K, uint8_t* 
     const size_t n = size_t(3) * K;
     if (d_llr.size() < n)
         d_llr.resize(n);
-    for (size_t i = 0; i < n; i++) {
-        const float v = d_llr_in[i];
-        d_llr[i] = std::isnan(v) ? 0.0f : std::fmin(std::fmax(v, -cc_llr_limit), cc_llr_limit);
-    }
+    for (size_t i = 0; i < n; i++)
+        d_llr[i] = finite_llr(d_llr_in[i]);
     return d_viterbi->decode(d_llr.data(), K, bits);
 }
 
@@ -81,9 +95,14 @@ cc_crc16_result tail_biting_decoder::decode_with_crc16(const float* e_llr, int E
     const size_t n = size_t(3) * K;
     if (d_llr.size() < n)
         d_llr.resize(n);
-    // cc_rate_dematch leaves every LLR finite and within E / (3K) times
-    // cc_llr_limit: the Viterbi decoder can take it as it is.
-    cc_rate_dematch(e_llr, E, K, d_llr.data());
+    // Rate de-matching with the K's cached pattern (e_k = d[pattern[k mod
+    // 3K]]): cc_rate_dematch's result without its per-bit index arithmetic.
+    // Every LLR ends finite, within E / (3K) times cc_llr_limit, so the
+    // Viterbi decoder can take it as it is.
+    const std::vector<int>& pattern = pattern_of(K);
+    std::fill(d_llr.begin(), d_llr.begin() + n, 0.0f);
+    for (int k = 0, j = 0; k < E; k++, j = (j + 1 == int(n)) ? 0 : j + 1)
+        d_llr[size_t(pattern[j])] += finite_llr(e_llr[k]);
     cc_crc16_result r;
     r.metric = d_viterbi->decode(d_llr.data(), K, bits).metric;
     const uint16_t received = uint16_t(bits_to_value(bits + payload_bits, 16));

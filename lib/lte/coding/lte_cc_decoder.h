@@ -16,8 +16,8 @@
 // cpu-reference (double metrics) except where two paths are so close that
 // float32 rounding orders them otherwise.
 //
-// A decoder object keeps its buffers between calls (no allocation once the
-// largest K has been seen) and is not thread-safe: use one per thread.
+// A decoder object keeps its buffers and each K's rate matching pattern
+// between calls (no allocation once a K has been seen) and is not thread-safe: use one per thread.
 #ifndef INCLUDED_GPURX_LTE_CODING_LTE_CC_DECODER_H
 #define INCLUDED_GPURX_LTE_CODING_LTE_CC_DECODER_H
 
@@ -86,9 +86,13 @@ public:
     static constexpr int max_payload_bits = 4096;
 
 private:
+    // The rate matching pattern of each K met so far (cc_rate_match_pattern).
+    const std::vector<int>& pattern_of(int K);
+
     cc_backend d_backend;
     std::unique_ptr<viterbi_decoder> d_viterbi;
-    std::vector<float> d_llr; // 3K, sanitised
+    std::vector<float> d_llr;                   // 3K, finite
+    std::vector<std::vector<int>> d_patterns;   // [K], empty until met
 };
 
 } // namespace lte

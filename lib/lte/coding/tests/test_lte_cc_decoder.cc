@@ -143,7 +143,8 @@ TEST(CcDecoder, DciSizesAndAggregationsNoiseless)
     // DCI payloads 20..70 bits + CRC16 at the four aggregation levels' E.
     // Noiseless decoding recovers the message wherever the code's rate
     // K / E leaves it uniquely decodable: we require it up to rate 3/4
-    // (the rates a UE monitors), and count the rest.
+    // (the rates a UE monitors); above it a noiseless block may have
+    // several messages at the same distance.
     std::mt19937 rng(6);
     tail_biting_decoder dec;
     int cases = 0;
@@ -234,6 +235,28 @@ TEST(CcDecoder, SameBitsAsTheReferenceOnNoisyFrames)
     // The comparison must have covered failing frames too.
     EXPECT_GT(wrong, 0);
     EXPECT_LT(wrong, frames);
+}
+
+TEST(CcDecoder, CombinedChainEqualsItsSteps)
+{
+    // decode_with_crc16 (cached rate matching pattern) = cc_rate_dematch,
+    // decode and crc16 one after the other.
+    std::mt19937 rng(12);
+    tail_biting_decoder dec;
+    for (int a : { 24, 27, 44, 70 })
+        for (int E : { 72, 288, 1920 }) {
+            const auto b = make_block(a, E, 0x1234, rng);
+            const auto l = bpsk_llrs(b.e, -2.0, rng);
+            const int K = a + 16;
+            std::vector<uint8_t> o1(K), o2(K);
+            const auto r = dec.decode_with_crc16(l.data(), E, a, o1.data());
+            std::vector<float> d(3 * K);
+            cc_rate_dematch(l.data(), E, K, d.data());
+            const auto p = dec.decode(d.data(), K, o2.data());
+            ASSERT_EQ(o1, o2) << "a=" << a << " E=" << E;
+            EXPECT_EQ(r.metric, p.metric);
+            EXPECT_EQ(r.crc_xor, uint16_t(bits_to_value(o2.data() + a, 16) ^ crc16(o2.data(), a)));
+        }
 }
 
 TEST(CcDecoder, MalformedLlrsGiveBitsNotNans)
