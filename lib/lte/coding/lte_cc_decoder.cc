@@ -110,6 +110,21 @@ cc_crc16_result tail_biting_decoder::decode_with_crc16(const float* e_llr, int E
     return r;
 }
 
+namespace {
+tail_biting_decoder& thread_decoder()
+{
+    thread_local tail_biting_decoder dec;
+    return dec;
+}
+} // namespace
+
+viterbi_path cc_decode(const float* d_llr, int K, uint8_t* bits) { return thread_decoder().decode(d_llr, K, bits); }
+
+cc_crc16_result cc_decode_with_crc16(const float* e_llr, int E, int payload_bits, uint8_t* bits)
+{
+    return thread_decoder().decode_with_crc16(e_llr, E, payload_bits, bits);
+}
+
 } // namespace lte
 } // namespace core
 } // namespace gpurx

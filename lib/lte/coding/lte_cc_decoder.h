@@ -95,6 +95,14 @@ private:
     std::vector<std::vector<int>> d_patterns;   // [K], empty until met
 };
 
+/*!
+ * Conveniences on a decoder of the calling thread's own (made on its first
+ * call, default back-end): tail_biting_decoder::decode and
+ * decode_with_crc16 with the same arguments, results and exceptions.
+ */
+viterbi_path cc_decode(const float* d_llr, int K, uint8_t* bits);
+cc_crc16_result cc_decode_with_crc16(const float* e_llr, int E, int payload_bits, uint8_t* bits);
+
 } // namespace lte
 } // namespace core
 } // namespace gpurx

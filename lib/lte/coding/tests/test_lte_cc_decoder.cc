@@ -254,6 +254,12 @@ TEST(CcDecoder, CombinedChainEqualsItsSteps)
             cc_rate_dematch(l.data(), E, K, d.data());
             const auto p = dec.decode(d.data(), K, o2.data());
             ASSERT_EQ(o1, o2) << "a=" << a << " E=" << E;
+            // The thread's own decoder behind the free functions: the same.
+            std::vector<uint8_t> o3(K), o4(K);
+            EXPECT_EQ(cc_decode_with_crc16(l.data(), E, a, o3.data()).crc_xor, r.crc_xor);
+            EXPECT_EQ(cc_decode(d.data(), K, o4.data()).metric, p.metric);
+            EXPECT_EQ(o3, o1);
+            EXPECT_EQ(o4, o1);
             EXPECT_EQ(r.metric, p.metric);
             EXPECT_EQ(r.crc_xor, uint16_t(bits_to_value(o2.data() + a, 16) ^ crc16(o2.data(), a)));
         }
