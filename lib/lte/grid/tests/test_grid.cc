@@ -18,7 +18,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace gr::gpurx::core::lte;
@@ -37,6 +39,17 @@ std::string gen_args(const bw_cell& bc, int ports, int n, const std::string& ext
                     std::to_string(n) + " -m 9";
     a += ports == 1 ? " -x 1 -a 1" : " -x 2 -a 2";
     return a + " " + extra;
+}
+
+//! The captures that several tests read, made once.
+const lte_capture& cached_capture(const std::string& args, lte_rx_setup setup)
+{
+    static std::map<std::pair<std::string, int>, lte_capture> cache;
+    const auto key = std::make_pair(args, int(setup));
+    auto it = cache.find(key);
+    if (it == cache.end())
+        it = cache.emplace(key, generate_lte_capture(args, setup)).first;
+    return it->second;
 }
 
 //! The true flat channel [rx][port] of a capture.
@@ -70,7 +83,7 @@ TEST(Crs, GeneratorsReferenceSignalsAreTheSequence)
     GPURX_REQUIRE_LTE_DL_GEN();
     for (const auto& bc : cases)
         for (int ports : { 1, 2 }) {
-            const auto cap = generate_lte_capture(gen_args(bc, ports, 3), lte_rx_setup::port_files);
+            const auto& cap = cached_capture(gen_args(bc, ports, 4), lte_rx_setup::port_files);
             const cell c = cell_of_truth(cap.truth[0]);
             ASSERT_EQ(c.ports, ports);
             ASSERT_EQ(int(cap.rx.size()), ports);
@@ -103,7 +116,7 @@ TEST(Crs, GeneratorsReferenceSignalsAreTheSequence)
 TEST(OfdmDemod, WindowAdvanceIsCompensated)
 {
     GPURX_REQUIRE_LTE_DL_GEN();
-    const auto cap = generate_lte_capture(gen_args(cases[1], 1, 2), lte_rx_setup::port_files);
+    const auto& cap = cached_capture(gen_args(cases[1], 1, 4), lte_rx_setup::port_files);
     const cell c = cell_of_truth(cap.truth[0]);
     const int fft = cap.truth[0]["fft"].get<int>();
     std::vector<cf> r(size_t(2 * c.n_prb));
@@ -130,7 +143,7 @@ TEST(OfdmDemod, UnitPowerResourceElements)
     GPURX_REQUIRE_LTE_DL_GEN();
     // One UE on every PRB, QPSK (MCS 9): symbols 5 and 6 of subframe 1 are
     // all PDSCH, |x|^2 = 1 at every RE.
-    const auto cap = generate_lte_capture(gen_args(cases[1], 1, 2), lte_rx_setup::port_files);
+    const auto& cap = cached_capture(gen_args(cases[1], 1, 4), lte_rx_setup::port_files);
     const cell c = cell_of_truth(cap.truth[0]);
     ofdm_demodulator dem(c, cap.truth[0]["fft"].get<int>(), 1);
     subframe_grid g;
@@ -206,7 +219,7 @@ TEST(ChannelEstimator, FlatChannelsAreExact)
     int runs = 0;
     for (const auto& bc : cases)
         for (const auto& fc : flat_cases) {
-            const auto cap = generate_lte_capture(gen_args(bc, fc.ports, 4), fc.setup);
+            const auto& cap = cached_capture(gen_args(bc, fc.ports, 4), fc.setup);
             for (auto fi : { frequency_interpolation::averaged, frequency_interpolation::linear })
                 for (int est_ports : { fc.ports, 4 }) {
                     double worst, mse, noise;
@@ -258,4 +271,86 @@ TEST(ChannelEstimator, RejectsBadInput)
     EXPECT_EQ(est.noise_var, 0.0f);
     g.resize(1, 14, 60);
     EXPECT_FALSE(ce.estimate(g, est));
+}
+
+namespace {
+//! A channel linear in time (symbol count since subframe 0 of SFN 0) and
+//! in frequency, different per antenna and port: linear interpolation, the
+//! symmetric moving average and linear extrapolation are exact on it.
+cf linear_channel(int rx, int p, int abs_symbol, int k)
+{
+    const cf a(0.5f + 0.1f * rx, -0.3f + 0.2f * p), b(0.004f * (p + 1), -0.003f * (rx + 1)), c(-0.001f, 0.0005f * p);
+    return a + b * float(abs_symbol % 100) + c * float(k);
+}
+
+//! Subframe \p sf's grid holding only the CRS of 4 ports through linear_channel().
+void crs_only_grid(const cell& c, int n_rx, int sf, subframe_grid& g)
+{
+    g.resize(n_rx, c.symbols_per_subframe(), c.n_sc());
+    g.time.sfn = 0;
+    g.time.subframe = sf;
+    std::vector<cf> r(size_t(2 * c.n_prb));
+    for (int a = 0; a < n_rx; a++)
+        for (int l = 0; l < g.n_symbols; l++) {
+            const int ls = l % c.symbols_per_slot(), ns = g.time.slot() + l / c.symbols_per_slot();
+            crs_sequence(c, ns, ls, r.data());
+            for (int p = 0; p < c.ports; p++)
+                if (crs_symbol(c, p, ls))
+                    for (int m = 0; m < 2 * c.n_prb; m++) {
+                        const int k = 6 * m + crs_offset(c, p, ls, ns);
+                        g.at(a, l, k) = linear_channel(a, p, sf * g.n_symbols + l, k) * r[size_t(m)];
+                    }
+        }
+}
+} // namespace
+
+TEST(ChannelEstimator, LinearChannelFourPortsAndThePreviousSubframe)
+{
+    cell c;
+    c.n_prb = 15;
+    c.cell_id = 101;
+    c.ports = 4;
+    for (auto fi : { frequency_interpolation::averaged, frequency_interpolation::linear }) {
+        channel_estimator_options o;
+        o.frequency = fi;
+        o.hold_in_time = false;
+        channel_estimator extrapolating(c, 2, o);
+        o.hold_in_time = true;
+        channel_estimator holding(c, 2, o);
+        subframe_grid g;
+        channel_estimate ex, ho;
+        for (int sf = 3; sf < 5; sf++) {
+            crs_only_grid(c, 2, sf, g);
+            ASSERT_TRUE(extrapolating.estimate(g, ex));
+            ASSERT_TRUE(holding.estimate(g, ho));
+            EXPECT_LT(ex.noise_var, 1e-8);
+            double worst_ex = 0.0, worst_inside = 0.0, worst_held = 0.0;
+            for (int a = 0; a < 2; a++)
+                for (int p = 0; p < 4; p++) {
+                    // Ports 0, 1: CRS in symbols 0..11; ports 2, 3: 1..8, and 8
+                    // of the subframe before (4 only).
+                    const int first = p < 2 || sf == 4 ? 0 : 1, last = p < 2 ? 11 : 8;
+                    for (int l = 0; l < 14; l++)
+                        for (int k = 0; k < c.n_sc(); k++) {
+                            const cf h = linear_channel(a, p, sf * 14 + l, k);
+                            worst_ex = std::max(worst_ex, double(std::abs(ex.at(a, p, l, k) - h)));
+                            if (l >= first && l <= last)
+                                worst_inside = std::max(worst_inside, double(std::abs(ho.at(a, p, l, k) - h)));
+                            else // held: the nearest CRS symbol's channel
+                                worst_held = std::max(
+                                    worst_held,
+                                    double(std::abs(ho.at(a, p, l, k) -
+                                                    linear_channel(a, p, sf * 14 + (l < first ? first : last), k))));
+                        }
+                }
+            EXPECT_LT(worst_ex, 1e-4) << "subframe " << sf;
+            EXPECT_LT(worst_inside, 1e-4) << "subframe " << sf;
+            EXPECT_LT(worst_held, 1e-4) << "subframe " << sf;
+        }
+        // Not consecutive (subframe 6 after 4): symbol 0 of port 2 is held
+        // from symbol 1 again, not interpolated from subframe 4.
+        crs_only_grid(c, 2, 6, g);
+        ASSERT_TRUE(holding.estimate(g, ho));
+        EXPECT_LT(std::abs(ho.at(0, 2, 0, 5) - linear_channel(0, 2, 6 * 14 + 1, 5)), 1e-4);
+    }
 }
