@@ -65,19 +65,24 @@ bool overlaps(const dci_message& a, const dci_message& b)
 
 std::vector<dci_message> drop_overlapping_decodes(std::vector<scored_dci> found)
 {
-    // Best first: higher correlation, then larger aggregation when close.
+    // A CCE carries one PDCCH (36.211 §6.8.1), so of the decodings on
+    // overlapping CCEs one is right. Best first: higher correlation, then,
+    // when close, the larger aggregation (a DCI of aggregation 2L decodes
+    // as well from its first L CCEs), then the higher correlation.
     std::sort(found.begin(), found.end(), [](const scored_dci& a, const scored_dci& b) {
         if (std::fabs(a.correlation - b.correlation) > 0.05f)
             return a.correlation > b.correlation;
         if (a.msg.agg != b.msg.agg)
             return a.msg.agg > b.msg.agg;
+        if (a.correlation != b.correlation)
+            return a.correlation > b.correlation;
         return a.msg.ncce < b.msg.ncce;
     });
     std::vector<dci_message> kept;
     for (auto& f : found) {
         bool clash = false;
         for (const auto& k : kept)
-            clash |= k.rnti == f.msg.rnti && overlaps(k, f.msg);
+            clash |= overlaps(k, f.msg);
         if (!clash)
             kept.push_back(std::move(f.msg));
     }

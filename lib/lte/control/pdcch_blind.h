@@ -75,8 +75,8 @@ public:
      * size that may be there, accepted when the CRC remainder is an RNTI
      * whose space holds it, then parsed. Decodings of one DCI at
      * overlapping candidates (a DCI of aggregation 2 also decodes from its
-     * first CCE) keep the best-matching one, the larger aggregation on a
-     * tie. Impossible grants are returned with valid = false.
+     * first CCE, a wrong size can fit a DCI nearly as well) keep the
+     * best-matching one, the larger aggregation on a tie. Impossible grants are returned with valid = false.
      */
     std::vector<dci_message> decode(const control_layout& lay, const float* cce_llr, int subframe,
                                     const blind_config& cfg);
@@ -86,8 +86,9 @@ private:
     std::vector<float> d_work;
 };
 
-//! Keeps, among DCIs of one RNTI on overlapping CCEs, the best-matching
-//! one (larger aggregation when within 0.05).
+//! Keeps, among DCIs on overlapping CCEs (whatever their RNTIs: a CCE
+//! carries one PDCCH), the best-matching one (the larger aggregation when
+//! within 0.05).
 struct scored_dci {
     dci_message msg;
     float correlation = 0.0f;
