@@ -44,7 +44,15 @@ void demap_control_quadruplets(const subframe_grid& g, const channel_estimate& h
     if (h.n_ports < ports || h.n_rx < g.n_rx || h.n_sc != g.n_sc || h.n_symbols < g.n_symbols)
         throw std::invalid_argument("channel estimate of " + std::to_string(h.n_ports) + " ports, " +
                                     std::to_string(h.n_rx) + " antennas does not cover the grid");
-    const float n0 = std::max(h.noise_var, 1e-12f);
+    const int32_t re_count = int32_t(g.n_symbols) * int32_t(g.n_sc);
+    for (int i = 0; i < 4 * n_quads; i++)
+        if (re[i] < 0 || re[i] >= re_count)
+            throw std::invalid_argument("re[" + std::to_string(i) + "]=" + std::to_string(re[i]) +
+                                        " is outside the grid of " + std::to_string(g.n_symbols) + " x " +
+                                        std::to_string(g.n_sc) + " REs");
+    if (g.re.size() < size_t(g.n_rx) * size_t(re_count) || h.h.size() < size_t(h.n_rx) * size_t(h.n_ports) * size_t(h.n_symbols) * size_t(h.n_sc))
+        throw std::invalid_argument("grid or channel estimate smaller than its dimensions say");
+    const float n0 = std::max(std::isfinite(h.noise_var) ? h.noise_var : 0.0f, 1e-12f);
     const size_t plane = size_t(g.n_symbols) * size_t(g.n_sc);
     const size_t hplane = size_t(h.n_symbols) * size_t(h.n_sc);
     auto rx_at = [&](int a, int32_t off) { return g.re[size_t(a) * plane + size_t(off)]; };

@@ -72,6 +72,9 @@ pcfich_result cfi_from_llrs(const float* llr)
 
 pcfich_result decode_pcfich(const cell& c, const subframe_grid& g, const channel_estimate& h)
 {
+    if (g.n_sc != c.n_sc())
+        throw std::invalid_argument("grid n_sc=" + std::to_string(g.n_sc) + " is not the cell's " +
+                                    std::to_string(c.n_sc()));
     const auto re = pcfich_res(c);
     float llr[32];
     demap_control_quadruplets(g, h, c.ports, re.data(), 4, llr);

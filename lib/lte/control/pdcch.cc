@@ -7,6 +7,9 @@
 #include "lte/control/control_demap.h"
 #include "sch/lte_scrambling.h"
 
+#include <stdexcept>
+#include <string>
+
 namespace gr {
 namespace gpurx {
 namespace core {
@@ -14,6 +17,9 @@ namespace lte {
 
 std::vector<float> pdcch_cce_llrs(const control_layout& lay, const subframe_grid& g, const channel_estimate& h)
 {
+    if (g.n_sc != lay.c.n_sc())
+        throw std::invalid_argument("grid n_sc=" + std::to_string(g.n_sc) + " is not the cell's " +
+                                    std::to_string(lay.c.n_sc()));
     std::vector<float> llr(size_t(72 * lay.n_cce), 0.0f);
     if (lay.n_cce == 0)
         return llr;

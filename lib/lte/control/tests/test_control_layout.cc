@@ -7,6 +7,7 @@
 // hand, and PCFICH against the generator's CFI.
 #include "lte/common/crs_positions.h"
 #include "lte/common/tests/lte_capture.h"
+#include "lte/control/control_demap.h"
 #include "lte/control/control_layout.h"
 #include "lte/control/pcfich.h"
 #include "lte/control/tests/test_ofdm.h"
@@ -155,4 +156,74 @@ TEST(Pcfich, CfiOfGeneratorCaptures)
             EXPECT_GT(r.correlation, 0.99f) << args << " sf " << sf;
         }
     }
+}
+
+TEST(ControlLayout, ExtendedPhichDurationSpansThreeSymbols)
+{
+    // §6.9.3: with the extended duration mapping unit m's REG i is in symbol i.
+    cell c = make_cell(50, 10, 2);
+    c.phich_extended = true;
+    const auto lay = make_control_layout(c, 3);
+    ASSERT_EQ(int(lay.phich_reg.size()), 3 * phich_groups(c));
+    for (size_t i = 0; i < lay.phich_reg.size(); i++)
+        EXPECT_EQ(lay.reg_l[size_t(lay.phich_reg[i])], int(i % 3));
+    EXPECT_THROW(make_control_layout(c, 2), std::invalid_argument);
+}
+
+TEST(ControlDemap, FourPortTransmitDiversity)
+{
+    // 36.211 §6.3.4.3 with 4 ports, written out: a quadruplet's symbols
+    // x0..x3 go out as port 0: x0, x1, 0, 0; port 2: -x1*, x0*, 0, 0;
+    // port 1: 0, 0, x2, x3; port 3: 0, 0, -x3*, x2* (all / sqrt 2). Two
+    // antennas, a random flat channel per port: the LLRs' signs are the bits.
+    const int n_sc = 72;
+    subframe_grid g;
+    g.resize(2, 14, n_sc);
+    channel_estimate h;
+    h.resize(2, 4, 14, n_sc);
+    h.noise_var = 0.01f;
+    uint32_t state = 12345;
+    auto rnd = [&]() {
+        state = state * 1664525u + 1013904223u;
+        return float(state >> 8) / float(1u << 24) - 0.5f;
+    };
+    cf hc[2][4];
+    for (auto& a : hc)
+        for (auto& p : a)
+            p = cf(rnd(), rnd()) * 2.0f;
+    const int n_quads = 6;
+    std::vector<int32_t> re;
+    std::vector<uint8_t> bits;
+    const float r2 = 1.0f / std::sqrt(2.0f);
+    for (int q = 0; q < n_quads; q++) {
+        cf x[4];
+        for (int i = 0; i < 4; i++) {
+            const uint8_t b0 = rnd() > 0, b1 = rnd() > 0;
+            bits.push_back(b0);
+            bits.push_back(b1);
+            x[i] = cf(b0 ? -r2 : r2, b1 ? -r2 : r2);
+        }
+        const cf y[4][4] = { { x[0], x[1], 0.0f, 0.0f },
+                             { 0.0f, 0.0f, x[2], x[3] },
+                             { -std::conj(x[1]), std::conj(x[0]), 0.0f, 0.0f },
+                             { 0.0f, 0.0f, -std::conj(x[3]), std::conj(x[2]) } };
+        for (int i = 0; i < 4; i++) {
+            const int k = 4 * q + i, l = 1;
+            re.push_back(l * n_sc + k);
+            for (int a = 0; a < 2; a++) {
+                cf s(0.0f, 0.0f);
+                for (int p = 0; p < 4; p++) {
+                    s += hc[a][p] * y[p][i] * r2;
+                    h.at(a, p, l, k) = hc[a][p];
+                }
+                g.at(a, l, k) = s;
+            }
+        }
+    }
+    std::vector<float> llr(size_t(8 * n_quads));
+    demap_control_quadruplets(g, h, 4, re.data(), n_quads, llr.data());
+    for (size_t i = 0; i < llr.size(); i++)
+        EXPECT_EQ(llr[i] > 0, bits[i] == 1) << i;
+    re[0] = 14 * n_sc;
+    EXPECT_THROW(demap_control_quadruplets(g, h, 4, re.data(), n_quads, llr.data()), std::invalid_argument);
 }
