@@ -298,7 +298,26 @@ dci_message parse_dci(const cell& c, dci_format fmt, const uint8_t* bits, int n_
         m.precoding = int(f.take(prec_bits));
         if (!m.tb[0].enabled && !m.tb[1].enabled)
             fail(m, "both transport blocks are disabled (MCS 0 with RV 1)");
-        m.layers = (m.tb[0].enabled && m.tb[1].enabled) ? 2 : 1;
+        const bool both = m.tb[0].enabled && m.tb[1].enabled;
+        m.layers = both ? 2 : 1;
+        if (c.ports == 2 && m.valid) {
+            if (fmt == dci_format::f2a) {
+                m.tx_diversity = !both; // one TB: transmit diversity; two: large-delay CDD
+                m.layers = 2;
+            } else if (both) {
+                // Table 5.3.3.1.5-4, two codewords: 0, 1 the TPMIs of 2 layers, 2 the reported PMI.
+                if (m.precoding > 2)
+                    fail(m, "precoding information " + std::to_string(m.precoding) + " is reserved for two codewords");
+                m.tpmi = m.precoding <= 1 ? m.precoding : -1;
+            } else {
+                // One codeword: 0 transmit diversity, 1..4 TPMI 0..3, 5 and 6 the reported PMI, 7 reserved.
+                if (m.precoding == 7)
+                    fail(m, "precoding information 7 is reserved for one codeword");
+                m.tx_diversity = m.precoding == 0;
+                m.layers = m.tx_diversity ? 2 : 1;
+                m.tpmi = (m.precoding >= 1 && m.precoding <= 4) ? m.precoding - 1 : -1;
+            }
+        }
         break;
     }
     }

@@ -67,8 +67,14 @@ struct dci_message {
     int precoding = 0;           //!< formats 2, 2A: precoding information field; 1B, 1D: TPMI
     int pmi_confirmation = 0;    //!< 1B
     int power_offset = 0;        //!< 1D
-    //! Formats 2, 2A: layers (1 when one TB is enabled, else 2 with 2 ports).
+    //! Formats 2, 2A with 2 ports (36.212 Tables 5.3.3.1.5-4, 5.3.3.1.5A-2):
+    //! transmit diversity (layers = ports, 36.211 §6.3.3.3), or spatial
+    //! layers and the TPMI of the codebook (-1: the UE's last reported PMI,
+    //! or large-delay CDD for 2A). With 4 ports: layers from the TB count,
+    //! precoding left as the raw field.
     int layers = 1;
+    bool tx_diversity = false;
+    int tpmi = -1;
 
     // Format 1A for SI-, P-, RA-RNTI (and 1C): N_PRB^1A (2 or 3, from the
     // TPC field's LSB, 36.213 §7.1.7), and the TBS index (I_TBS = MCS).

@@ -9,6 +9,7 @@
 // 1, 1A, 2, 2A, several UEs and SI.
 #include "lte/common/tests/lte_capture.h"
 #include "lte/control/control_layout.h"
+#include "lte/control/control_region.h"
 #include "lte/control/dci.h"
 #include "lte/control/pcfich.h"
 #include "lte/control/pdcch.h"
@@ -68,6 +69,14 @@ void expect_fields(const dci_message& m, const nlohmann::json& p, const std::str
         EXPECT_EQ(m.n_prb_1a, int(p["n_prb1a"])) << where;
         return;
     }
+    const std::string fmt = p["dci_format"];
+    if (fmt == "2" || fmt == "2A") {
+        EXPECT_EQ(m.layers, int(p["nof_layers"])) << where;
+        EXPECT_EQ(m.tx_diversity, p["tx_scheme"] == "div") << where;
+        if (fmt == "2" && !m.tx_diversity) {
+            EXPECT_EQ(m.tpmi, int(p["pmi"])) << where;
+        }
+    }
     // The enabled TBs in codeword order (the swap flag exchanges them).
     std::vector<int> tb_of_cw;
     for (int t = 0; t < m.n_tb; t++)
@@ -106,13 +115,12 @@ tally run_case(const capture_case& cc, lte_rx_setup setup)
         const auto& truth = cap.truth[sf];
         const std::string where = cc.args + " sf " + std::to_string(sf);
         const auto g = demodulate_subframe(cap.rx, c.n_prb, int(sf));
-        const pcfich_result cfi = decode_pcfich(c, g, h);
-        EXPECT_EQ(cfi.cfi, int(truth["cfi"])) << where;
-        if (cfi.cfi == 0)
+        const control_region_result region = decode_control_region(c, g, h, dec, cfg);
+        EXPECT_EQ(region.pcfich.cfi, int(truth["cfi"])) << where;
+        EXPECT_TRUE(region.ok) << where << ": " << region.reason;
+        if (!region.ok)
             continue;
-        const control_layout lay = make_control_layout(c, cfi.cfi);
-        const auto llr = pdcch_cce_llrs(lay, g, h);
-        const auto found = dec.decode(lay, llr.data(), g.time.subframe, cfg);
+        const auto& found = region.dcis;
         t.subframes++;
         const auto& list = truth["pdsch_list"];
         EXPECT_EQ(found.size(), list.size()) << where;
@@ -176,4 +184,19 @@ TEST(Pdcch, TwoPortsFormats1_2A_2)
                 { "-p 100 -a 2 -x 3 -f 1 -c 222 -U 4 -P 1 -m r -B -L 1 -n 14", 4, 3 },
                 { "-p 50 -a 2 -x 2 -f 2 -c 5 -U 2 -P 2 -B -L 1 -n 14", 2, 2 } },
               lte_rx_setup::ports_summed);
+}
+
+TEST(Pdcch, OneCodewordPrecodingHarqAndNoise)
+{
+    GPURX_REQUIRE_LTE_DL_GEN();
+    // TM4 with one layer (TPMI 2) and with two (pinfo 1), TM3 with one TB
+    // (transmit diversity), HARQ retransmissions (rv 0, 2, 3, 1), and a
+    // noisy capture (15 dB per RE, aggregation 2).
+    run_cases({ { "-p 25 -a 2 -x 4 -w 1 -I 2 -c 8 -U 2 -n 8", 2, 4 },
+                { "-p 25 -a 2 -x 4 -I 1 -c 9 -n 6", 1, 4 },
+                { "-p 15 -a 2 -x 3 -w 1 -c 10 -n 6", 1, 3 },
+                { "-p 50 -a 2 -x 2 -k -U 2 -m r -c 12 -n 12", 2, 2 },
+                { "-p 25 -a 2 -x 3 -k -U 2 -m r -c 13 -n 12", 2, 3 } },
+              lte_rx_setup::ports_summed);
+    run_cases({ { "-p 50 -x 1 -U 3 -P 1 -m r -L 2 -N 15 -c 14 -n 12", 3, 1 } }, lte_rx_setup::port_files);
 }
