@@ -13,8 +13,10 @@
 //     candidate's position in this subframe,
 //   - the decoded bits with their masked CRC, re-encoded and rate matched,
 //     match the soft bits: a normalised correlation above a threshold per
-//     aggregation level (noise alone reaches about 0.85 at aggregation 1,
-//     0.68 at 2, 0.51 at 4, 0.36 at 8: high-rate codes fit noise well),
+//     aggregation level (the best of 376800 decodings of Gaussian noise,
+//     100 PRBs, sizes of 1A/1/2A/2: 0.88 at aggregation 1, 0.72 at 2, 0.57
+//     at 4, 0.41 at 8; at aggregation 1 a payload of 44 to 67 bits in 72
+//     coded bits fits noise almost as well as a signal does),
 //   - the DCI's fields are possible (parse_dci's checks);
 // and an RNTI seen in N distinct subframes becomes active. RNTIs learnt
 // elsewhere (a random access response) can be added directly.

@@ -200,7 +200,8 @@ TEST(DciFields, Format1aAnd1cAndImpossibleGrants)
     EXPECT_TRUE(m.valid) << m.error;
     EXPECT_TRUE(m.tb[0].enabled);
     EXPECT_FALSE(m.tb[1].enabled);
-    EXPECT_EQ(m.layers, 1);
+    EXPECT_TRUE(m.tx_diversity); // 2A with one TB: transmit diversity over both ports
+    EXPECT_EQ(m.layers, 2);
     EXPECT_EQ(m.harq_pid, 4);
     EXPECT_EQ(m.rbs.size(), 25u);
     EXPECT_THROW(parse_dci(c2, dci_format::f2a, one.bits.data(), 35, 0x1234), std::invalid_argument);

@@ -135,9 +135,10 @@ TEST(RntiTracker, FalseRntisOnNoiseAlone)
             believed += !is_broadcast_rnti(d.msg.rnti);
     }
     const auto seen = tracker.seen_rntis();
-    std::printf("[ noise    ] %d subframes of %d CCEs (%d jobs each): %d DCIs passed the checks, %zu RNTIs seen, "
-                "%zu active\n",
-                subframes, lay.n_cce, 0, believed, seen.size(), tracker.active_rntis().size());
+    std::printf("[ noise    ] %d subframes of %d CCEs (%zu positions, 4 sizes each): %d DCIs passed the checks, "
+                "%zu RNTIs seen, %zu active\n",
+                subframes, lay.n_cce, all_pdcch_positions(lay.n_cce).size(), believed, seen.size(),
+                tracker.active_rntis().size());
     EXPECT_LE(believed, 3);
     EXPECT_TRUE(tracker.active_rntis().empty());
 }
