@@ -1,0 +1,59 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// The DCI formats a downlink receiver meets (36.212 §5.3.3.1, Rel-8 FDD:
+// no carrier indicator, no DAI) and their payload sizes for a cell, with
+// the padding rules that keep formats apart: 0 and 1A the same size, no
+// format at one of the ambiguous sizes of Table 5.3.3.1.2-1, format 1 not
+// the size of 0/1A. The resource allocation sizes come from 36.213 §7.1.6.
+#ifndef INCLUDED_GPURX_LTE_CONTROL_DCI_SIZES_H
+#define INCLUDED_GPURX_LTE_CONTROL_DCI_SIZES_H
+
+#include "lte/common/lte_cell.h"
+
+#include <cstdint>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+namespace lte {
+
+enum class dci_format : int32_t { f0, f1, f1a, f1b, f1c, f1d, f2, f2a };
+constexpr int dci_format_count = 8;
+
+//! "0", "1", "1A", "1B", "1C", "1D", "2", "2A" (the generator's spelling).
+const char* dci_format_name(dci_format f);
+
+//! RBG size P of resource allocation type 0 (36.213 Table 7.1.6.1-1).
+int rbg_size(int n_prb);
+//! Number of RBGs, ceil(n_prb / P).
+inline int rbg_count(int n_prb) { return (n_prb + rbg_size(n_prb) - 1) / rbg_size(n_prb); }
+//! ceil(log2(n (n + 1) / 2)): a type-2 resource indication value's bits.
+int riv_bits(int n);
+//! N_gap of distributed VRBs (36.211 Table 6.2.3.2-1): gap 1, and gap 2
+//! (0 below 50 PRBs, where there is none).
+int vrb_gap(int n_prb, int which);
+//! N_VRB^DL of distributed VRBs for gap 1 or 2 (36.211 §6.2.3.2).
+int distributed_vrb_count(int n_prb, int which);
+//! N_step of format 1C (36.213 Table 7.1.6.3-1): 2 below 50 PRBs, else 4.
+inline int format1c_step(int n_prb) { return n_prb < 50 ? 2 : 4; }
+
+//! True for the sizes of 36.212 Table 5.3.3.1.2-1.
+bool is_ambiguous_dci_size(int bits);
+
+//! Payload bits (without the CRC) of every format for a cell (its n_prb
+//! and ports); 1B and 1D exist only with 2 or 4 ports (0 otherwise).
+struct dci_sizes {
+    int size[dci_format_count] = {};
+    int of(dci_format f) const { return size[int(f)]; }
+};
+dci_sizes dci_payload_sizes(const cell& c);
+
+} // namespace lte
+} // namespace core
+} // namespace gpurx
+} // namespace gr
+
+#endif
