@@ -101,9 +101,10 @@ inline cf mrc_one_port(const cf* y, const cf* h, int nr, int np, float g, float 
 }
 
 /*!
- * SFBC for 2 ports (§6.3.4.3): RE a carries g (x0, -x1*) on ports (0, 1),
- * RE b carries g (x1, x0*), g the amplitude of each port's symbol. From
- * the two REs' y (nr each) and h (nr x np, ports 0 and 1 used), the
+ * SFBC for 2 ports (§6.3.4.3): RE a carries g (x0, -x1*) on ports (pa, pb),
+ * RE b carries g (x1, x0*), g the amplitude of each port's symbol (2
+ * ports: pa, pb = 0, 1; 4 ports with FSTD: 0, 2 on REs 4i, 4i+1 and 1, 3 on
+ * 4i+2, 4i+3). From the two REs' y (nr each) and h (nr x np), the
  * Alamouti combiner gives z0, z1 = x0, x1 + noise of variance n0_out[0], [1]
  * (exact when the channel is the same on both REs).
  */
@@ -113,6 +114,8 @@ inline void sfbc_2port_combine(const cf* ya,
                                const cf* hb,
                                int nr,
                                int np,
+                               int pa,
+                               int pb,
                                float g,
                                float n0,
                                cf* z0,
@@ -122,8 +125,8 @@ inline void sfbc_2port_combine(const cf* ya,
     cf s0(0.0f, 0.0f), s1(0.0f, 0.0f);
     float p0 = 0.0f, p1 = 0.0f;
     for (int r = 0; r < nr; r++) {
-        const cf h0a = g * ha[r * np], h1a = g * ha[r * np + 1];
-        const cf h0b = g * hb[r * np], h1b = g * hb[r * np + 1];
+        const cf h0a = g * ha[r * np + pa], h1a = g * ha[r * np + pb];
+        const cf h0b = g * hb[r * np + pa], h1b = g * hb[r * np + pb];
         // ya = h0a x0 - h1a x1* ;  yb* = h0b* x1* + h1b* x0
         s0 += std::conj(h0a) * ya[r] + h1b * std::conj(yb[r]);
         s1 += std::conj(h0b) * yb[r] - h1a * std::conj(ya[r]);

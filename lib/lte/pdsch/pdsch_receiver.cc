@@ -98,8 +98,6 @@ std::string pdsch_receiver::check_shapes(const cell& c, int cfi, const pdsch_gra
                " ports) does not match the grid and the cell's ports=" + std::to_string(c.ports);
     if (!(ch.noise_var >= 0.0f) || !std::isfinite(ch.noise_var))
         return "noise_var=" + std::to_string(ch.noise_var) + " is not a variance";
-    if (g.scheme == pdsch_scheme::transmit_diversity && c.ports != 2)
-        return "transmit diversity with ports=" + std::to_string(c.ports) + " is not supported (2 ports only)";
     if ((g.scheme == pdsch_scheme::large_delay_cdd || g.scheme == pdsch_scheme::spatial_multiplexing) &&
         grid.n_rx < g.n_layers)
         return std::to_string(g.n_layers) + " layers need as many receive antennas, the grid has " +
@@ -191,17 +189,23 @@ void pdsch_receiver::detect_single_port(float n0, pdsch_llrs& out)
 
 // §6.3.3.3 puts d(2i) on layer 0 and d(2i+1) on layer 1, §6.3.4.3 sends
 // layer symbol i on the REs 2i and 2i+1: the pair's x0, x1 are codeword
-// symbols 2i, 2i+1.
+// symbols 2i, 2i+1. With 4 ports, d(4i+k) is on layer k; REs 4i, 4i+1 carry
+// x0, x1 on ports 0 and 2, REs 4i+2, 4i+3 carry x2, x3 on ports 1 and 3
+// (frequency-switched transmit diversity); a last group of two REs carries
+// only x0, x1 (the two null symbols §6.3.3.3 appends are not sent).
 void pdsch_receiver::detect_sfbc(float n0, float amp, pdsch_llrs& out)
 {
     const int qm = out.g[0] / std::max(1, out.n_re);
     float* llr = out.llr[0].data();
     const size_t hs = size_t(d_nr) * d_np;
     for (int i = 0; i + 1 < out.n_re; i += 2) {
+        int pa = 0, pb = 1;
+        if (d_np == 4)
+            pa = (i % 4) / 2, pb = pa + 2;
         cf z0, z1;
         float n0_eff[2];
         sfbc_2port_combine(&d_y[size_t(i) * d_nr], &d_y[size_t(i + 1) * d_nr], &d_h[size_t(i) * hs],
-                           &d_h[size_t(i + 1) * hs], d_nr, d_np, amp * inv_sqrt2, n0, &z0, &z1, n0_eff);
+                           &d_h[size_t(i + 1) * hs], d_nr, d_np, pa, pb, amp * inv_sqrt2, n0, &z0, &z1, n0_eff);
         demap(z0, n0_eff[0], qm, llr + size_t(i) * qm);
         demap(z1, n0_eff[1], qm, llr + size_t(i + 1) * qm);
     }

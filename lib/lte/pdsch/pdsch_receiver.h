@@ -6,7 +6,7 @@
 // The PDSCH of one grant in one subframe, from the resource grid and the
 // channel estimate to each codeword's soft bits for the DL-SCH decoder
 // (36.211 §6.3, §6.4): RE demapping, detection per RE (single port: MRC;
-// transmit diversity: SFBC combining; large-delay CDD and closed-loop
+// transmit diversity: SFBC combining, 2 ports, or SFBC+FSTD, 4 ports; large-delay CDD and closed-loop
 // spatial multiplexing: the effective channel H W D(i) U or H W through the
 // project's MIMO detectors, lib/mimo), layer demapping (§6.3.3) and soft
 // demapping. The LLRs (positive for bit 1) come in codeword order, G of
@@ -16,7 +16,8 @@
 // rho_A = P_A here; srsRAN's eNodeB sends P_A = 0 dB). Each port's precoded
 // symbol then has the CRS's energy times rho_A, so a scheme that spreads a
 // layer over 2 ports with the precoders' 1/sqrt2 is received with the
-// channel estimate times sqrt(2 rho_A).
+// channel estimate times sqrt(2 rho_A). 4-port transmit diversity has rho_A
+// = P_A + 3 dB (36.213 §5.2): each port's symbol at amplitude sqrt(2 P_A).
 #ifndef INCLUDED_GPURX_LTE_PDSCH_PDSCH_RECEIVER_H
 #define INCLUDED_GPURX_LTE_PDSCH_PDSCH_RECEIVER_H
 

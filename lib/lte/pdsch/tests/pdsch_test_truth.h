@@ -85,6 +85,7 @@ struct capture_tally {
     int tbs = 0;          //!< TBs in the truth a UE must decode (code rate <= 0.93)
     int too_high_rate = 0; //!< TBs of code rate (tbs + 24) / G above 0.93: not counted
     int payload_ok = 0;   //!< decoded, CRC good, equal to the truth's payload
+    int si_ok = 0;        //!< of payload_ok, SI-RNTI (0xffff) TBs
     int pdschs = 0;       //!< PDSCHs in the truth
     int nof_re_ok = 0;    //!< RE count equal to the truth's nof_re
     int g_ok = 0;         //!< every codeword's G equal to the truth's
@@ -93,7 +94,7 @@ struct capture_tally {
     {
         std::ostringstream s;
         s << payload_ok << " of " << tbs << " TBs equal to the truth (" << too_high_rate
-          << " more of code rate above 0.93); nof_re " << nof_re_ok << " of " << pdschs << ", G " << g_ok << " of "
+          << " more of code rate above 0.93; " << si_ok << " SI); nof_re " << nof_re_ok << " of " << pdschs << ", G " << g_ok << " of "
           << pdschs;
         for (size_t i = 0; i < problems.size() && i < 8; i++)
             s << "\n  " << problems[i];
@@ -200,8 +201,10 @@ inline capture_tally receive_capture(const std::string& args,
     }
     const auto got = decode_tbs(reqs, llrs);
     for (size_t i = 0; i < got.size(); i++) {
-        if (got[i].crc_ok && got[i].bits == want[i])
+        if (got[i].crc_ok && got[i].bits == want[i]) {
             tally.payload_ok++;
+            tally.si_ok += reqs[i].rnti == 0xffff;
+        }
         else
             tally.problems.push_back(names[i] + (got[i].crc_ok ? ": payload differs" : ": CRC fails"));
     }

@@ -12,6 +12,7 @@
 #include "lte/pdsch/pdsch_precoding.h"
 #include "lte/pdsch/pdsch_re_map.h"
 #include "lte/pdsch/pdsch_receiver.h"
+#include "modulation/qam.h"
 #include "pdsch_test_truth.h"
 
 #include <gtest/gtest.h>
@@ -303,10 +304,67 @@ TEST(Precoding, SfbcPairRoundTrip)
     }
     cf z0, z1;
     float n0[2];
-    sfbc_2port_combine(y[0], y[1], h, h, 2, 2, g, 0.01f, &z0, &z1, n0);
+    sfbc_2port_combine(y[0], y[1], h, h, 2, 2, 0, 1, g, 0.01f, &z0, &z1, n0);
     EXPECT_NEAR(std::abs(z0 - x0), 0.0f, 1e-5f);
     EXPECT_NEAR(std::abs(z1 - x1), 0.0f, 1e-5f);
     EXPECT_GT(n0[0], 0.0f);
+}
+
+/*
+ * 4-port transmit diversity (no generator sends it): a subframe built by
+ * hand from 36.211 §6.3.3.3 and §6.3.4.3's matrix: d(4i+k) on layer k; RE
+ * 4i: port 0 x0, port 2 -x1*; 4i+1: port 0 x1, port 2 x0*; 4i+2: port 1
+ * x2, port 3 -x3*; 4i+3: port 1 x3, port 3 x2*; each active port at
+ * amplitude sqrt(2) (rho_A = P_A + 3 dB, P_A = 0 dB). One antenna, a
+ * different channel per port and RE pair: the LLRs' signs give back the bits.
+ */
+TEST(PdschReceiver, FourPortTransmitDiversityByHand)
+{
+    const cell c = make_cell(6, 4, 5);
+    pdsch_grant g = one_tb_grant();
+    g.rbg_bitmask = 0x3f;
+    g.scheme = pdsch_scheme::transmit_diversity;
+    g.n_layers = 4;
+    subframe_grid grid;
+    grid.resize(1, 14, 72);
+    grid.time.subframe = 3;
+    channel_estimate ch;
+    ch.resize(1, 4, 14, 72);
+    ch.noise_var = 0.01f;
+    std::mt19937 rng(9);
+    std::normal_distribution<float> n01(0.0f, 0.7f);
+    for (auto& v : ch.h)
+        v = cf(n01(rng), n01(rng));
+    const auto re = pdsch_re_indices(c, 3, 1, prbs_of(g, c));
+    ASSERT_EQ(re.size() % 4, 0u);
+    std::vector<uint8_t> bits(re.size() * 2);
+    for (auto& b : bits)
+        b = uint8_t(rng() & 1u);
+    const size_t plane = 14 * 72;
+    auto h = [&](int p, size_t e) -> cf& { return ch.h[size_t(p) * plane + size_t(re[e])]; };
+    // The channel differs from RE to RE but not within a pair (where
+    // Alamouti combining is exact).
+    for (size_t i = 0; i < re.size(); i += 2)
+        for (int p = 0; p < 4; p++)
+            h(p, i + 1) = h(p, i);
+    auto d = [&](size_t m) { return cf(core::qam::map_bits(core::qam::modulation::qpsk, &bits[2 * m])); };
+    const float a = std::sqrt(2.0f);
+    for (size_t i = 0; i < re.size(); i += 4) {
+        const cf x0 = d(i), x1 = d(i + 1), x2 = d(i + 2), x3 = d(i + 3);
+        grid.re[size_t(re[i])] = a * (h(0, i) * x0 - h(2, i) * std::conj(x1));
+        grid.re[size_t(re[i + 1])] = a * (h(0, i + 1) * x1 + h(2, i + 1) * std::conj(x0));
+        grid.re[size_t(re[i + 2])] = a * (h(1, i + 2) * x2 - h(3, i + 2) * std::conj(x3));
+        grid.re[size_t(re[i + 3])] = a * (h(1, i + 3) * x3 + h(3, i + 3) * std::conj(x2));
+    }
+    pdsch_receiver rx;
+    pdsch_llrs out;
+    ASSERT_EQ(rx.receive(c, 1, g, grid, ch, out), "");
+    ASSERT_EQ(out.g[0], int(bits.size()));
+    EXPECT_EQ(out.nl[0], 2);
+    int wrong = 0;
+    for (size_t k = 0; k < bits.size(); k++)
+        wrong += (out.llr[0][k] > 0.0f) != (bits[k] == 1);
+    EXPECT_EQ(wrong, 0);
 }
 
 // Grants and inputs that cannot be received are reported; LLRs stay
