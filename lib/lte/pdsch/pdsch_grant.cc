@@ -15,7 +15,10 @@ namespace lte {
 
 namespace {
 
-std::string field(const char* name, long v) { return std::string(name) + "=" + std::to_string(v); }
+std::string field(const char* name, long v)
+{
+    return std::string(name) + "=" + std::to_string(v);
+}
 
 int ceil_log2(int x)
 {
@@ -66,10 +69,14 @@ void type1_prbs(const pdsch_grant& g, int n_prb, std::vector<int>& out)
 const char* pdsch_scheme_name(pdsch_scheme s)
 {
     switch (s) {
-    case pdsch_scheme::single_port: return "single_port";
-    case pdsch_scheme::transmit_diversity: return "transmit_diversity";
-    case pdsch_scheme::large_delay_cdd: return "large_delay_cdd";
-    default: return "spatial_multiplexing";
+    case pdsch_scheme::single_port:
+        return "single_port";
+    case pdsch_scheme::transmit_diversity:
+        return "transmit_diversity";
+    case pdsch_scheme::large_delay_cdd:
+        return "large_delay_cdd";
+    default:
+        return "spatial_multiplexing";
     }
 }
 
@@ -86,7 +93,10 @@ int rbg_count(int n_prb)
     return (n_prb + P - 1) / P;
 }
 
-int type1_bitmap_bits(int n_prb) { return rbg_count(n_prb) - ceil_log2(rbg_size(n_prb)) - 1; }
+int type1_bitmap_bits(int n_prb)
+{
+    return rbg_count(n_prb) - ceil_log2(rbg_size(n_prb)) - 1;
+}
 
 int vrb_gap(int n_prb, int gap)
 {
@@ -131,7 +141,8 @@ int distributed_vrb_to_prb(int n_vrb, int slot_parity, int n_prb, int gap)
     const int n_gap = vrb_gap(n_prb, gap);
     const int n_dvrb = distributed_vrb_count(n_prb, gap);
     if (n_vrb < 0 || n_vrb >= n_dvrb)
-        throw std::invalid_argument(field("n_vrb", n_vrb) + " is outside the distributed VRBs 0.." +
+        throw std::invalid_argument(field("n_vrb", n_vrb) +
+                                    " is outside the distributed VRBs 0.." +
                                     std::to_string(n_dvrb - 1));
     // The interleaver works on blocks of N~_VRB VRBs (all of them for gap 1,
     // 2 N_gap for gap 2).
@@ -171,7 +182,8 @@ std::string grant_problem(const pdsch_grant& g, const cell& c)
     case resource_allocation::type0: {
         const int n_rbg = rbg_count(n);
         if (g.rbg_bitmask == 0 || (n_rbg < 32 && (g.rbg_bitmask >> n_rbg) != 0))
-            return field("rbg_bitmask", g.rbg_bitmask) + " is empty or wider than N_RBG=" + std::to_string(n_rbg);
+            return field("rbg_bitmask", g.rbg_bitmask) +
+                   " is empty or wider than N_RBG=" + std::to_string(n_rbg);
         break;
     }
     case resource_allocation::type1: {
@@ -179,12 +191,13 @@ std::string grant_problem(const pdsch_grant& g, const cell& c)
         if (g.type1_subset < 0 || g.type1_subset >= rbg_size(n))
             return field("type1_subset", g.type1_subset) + " is outside 0..P-1";
         if (g.type1_bitmap == 0 || (g.type1_bitmap >> bits) != 0)
-            return field("type1_bitmap", g.type1_bitmap) + " is empty or wider than " + std::to_string(bits) + " bits";
+            return field("type1_bitmap", g.type1_bitmap) + " is empty or wider than " +
+                   std::to_string(bits) + " bits";
         std::vector<int> v;
         type1_prbs(g, n, v);
         if (v.back() >= n)
-            return field("type1_bitmap", g.type1_bitmap) + " reaches PRB " + std::to_string(v.back()) +
-                   " of a " + std::to_string(n) + "-PRB cell";
+            return field("type1_bitmap", g.type1_bitmap) + " reaches PRB " +
+                   std::to_string(v.back()) + " of a " + std::to_string(n) + "-PRB cell";
         break;
     }
     case resource_allocation::type2: {
@@ -192,8 +205,8 @@ std::string grant_problem(const pdsch_grant& g, const cell& c)
             return field("gap", g.gap) + " is not 1 or 2";
         const int n_vrb = g.distributed ? distributed_vrb_count(n, g.gap) : n;
         if (g.rb_len < 1 || g.rb_start < 0 || g.rb_start + g.rb_len > n_vrb)
-            return field("rb_start", g.rb_start) + ", " + field("rb_len", g.rb_len) + " do not fit " +
-                   std::to_string(n_vrb) + " VRBs";
+            return field("rb_start", g.rb_start) + ", " + field("rb_len", g.rb_len) +
+                   " do not fit " + std::to_string(n_vrb) + " VRBs";
         break;
     }
     default:
@@ -207,39 +220,45 @@ std::string grant_problem(const pdsch_grant& g, const cell& c)
         if (!t.enabled)
             continue;
         if (t.qm != 2 && t.qm != 4 && t.qm != 6 && t.qm != 8)
-            return "tb[" + std::to_string(q) + "]." + field("qm", t.qm) + " is not 2, 4, 6 or 8";
+            return "tb[" + std::to_string(q) + "]." + field("qm", t.qm) +
+                   " is not 2, 4, 6 or 8";
         if (t.rv < 0 || t.rv > 3)
-            return "tb[" + std::to_string(q) + "]." + field("rv", t.rv) + " is outside 0..3";
+            return "tb[" + std::to_string(q) + "]." + field("rv", t.rv) +
+                   " is outside 0..3";
         if (t.tbs < 16)
-            return "tb[" + std::to_string(q) + "]." + field("tbs", t.tbs) + " is below 16";
+            return "tb[" + std::to_string(q) + "]." + field("tbs", t.tbs) +
+                   " is below 16";
     }
     switch (g.scheme) {
     case pdsch_scheme::single_port:
         if (ncw != 1 || g.n_layers != 1)
-            return "single_port with " + std::to_string(ncw) + " codewords and " + field("n_layers", g.n_layers);
+            return "single_port with " + std::to_string(ncw) + " codewords and " +
+                   field("n_layers", g.n_layers);
         break;
     case pdsch_scheme::transmit_diversity:
         if (c.ports == 1)
             return "transmit_diversity in a cell of ports=1";
         if (ncw != 1 || g.n_layers != c.ports)
             return "transmit_diversity with " + std::to_string(ncw) + " codewords and " +
-                   field("n_layers", g.n_layers) + " (needs 1 codeword on ports=" + std::to_string(c.ports) +
-                   " layers)";
+                   field("n_layers", g.n_layers) +
+                   " (needs 1 codeword on ports=" + std::to_string(c.ports) + " layers)";
         break;
     case pdsch_scheme::large_delay_cdd:
     case pdsch_scheme::spatial_multiplexing:
         if (c.ports != 2)
-            return std::string(pdsch_scheme_name(g.scheme)) + " is supported for ports=2 only, not ports=" +
-                   std::to_string(c.ports);
+            return std::string(pdsch_scheme_name(g.scheme)) +
+                   " is supported for ports=2 only, not ports=" + std::to_string(c.ports);
         if (g.n_layers < ncw || g.n_layers > 2)
-            return field("n_layers", g.n_layers) + " with " + std::to_string(ncw) + " codewords";
+            return field("n_layers", g.n_layers) + " with " + std::to_string(ncw) +
+                   " codewords";
         if (g.scheme == pdsch_scheme::large_delay_cdd && g.n_layers != 2)
             return "large_delay_cdd with " + field("n_layers", g.n_layers) +
                    " (one layer is sent with transmit diversity)";
         if (g.scheme == pdsch_scheme::spatial_multiplexing &&
             (g.codebook_index < 0 || g.codebook_index > (g.n_layers == 1 ? 3 : 2)))
-            return field("codebook_index", g.codebook_index) + " is not in Table 6.3.4.2.3-1 for " +
-                   std::to_string(g.n_layers) + " layers";
+            return field("codebook_index", g.codebook_index) +
+                   " is not in Table 6.3.4.2.3-1 for " + std::to_string(g.n_layers) +
+                   " layers";
         break;
     default:
         return field("scheme", long(g.scheme)) + " is not a PDSCH scheme";

@@ -67,7 +67,8 @@ inline void large_delay_cdd_2port(int i, cf* p)
 }
 
 //! heff = a h p: h nr x np, p np x nl, heff nr x nl.
-inline void effective_channel(const cf* h, const cf* p, int nr, int np, int nl, float a, cf* heff)
+inline void
+effective_channel(const cf* h, const cf* p, int nr, int np, int nl, float a, cf* heff)
 {
     for (int r = 0; r < nr; r++)
         for (int l = 0; l < nl; l++) {
@@ -83,7 +84,8 @@ inline void effective_channel(const cf* h, const cf* p, int nr, int np, int nl, 
  * + n. Gives z = s + noise of variance *n0_out; a channel of no power gives
  * z = 0 and n0_out = 0 (the caller's LLRs are then 0).
  */
-inline cf mrc_one_port(const cf* y, const cf* h, int nr, int np, float g, float n0, float* n0_out)
+inline cf
+mrc_one_port(const cf* y, const cf* h, int nr, int np, float g, float n0, float* n0_out)
 {
     cf num(0.0f, 0.0f);
     float pow = 0.0f;
@@ -148,7 +150,8 @@ inline void sfbc_2port_combine(const cf* ya,
  * z 0: the stream is not seen). The same model as lib/mimo's LMMSE detector,
  * for layers of different modulations.
  */
-inline void lmmse_streams(const cf* y, const cf* h, int nr, int nl, float n0, cf* z, float* n0_out)
+inline void
+lmmse_streams(const cf* y, const cf* h, int nr, int nl, float n0, cf* z, float* n0_out)
 {
     // G = H^H H (nl x nl, Hermitian), b = H^H y.
     cf g00(0, 0), g01(0, 0), g11(0, 0), b0(0, 0), b1(0, 0);

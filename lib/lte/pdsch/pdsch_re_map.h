@@ -27,7 +27,10 @@ namespace lte {
 
 //! OFDM symbols of the control region: CFI, or CFI + 1 in cells of at most
 //! 10 PRBs (36.211 Table 6.7-1, whose 1.4 MHz column counts 2..4).
-inline int control_symbols(const cell& c, int cfi) { return c.n_prb <= 10 ? cfi + 1 : cfi; }
+inline int control_symbols(const cell& c, int cfi)
+{
+    return c.n_prb <= 10 ? cfi + 1 : cfi;
+}
 
 /*!
  * True when RE (l, k) of subframe \p subframe (l = 0..2 N_symb - 1) is
@@ -57,7 +60,8 @@ inline bool is_reserved_re(const cell& c, int subframe, int cfi, int l, int k)
  * The PDSCH's REs as grid indices l n_sc + k, in mapping order.
  * \p cfi 1..3 (throws naming cfi otherwise), \p subframe 0..9.
  */
-std::vector<int32_t> pdsch_re_indices(const cell& c, int subframe, int cfi, const prb_allocation& prbs);
+std::vector<int32_t>
+pdsch_re_indices(const cell& c, int subframe, int cfi, const prb_allocation& prbs);
 
 //! The number of REs pdsch_re_indices() gives (36.212's G = this x Qm x
 //! the codeword's layers, a transmit-diversity codeword counting one).

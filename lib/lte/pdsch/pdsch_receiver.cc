@@ -53,7 +53,8 @@ struct pdsch_receiver::detector_slot {
     void use(const cf* heff, int nr_, int nt_, int qm_, double n0_)
     {
         const size_t n = size_t(nr_) * size_t(nt_);
-        if (qm_ == qm && nr_ == nr && nt_ == nt && n0_ == n0 && std::equal(heff, heff + n, h.begin()))
+        if (qm_ == qm && nr_ == nr && nt_ == nt && n0_ == n0 &&
+            std::equal(heff, heff + n, h.begin()))
             return;
         h.assign(heff, heff + n);
         qm = qm_, nr = nr_, nt = nt_, n0 = n0_;
@@ -63,11 +64,14 @@ struct pdsch_receiver::detector_slot {
 
 pdsch_receiver::pdsch_receiver(const pdsch_rx_options& options) : d_opt(options)
 {
-    if (!(options.min_noise_var >= mimo::min_noise_variance && options.min_noise_var <= 1.0f))
-        throw std::invalid_argument("min_noise_var=" + std::to_string(options.min_noise_var) +
-                                    " is outside 1e-20..1");
+    if (!(options.min_noise_var >= mimo::min_noise_variance &&
+          options.min_noise_var <= 1.0f))
+        throw std::invalid_argument(
+            "min_noise_var=" + std::to_string(options.min_noise_var) +
+            " is outside 1e-20..1");
     if (!(std::fabs(options.p_a_db) <= 20.0f))
-        throw std::invalid_argument("p_a_db=" + std::to_string(options.p_a_db) + " is outside -20..20");
+        throw std::invalid_argument("p_a_db=" + std::to_string(options.p_a_db) +
+                                    " is outside -20..20");
     mimo_config cfg;
     cfg.algorithm = options.algorithm;
     for (int i = 0; i < 2; i++) {
@@ -78,8 +82,11 @@ pdsch_receiver::pdsch_receiver(const pdsch_rx_options& options) : d_opt(options)
 
 pdsch_receiver::~pdsch_receiver() = default;
 
-std::string pdsch_receiver::check_shapes(const cell& c, int cfi, const pdsch_grant& g,
-                                         const subframe_grid& grid, const channel_estimate& ch) const
+std::string pdsch_receiver::check_shapes(const cell& c,
+                                         int cfi,
+                                         const pdsch_grant& g,
+                                         const subframe_grid& grid,
+                                         const channel_estimate& ch) const
 {
     const std::string why = grant_problem(g, c);
     if (!why.empty())
@@ -87,25 +94,34 @@ std::string pdsch_receiver::check_shapes(const cell& c, int cfi, const pdsch_gra
     if (cfi < 1 || cfi > 3)
         return "cfi=" + std::to_string(cfi) + " is outside 1..3";
     if (grid.time.subframe < 0 || grid.time.subframe > 9)
-        return "grid.time.subframe=" + std::to_string(grid.time.subframe) + " is outside 0..9";
-    if (grid.n_sc != c.n_sc() || grid.n_symbols != c.symbols_per_subframe() || grid.n_rx < 1 ||
-        grid.re.size() != size_t(grid.n_rx) * grid.n_symbols * grid.n_sc)
-        return "the grid (" + std::to_string(grid.n_rx) + " x " + std::to_string(grid.n_symbols) + " x " +
-               std::to_string(grid.n_sc) + ") is not the cell's";
-    if (ch.n_rx != grid.n_rx || ch.n_ports < c.ports || ch.n_symbols != grid.n_symbols || ch.n_sc != grid.n_sc ||
+        return "grid.time.subframe=" + std::to_string(grid.time.subframe) +
+               " is outside 0..9";
+    if (grid.n_sc != c.n_sc() || grid.n_symbols != c.symbols_per_subframe() ||
+        grid.n_rx < 1 || grid.re.size() != size_t(grid.n_rx) * grid.n_symbols * grid.n_sc)
+        return "the grid (" + std::to_string(grid.n_rx) + " x " +
+               std::to_string(grid.n_symbols) + " x " + std::to_string(grid.n_sc) +
+               ") is not the cell's";
+    if (ch.n_rx != grid.n_rx || ch.n_ports < c.ports || ch.n_symbols != grid.n_symbols ||
+        ch.n_sc != grid.n_sc ||
         ch.h.size() != size_t(ch.n_rx) * ch.n_ports * ch.n_symbols * ch.n_sc)
-        return "the channel estimate (" + std::to_string(ch.n_rx) + " rx x " + std::to_string(ch.n_ports) +
-               " ports) does not match the grid and the cell's ports=" + std::to_string(c.ports);
+        return "the channel estimate (" + std::to_string(ch.n_rx) + " rx x " +
+               std::to_string(ch.n_ports) +
+               " ports) does not match the grid and the cell's ports=" +
+               std::to_string(c.ports);
     if (!(ch.noise_var >= 0.0f) || !std::isfinite(ch.noise_var))
         return "noise_var=" + std::to_string(ch.noise_var) + " is not a variance";
-    if ((g.scheme == pdsch_scheme::large_delay_cdd || g.scheme == pdsch_scheme::spatial_multiplexing) &&
+    if ((g.scheme == pdsch_scheme::large_delay_cdd ||
+         g.scheme == pdsch_scheme::spatial_multiplexing) &&
         grid.n_rx < g.n_layers)
-        return std::to_string(g.n_layers) + " layers need as many receive antennas, the grid has " +
+        return std::to_string(g.n_layers) +
+               " layers need as many receive antennas, the grid has " +
                std::to_string(grid.n_rx);
     return {};
 }
 
-void pdsch_receiver::gather(const subframe_grid& grid, const channel_estimate& ch, int n_ports)
+void pdsch_receiver::gather(const subframe_grid& grid,
+                            const channel_estimate& ch,
+                            int n_ports)
 {
     d_nr = grid.n_rx;
     d_np = n_ports;
@@ -116,7 +132,8 @@ void pdsch_receiver::gather(const subframe_grid& grid, const channel_estimate& c
         for (int r = 0; r < d_nr; r++) {
             d_y[i * d_nr + r] = grid.re[size_t(r) * plane + size_t(d_re[i])];
             for (int p = 0; p < d_np; p++)
-                d_h[(i * d_nr + r) * d_np + p] = ch.h[(size_t(r) * ch.n_ports + p) * plane + size_t(d_re[i])];
+                d_h[(i * d_nr + r) * d_np + p] =
+                    ch.h[(size_t(r) * ch.n_ports + p) * plane + size_t(d_re[i])];
         }
 }
 
@@ -135,7 +152,8 @@ std::string pdsch_receiver::receive(const cell& c,
     const int n_re = int(d_re.size());
     out.n_re = n_re;
     if (g.scheme == pdsch_scheme::transmit_diversity && n_re % 2)
-        return "transmit diversity over an odd number of REs (" + std::to_string(n_re) + ")";
+        return "transmit diversity over an odd number of REs (" + std::to_string(n_re) +
+               ")";
 
     // Codewords: the enabled TBs in order; each one's layers (§6.3.3.2:
     // 2 codewords share the layers, the first taking floor(layers/2)).
@@ -144,10 +162,13 @@ std::string pdsch_receiver::receive(const cell& c,
     for (int t = 0; t < 2; t++)
         if (g.tb[size_t(t)].enabled)
             out.tb[size_t(q++)] = t;
-    const bool layered =
-        g.scheme == pdsch_scheme::large_delay_cdd || g.scheme == pdsch_scheme::spatial_multiplexing;
+    const bool layered = g.scheme == pdsch_scheme::large_delay_cdd ||
+                         g.scheme == pdsch_scheme::spatial_multiplexing;
     for (q = 0; q < ncw; q++) {
-        const int m = !layered ? 1 : ncw == 1 ? g.n_layers : q == 0 ? g.n_layers / 2 : g.n_layers - g.n_layers / 2;
+        const int m = !layered   ? 1
+                      : ncw == 1 ? g.n_layers
+                      : q == 0   ? g.n_layers / 2
+                                 : g.n_layers - g.n_layers / 2;
         out.g[size_t(q)] = n_re * m * g.tb[size_t(out.tb[size_t(q)])].qm;
         out.nl[size_t(q)] = g.scheme == pdsch_scheme::transmit_diversity || m > 1 ? 2 : 1;
         out.llr[size_t(q)].assign(size_t(out.g[size_t(q)]), 0.0f);
@@ -182,7 +203,13 @@ void pdsch_receiver::detect_single_port(float n0, pdsch_llrs& out)
     float* llr = out.llr[0].data();
     for (int i = 0; i < out.n_re; i++) {
         float n0_eff;
-        const cf z = mrc_one_port(&d_y[size_t(i) * d_nr], &d_h[size_t(i) * d_nr * d_np], d_nr, d_np, 1.0f, n0, &n0_eff);
+        const cf z = mrc_one_port(&d_y[size_t(i) * d_nr],
+                                  &d_h[size_t(i) * d_nr * d_np],
+                                  d_nr,
+                                  d_np,
+                                  1.0f,
+                                  n0,
+                                  &n0_eff);
         demap(z, n0_eff, qm, llr + size_t(i) * qm);
     }
 }
@@ -204,14 +231,28 @@ void pdsch_receiver::detect_sfbc(float n0, float amp, pdsch_llrs& out)
             pa = (i % 4) / 2, pb = pa + 2;
         cf z0, z1;
         float n0_eff[2];
-        sfbc_2port_combine(&d_y[size_t(i) * d_nr], &d_y[size_t(i + 1) * d_nr], &d_h[size_t(i) * hs],
-                           &d_h[size_t(i + 1) * hs], d_nr, d_np, pa, pb, amp * inv_sqrt2, n0, &z0, &z1, n0_eff);
+        sfbc_2port_combine(&d_y[size_t(i) * d_nr],
+                           &d_y[size_t(i + 1) * d_nr],
+                           &d_h[size_t(i) * hs],
+                           &d_h[size_t(i + 1) * hs],
+                           d_nr,
+                           d_np,
+                           pa,
+                           pb,
+                           amp * inv_sqrt2,
+                           n0,
+                           &z0,
+                           &z1,
+                           n0_eff);
         demap(z0, n0_eff[0], qm, llr + size_t(i) * qm);
         demap(z1, n0_eff[1], qm, llr + size_t(i + 1) * qm);
     }
 }
 
-void pdsch_receiver::detect_layers(const pdsch_grant& g, float n0, float amp, pdsch_llrs& out)
+void pdsch_receiver::detect_layers(const pdsch_grant& g,
+                                   float n0,
+                                   float amp,
+                                   pdsch_llrs& out)
 {
     const int nl = g.n_layers, ncw = g.n_codewords();
     // Layer j: its codeword, that codeword's layer count and j's place in it.
@@ -256,7 +297,8 @@ void pdsch_receiver::detect_layers(const pdsch_grant& g, float n0, float amp, pd
         for (int j = 0; j < nl; j++) {
             const int qm = qm_of[j];
             const size_t at = (size_t(m_of[j]) * i + pos_of[j]) * qm;
-            std::copy(tmp.data() + size_t(j) * stride, tmp.data() + size_t(j) * stride + qm,
+            std::copy(tmp.data() + size_t(j) * stride,
+                      tmp.data() + size_t(j) * stride + qm,
                       out.llr[size_t(cw_of[j])].data() + at);
         }
     }

@@ -6,8 +6,8 @@
 // The PDSCH of one grant in one subframe, from the resource grid and the
 // channel estimate to each codeword's soft bits for the DL-SCH decoder
 // (36.211 §6.3, §6.4): RE demapping, detection per RE (single port: MRC;
-// transmit diversity: SFBC combining, 2 ports, or SFBC+FSTD, 4 ports; large-delay CDD and closed-loop
-// spatial multiplexing: the effective channel H W D(i) U or H W through the
+// transmit diversity: SFBC combining, 2 ports, or SFBC+FSTD, 4 ports; large-delay CDD and
+// closed-loop spatial multiplexing: the effective channel H W D(i) U or H W through the
 // project's MIMO detectors, lib/mimo), layer demapping (§6.3.3) and soft
 // demapping. The LLRs (positive for bit 1) come in codeword order, G of
 // them, NOT descrambled: the DL-SCH decoder descrambles.
@@ -54,10 +54,11 @@ struct pdsch_rx_options {
 //! One grant's soft bits: llr[q] for codeword q (G_q of them), codeword 0
 //! carrying the grant's first enabled TB and codeword 1 the second.
 struct pdsch_llrs {
-    int n_re = 0;              //!< PDSCH REs of the grant in this subframe
-    std::array<int, 2> g{};    //!< G of each codeword (0: none)
-    std::array<int, 2> tb{};   //!< the grant's TB index of each codeword
-    std::array<int, 2> nl{};   //!< 36.212's N_L of each codeword (2: transmit diversity or 2 layers)
+    int n_re = 0;            //!< PDSCH REs of the grant in this subframe
+    std::array<int, 2> g{};  //!< G of each codeword (0: none)
+    std::array<int, 2> tb{}; //!< the grant's TB index of each codeword
+    std::array<int, 2>
+        nl{}; //!< 36.212's N_L of each codeword (2: transmit diversity or 2 layers)
     std::array<std::vector<float>, 2> llr;
 };
 
@@ -89,7 +90,10 @@ public:
 
 private:
     struct detector_slot;
-    std::string check_shapes(const cell& c, int cfi, const pdsch_grant& g, const subframe_grid& grid,
+    std::string check_shapes(const cell& c,
+                             int cfi,
+                             const pdsch_grant& g,
+                             const subframe_grid& grid,
                              const channel_estimate& ch) const;
     void gather(const subframe_grid& grid, const channel_estimate& ch, int n_ports);
     void detect_single_port(float n0, pdsch_llrs& out);

@@ -47,12 +47,16 @@ public:
 
     //! Antenna \p rx of \p grid (already sized) from the subframe whose
     //! first sample is \p sf (15 fft_size samples from there).
-    void demodulate(const core::lte::cell& c, const core::lte::cf* sf, int rx, core::lte::subframe_grid& grid)
+    void demodulate(const core::lte::cell& c,
+                    const core::lte::cf* sf,
+                    int rx,
+                    core::lte::subframe_grid& grid)
     {
         const core::lte::numerology nu{ d_n, c.cp };
         const float scale = std::sqrt(float(c.n_sc())) / float(d_n);
         for (int l = 0; l < c.symbols_per_subframe(); l++) {
-            std::memcpy(d_in, sf + nu.useful_start(l), sizeof(fftwf_complex) * size_t(d_n));
+            std::memcpy(
+                d_in, sf + nu.useful_start(l), sizeof(fftwf_complex) * size_t(d_n));
             fftwf_execute(d_plan);
             core::lte::cf* out = grid.symbol(rx, l);
             for (int k = 0; k < c.n_sc(); k++) {

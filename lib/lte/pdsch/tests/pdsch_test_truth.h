@@ -82,20 +82,20 @@ inline core::lte::pdsch_grant grant_of_truth(const nlohmann::json& p, int ports)
 }
 
 struct capture_tally {
-    int tbs = 0;          //!< TBs in the truth a UE must decode (code rate <= 0.93)
+    int tbs = 0;           //!< TBs in the truth a UE must decode (code rate <= 0.93)
     int too_high_rate = 0; //!< TBs of code rate (tbs + 24) / G above 0.93: not counted
-    int payload_ok = 0;   //!< decoded, CRC good, equal to the truth's payload
-    int si_ok = 0;        //!< of payload_ok, SI-RNTI (0xffff) TBs
-    int pdschs = 0;       //!< PDSCHs in the truth
-    int nof_re_ok = 0;    //!< RE count equal to the truth's nof_re
-    int g_ok = 0;         //!< every codeword's G equal to the truth's
+    int payload_ok = 0;    //!< decoded, CRC good, equal to the truth's payload
+    int si_ok = 0;         //!< of payload_ok, SI-RNTI (0xffff) TBs
+    int pdschs = 0;        //!< PDSCHs in the truth
+    int nof_re_ok = 0;     //!< RE count equal to the truth's nof_re
+    int g_ok = 0;          //!< every codeword's G equal to the truth's
     std::vector<std::string> problems;
     std::string summary() const
     {
         std::ostringstream s;
         s << payload_ok << " of " << tbs << " TBs equal to the truth (" << too_high_rate
-          << " more of code rate above 0.93; " << si_ok << " SI); nof_re " << nof_re_ok << " of " << pdschs << ", G " << g_ok << " of "
-          << pdschs;
+          << " more of code rate above 0.93; " << si_ok << " SI); nof_re " << nof_re_ok
+          << " of " << pdschs << ", G " << g_ok << " of " << pdschs;
         for (size_t i = 0; i < problems.size() && i < 8; i++)
             s << "\n  " << problems[i];
         return s.str();
@@ -129,10 +129,12 @@ inline capture_tally receive_capture(const std::string& args,
     } else {
         const auto& m = t0.at("h2x2");
         for (int i = 0; i < 4; i++)
-            h[size_t(i)] = cf(m.at(size_t(2 * i)).get<float>(), m.at(size_t(2 * i + 1)).get<float>());
+            h[size_t(i)] = cf(m.at(size_t(2 * i)).get<float>(),
+                              m.at(size_t(2 * i + 1)).get<float>());
     }
-    const float noise_var =
-        t0.contains("snr_db") ? std::pow(10.0f, -t0.at("snr_db").get<float>() / 10.0f) : 0.0f;
+    const float noise_var = t0.contains("snr_db")
+                                ? std::pow(10.0f, -t0.at("snr_db").get<float>() / 10.0f)
+                                : 0.0f;
 
     test_ofdm_demod ofdm(fft);
     pdsch_receiver rx(opt);
@@ -144,7 +146,8 @@ inline capture_tally receive_capture(const std::string& args,
     for (int r = 0; r < n_rx; r++)
         for (int p = 0; p < c.ports; p++)
             std::fill(ch.h.begin() + long((size_t(r) * c.ports + p) * plane),
-                      ch.h.begin() + long((size_t(r) * c.ports + p + 1) * plane), h[size_t(r) * c.ports + p]);
+                      ch.h.begin() + long((size_t(r) * c.ports + p + 1) * plane),
+                      h[size_t(r) * c.ports + p]);
 
     std::vector<core::sch::tb_request> reqs;
     std::vector<std::vector<float>> llrs;
@@ -164,8 +167,9 @@ inline capture_tally receive_capture(const std::string& args,
         const int cfi = t.at("cfi").get<int>();
         for (const auto& p : t.at("pdsch_list")) {
             const pdsch_grant g = grant_of_truth(p, c.ports);
-            const std::string where = "sf " + std::to_string(t.at("sf").get<int>()) + " rnti " +
-                                      std::to_string(g.rnti) + " " + p.at("tx_scheme").get<std::string>();
+            const std::string where = "sf " + std::to_string(t.at("sf").get<int>()) +
+                                      " rnti " + std::to_string(g.rnti) + " " +
+                                      p.at("tx_scheme").get<std::string>();
             tally.pdschs++;
             pdsch_llrs out;
             const std::string why = rx.receive(c, cfi, g, grid, ch, out);
@@ -176,7 +180,8 @@ inline capture_tally receive_capture(const std::string& args,
             if (out.n_re == p.at("nof_re").get<int>())
                 tally.nof_re_ok++;
             else
-                tally.problems.push_back(where + ": nof_re " + std::to_string(out.n_re) + ", truth " +
+                tally.problems.push_back(where + ": nof_re " + std::to_string(out.n_re) +
+                                         ", truth " +
                                          std::to_string(p.at("nof_re").get<int>()));
             bool g_ok = true;
             for (int q = 0; q < g.n_codewords(); q++) {
@@ -193,7 +198,8 @@ inline capture_tally receive_capture(const std::string& args,
                 tally.tbs++;
                 reqs.push_back(pdsch_tb_request(g, out, q, c.cell_id, sf));
                 llrs.push_back(out.llr[size_t(q)]);
-                want.push_back(hex_bits(tb.at("payload").get<std::string>(), tb.at("tbs").get<int>()));
+                want.push_back(hex_bits(tb.at("payload").get<std::string>(),
+                                        tb.at("tbs").get<int>()));
                 names.push_back(where + " tb " + std::to_string(q));
             }
             tally.g_ok += g_ok;
@@ -204,9 +210,9 @@ inline capture_tally receive_capture(const std::string& args,
         if (got[i].crc_ok && got[i].bits == want[i]) {
             tally.payload_ok++;
             tally.si_ok += reqs[i].rnti == 0xffff;
-        }
-        else
-            tally.problems.push_back(names[i] + (got[i].crc_ok ? ": payload differs" : ": CRC fails"));
+        } else
+            tally.problems.push_back(
+                names[i] + (got[i].crc_ok ? ": payload differs" : ": CRC fails"));
     }
     return tally;
 }

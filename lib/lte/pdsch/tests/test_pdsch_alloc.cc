@@ -104,7 +104,8 @@ TEST(ResourceAllocation, Type2Localized)
     g.alloc = resource_allocation::type2;
     g.rb_start = 20;
     g.rb_len = 5;
-    EXPECT_EQ(prbs_of(g, make_cell(25)).slot[1], (std::vector<int>{ 20, 21, 22, 23, 24 }));
+    EXPECT_EQ(prbs_of(g, make_cell(25)).slot[1],
+              (std::vector<int>{ 20, 21, 22, 23, 24 }));
     g.rb_len = 6;
     EXPECT_NE(grant_problem(g, make_cell(25)).find("rb_len=6"), std::string::npos);
 }
@@ -168,7 +169,8 @@ TEST(DistributedVrbs, TwentyFivePrbWorkedByHand)
  */
 TEST(DistributedVrbs, FiftyPrbWithNullsWorkedByHand)
 {
-    const int v[4] = { 1, 3, 44, 45 }, even[4] = { 12, 39, 11, 38 }, odd[4] = { 39, 12, 38, 11 };
+    const int v[4] = { 1, 3, 44, 45 }, even[4] = { 12, 39, 11, 38 },
+              odd[4] = { 39, 12, 38, 11 };
     for (int i = 0; i < 4; i++) {
         EXPECT_EQ(distributed_vrb_to_prb(v[i], 0, 50, 1), even[i]) << v[i];
         EXPECT_EQ(distributed_vrb_to_prb(v[i], 1, 50, 1), odd[i]) << v[i];
@@ -203,7 +205,8 @@ TEST(DistributedVrbs, OneToOneInEachSlot)
                     const int p = distributed_vrb_to_prb(v, s, n, gap);
                     ASSERT_GE(p, 0);
                     ASSERT_LT(p, n);
-                    EXPECT_EQ(seen[size_t(p)]++, 0) << n << " gap " << gap << " slot " << s << " vrb " << v;
+                    EXPECT_EQ(seen[size_t(p)]++, 0)
+                        << n << " gap " << gap << " slot " << s << " vrb " << v;
                 }
             }
         }
@@ -245,20 +248,26 @@ TEST(PdschRes, CountsEqualTheTruth)
     for (int prb : standard_n_prb)
         for (int cfi = 1; cfi <= 3; cfi++) {
             const int tm = 1 + (prb + cfi) % 2;
-            const std::string args = "-p " + std::to_string(prb) + " -f " + std::to_string(cfi) + " -x " +
-                                     std::to_string(tm) + " -U 3 -B -n 6 -P " + std::to_string((prb + cfi) % 4) +
-                                     " -c " + std::to_string((prb * 7 + cfi * 5) % 504);
-            const auto cap = test::generate_lte_capture(args, test::lte_rx_setup::ports_summed);
+            const std::string args = "-p " + std::to_string(prb) + " -f " +
+                                     std::to_string(cfi) + " -x " + std::to_string(tm) +
+                                     " -U 3 -B -n 6 -P " +
+                                     std::to_string((prb + cfi) % 4) + " -c " +
+                                     std::to_string((prb * 7 + cfi * 5) % 504);
+            const auto cap =
+                test::generate_lte_capture(args, test::lte_rx_setup::ports_summed);
             for (const auto& t : cap.truth) {
-                const cell c = make_cell(prb, t.at("ports").get<int>(), t.at("cell_id").get<int>());
+                const cell c =
+                    make_cell(prb, t.at("ports").get<int>(), t.at("cell_id").get<int>());
                 for (const auto& p : t.at("pdsch_list")) {
                     const pdsch_grant g = grant_of_truth(p, c.ports);
                     const auto a = prbs_of(g, c);
                     EXPECT_EQ(a.slot[0], p.at("prbs").get<std::vector<int>>()) << args;
-                    const int got = pdsch_re_count(c, t.at("sf_idx").get<int>(), t.at("cfi").get<int>(), a);
+                    const int got = pdsch_re_count(
+                        c, t.at("sf_idx").get<int>(), t.at("cfi").get<int>(), a);
                     n++;
                     ok += got == p.at("nof_re").get<int>();
-                    EXPECT_EQ(got, p.at("nof_re").get<int>()) << args << " sf " << t.at("sf").get<int>();
+                    EXPECT_EQ(got, p.at("nof_re").get<int>())
+                        << args << " sf " << t.at("sf").get<int>();
                 }
             }
         }
@@ -341,13 +350,17 @@ TEST(PdschReceiver, FourPortTransmitDiversityByHand)
     for (auto& b : bits)
         b = uint8_t(rng() & 1u);
     const size_t plane = 14 * 72;
-    auto h = [&](int p, size_t e) -> cf& { return ch.h[size_t(p) * plane + size_t(re[e])]; };
+    auto h = [&](int p, size_t e) -> cf& {
+        return ch.h[size_t(p) * plane + size_t(re[e])];
+    };
     // The channel differs from RE to RE but not within a pair (where
     // Alamouti combining is exact).
     for (size_t i = 0; i < re.size(); i += 2)
         for (int p = 0; p < 4; p++)
             h(p, i + 1) = h(p, i);
-    auto d = [&](size_t m) { return cf(core::qam::map_bits(core::qam::modulation::qpsk, &bits[2 * m])); };
+    auto d = [&](size_t m) {
+        return cf(core::qam::map_bits(core::qam::modulation::qpsk, &bits[2 * m]));
+    };
     const float a = std::sqrt(2.0f);
     for (size_t i = 0; i < re.size(); i += 4) {
         const cf x0 = d(i), x1 = d(i + 1), x2 = d(i + 2), x3 = d(i + 3);
@@ -396,7 +409,8 @@ TEST(PdschReceiver, ReportsMalformedInput)
     EXPECT_TRUE(out.llr[0].empty());
     g.scheme = pdsch_scheme::large_delay_cdd;
     g.tb[1] = g.tb[0];
-    EXPECT_NE(rx.receive(c, 2, g, grid, ch, out).find("receive antennas"), std::string::npos);
+    EXPECT_NE(rx.receive(c, 2, g, grid, ch, out).find("receive antennas"),
+              std::string::npos);
     g.rbg_bitmask = 0x40;
     EXPECT_NE(rx.receive(c, 2, g, grid, ch, out).find("rbg_bitmask"), std::string::npos);
     ch.noise_var = NAN;

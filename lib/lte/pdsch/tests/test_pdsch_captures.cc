@@ -14,7 +14,9 @@ using namespace gr::gpurx::test;
 
 namespace {
 
-capture_tally expect_all(const std::string& args, lte_rx_setup setup, const core::lte::pdsch_rx_options& opt = {})
+capture_tally expect_all(const std::string& args,
+                         lte_rx_setup setup,
+                         const core::lte::pdsch_rx_options& opt = {})
 {
     const capture_tally t = receive_capture(args, setup, opt);
     std::printf("[ %s ] %s\n", args.c_str(), t.summary().c_str());
@@ -72,9 +74,11 @@ TEST(PdschCaptures, SpatialMultiplexing)
 {
     GPURX_REQUIRE_LTE_DL_GEN();
     expect_all("-p 25 -x 4 -w 2 -I 0 -m 16 -n 10 -c 31", lte_rx_setup::channel_2x2);
-    expect_all("-p 100 -x 4 -w 2 -I 1 -m 27 -f 1 -n 4 -c 32 -s 5", lte_rx_setup::channel_2x2);
+    expect_all("-p 100 -x 4 -w 2 -I 1 -m 27 -f 1 -n 4 -c 32 -s 5",
+               lte_rx_setup::channel_2x2);
     for (int i = 0; i < 4; i++)
-        expect_all("-p 15 -x 4 -w 1 -I " + std::to_string(i) + " -m 16 -n 5 -c 33 -s " + std::to_string(7 + i),
+        expect_all("-p 15 -x 4 -w 1 -I " + std::to_string(i) + " -m 16 -n 5 -c 33 -s " +
+                       std::to_string(7 + i),
                    lte_rx_setup::channel_2x2);
 }
 
@@ -83,9 +87,16 @@ TEST(PdschCaptures, SpatialMultiplexing)
 TEST(PdschCaptures, SeveralUesAndSystemInformation)
 {
     GPURX_REQUIRE_LTE_DL_GEN();
-    EXPECT_GE(expect_all("-p 25 -x 1 -U 3 -P 0 -B -m 16 -n 20 -c 41", lte_rx_setup::port_files).si_ok, 2);
-    EXPECT_GE(expect_all("-p 50 -x 2 -U 3 -P 1 -B -m r -n 12 -c 42", lte_rx_setup::ports_summed).si_ok, 1);
-    expect_all("-p 15 -x 4 -w 2 -U 3 -P 2 -B -m 16 -n 12 -c 43", lte_rx_setup::channel_2x2);
+    EXPECT_GE(
+        expect_all("-p 25 -x 1 -U 3 -P 0 -B -m 16 -n 20 -c 41", lte_rx_setup::port_files)
+            .si_ok,
+        2);
+    EXPECT_GE(
+        expect_all("-p 50 -x 2 -U 3 -P 1 -B -m r -n 12 -c 42", lte_rx_setup::ports_summed)
+            .si_ok,
+        1);
+    expect_all("-p 15 -x 4 -w 2 -U 3 -P 2 -B -m 16 -n 12 -c 43",
+               lte_rx_setup::channel_2x2);
     expect_all("-p 75 -x 3 -U 3 -P 3 -B -m r -n 8 -c 44", lte_rx_setup::channel_2x2);
     expect_all("-p 6 -x 1 -U 2 -P 3 -B -m 9 -n 20 -c 45", lte_rx_setup::port_files);
 }
@@ -113,20 +124,6 @@ TEST(PdschCaptures, EveryMimoDetector)
     expect_all("-p 15 -x 3 -m 9 -N 20 -n 4 -c 63", lte_rx_setup::channel_2x2, o);
     o.algorithm = core::mimo::algorithm::one_pass;
     expect_all("-p 15 -x 4 -w 2 -I 0 -m 16 -n 4 -c 64", lte_rx_setup::channel_2x2, o);
-}
-
-// Exploration: PDSCH_ARGS="..." PDSCH_SETUP=o|S|R runs one capture.
-TEST(PdschCaptures, FromEnvironment)
-{
-    GPURX_REQUIRE_LTE_DL_GEN();
-    const char* a = std::getenv("PDSCH_ARGS");
-    if (!a)
-        GTEST_SKIP() << "PDSCH_ARGS not set";
-    const char* s = std::getenv("PDSCH_SETUP");
-    const lte_rx_setup setup = !s || s[0] == 'o' ? lte_rx_setup::port_files
-                               : s[0] == 'S'     ? lte_rx_setup::ports_summed
-                                                 : lte_rx_setup::channel_2x2;
-    expect_all(a, setup);
 }
 
 } // namespace
