@@ -18,6 +18,7 @@
 
 #include <array>
 #include <complex>
+#include <vector>
 
 namespace gr {
 namespace gpurx {
@@ -37,18 +38,29 @@ public:
              const std::array<cf, SYNC_LENGTH>* sss_bins = nullptr,
              const std::array<float, SYNC_LENGTH>* sss = nullptr);
 
-    //! Samples from the windows' starts to the symbols' useful parts'
-    //! starts (positive: the symbols come later), +-fft_size/2.
+    /*!
+     * Samples from the windows' starts to the symbols' useful parts'
+     * starts (positive: the symbols come later). The neighbouring
+     * subcarriers' phase slope gives a first value (+-fft_size/2, but noisy
+     * at low SNR: a differential estimate); then the delay that maximises
+     * the sum over symbols of |sum_n H(n) e^{j 2 pi offset(n) delay / N}|^2
+     * (the maximum-likelihood timing of a known symbol with an unknown
+     * phase) within fft_size/16 of it.
+     */
     double delay(int fft_size) const;
     //! The frequency offset left in the samples (needs SSS symbols), Hz, within
     //! +-fs / (2 (fft_size + cp)).
     double cfo_hz(const numerology& nu) const;
-    //! |sum_n Y(n) conj(d(n))|^2 / (62 sum |Y(n)|^2) averaged: 1 for a clean
-    //! PSS in a well placed window, about 1/62 for noise.
+    //! |sum_n Y(n) conj(d(n)) e^{-j slope offset(n)}|^2 / (62 sum |Y(n)|^2),
+    //! the slope each symbol's own: 1 for a clean PSS with the window
+    //! anywhere in the cyclic prefix, about 2/62 for noise.
     double pss_metric() const;
     int count() const { return d_count; }
 
 private:
+    double coherent(double delay, int fft_size) const;
+
+    std::vector<std::array<std::complex<double>, SYNC_LENGTH>> d_channels; // per symbol
     std::complex<double> d_slope{ 0.0, 0.0 }, d_turn{ 0.0, 0.0 };
     double d_corr = 0.0, d_energy = 0.0;
     int d_count = 0;
