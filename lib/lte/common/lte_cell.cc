@@ -32,6 +32,13 @@ std::string cell::check() const
     return {};
 }
 
+int control_symbols(const cell& c, int cfi)
+{
+    if (cfi < 1 || cfi > 3)
+        throw std::invalid_argument("cfi=" + std::to_string(cfi) + " is not 1, 2 or 3");
+    return c.n_prb <= 10 ? cfi + 1 : cfi;
+}
+
 int numerology::cp_length(int l) const
 {
     if (cp == cyclic_prefix::extended)

@@ -43,6 +43,11 @@ struct cell {
     int symbols_per_subframe() const { return 2 * symbols_per_slot(); }
 };
 
+//! OFDM symbols of the control region for a CFI (36.211 Table 6.7-1): CFI,
+//! or CFI + 1 in cells of at most 10 PRBs (the 1.4 MHz column counts 2..4).
+//! Throws std::invalid_argument naming cfi outside 1..3.
+int control_symbols(const cell& c, int cfi);
+
 //! The standard bandwidths, in PRBs.
 constexpr int standard_n_prb[] = { 6, 15, 25, 50, 75, 100 };
 bool is_standard_n_prb(int n_prb);

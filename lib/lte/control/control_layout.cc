@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "lte/control/control_layout.h"
+#include "lte/coding/lte_cc.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -13,16 +14,6 @@ namespace gr {
 namespace gpurx {
 namespace core {
 namespace lte {
-
-const int cc_subblock_permutation[32] = { 1, 17, 9,  25, 5, 21, 13, 29, 3, 19, 11, 27, 7, 23, 15, 31,
-                                          0, 16, 8,  24, 4, 20, 12, 28, 2, 18, 10, 26, 6, 22, 14, 30 };
-
-int control_symbols(const cell& c, int cfi)
-{
-    if (cfi < 1 || cfi > 3)
-        throw std::invalid_argument("cfi=" + std::to_string(cfi) + " is not 1, 2 or 3");
-    return c.n_prb <= 10 ? cfi + 1 : cfi;
-}
 
 int phich_groups(const cell& c)
 {
@@ -152,7 +143,7 @@ control_layout make_control_layout(const cell& c, int cfi)
         interleaved.reserve(size_t(n));
         for (int col = 0; col < 32; col++)
             for (int row = 0; row < rows; row++) {
-                const int p = row * 32 + cc_subblock_permutation[col];
+                const int p = row * 32 + cc_column_permutation[col];
                 if (p >= dummies)
                     interleaved.push_back(p - dummies);
             }

@@ -25,9 +25,6 @@ namespace gpurx {
 namespace core {
 namespace lte {
 
-//! OFDM symbols of the control region for a CFI (36.211 Table 6.7-1):
-//! CFI, or CFI + 1 when n_prb <= 10. Throws naming cfi outside 1..3.
-int control_symbols(const cell& c, int cfi);
 
 //! PHICH groups (36.211 §6.9): ceil(Ng N_RB / 8), twice that with the
 //! extended cyclic prefix.
@@ -36,11 +33,6 @@ int phich_groups(const cell& c);
 //! PHICH mapping units (§6.9.3): one per group, one per two groups with the
 //! extended cyclic prefix.
 int phich_mapping_units(const cell& c);
-
-//! The 32-column permutation of the convolutional code's sub-block
-//! interleaver (36.212 Table 5.1.4-2), which also permutes PDCCH's
-//! quadruplets (36.211 §6.8.5).
-extern const int cc_subblock_permutation[32];
 
 struct control_layout {
     cell c;

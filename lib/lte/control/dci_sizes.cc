@@ -29,13 +29,6 @@ const char* dci_format_name(dci_format f)
     return "?";
 }
 
-int rbg_size(int n_prb)
-{
-    if (n_prb < 1 || n_prb > 110)
-        throw std::invalid_argument("n_prb=" + std::to_string(n_prb) + " is outside 1..110");
-    return n_prb <= 10 ? 1 : n_prb <= 26 ? 2 : n_prb <= 63 ? 3 : 4;
-}
-
 int riv_bits(int n)
 {
     const long v = long(n) * (n + 1) / 2;
@@ -43,35 +36,6 @@ int riv_bits(int n)
     while ((1L << b) < v)
         b++;
     return b;
-}
-
-int vrb_gap(int n_prb, int which)
-{
-    if (which == 2)
-        return n_prb < 50 ? 0 : n_prb <= 63 ? 9 : 16;
-    if (n_prb <= 10)
-        return (n_prb + 1) / 2;
-    if (n_prb == 11)
-        return 4;
-    if (n_prb <= 19)
-        return 8;
-    if (n_prb <= 26)
-        return 12;
-    if (n_prb <= 44)
-        return 18;
-    if (n_prb <= 63)
-        return 27;
-    if (n_prb <= 79)
-        return 32;
-    return 48;
-}
-
-int distributed_vrb_count(int n_prb, int which)
-{
-    const int gap = vrb_gap(n_prb, which);
-    if (which == 2)
-        return gap == 0 ? 0 : (n_prb / (2 * gap)) * 2 * gap;
-    return 2 * std::min(gap, n_prb - gap);
 }
 
 bool is_ambiguous_dci_size(int bits)

@@ -12,6 +12,7 @@
 #define INCLUDED_GPURX_LTE_CONTROL_DCI_SIZES_H
 
 #include "lte/common/lte_cell.h"
+#include "lte/common/resource_blocks.h"
 
 #include <cstdint>
 
@@ -26,17 +27,8 @@ constexpr int dci_format_count = 8;
 //! "0", "1", "1A", "1B", "1C", "1D", "2", "2A" (the generator's spelling).
 const char* dci_format_name(dci_format f);
 
-//! RBG size P of resource allocation type 0 (36.213 Table 7.1.6.1-1).
-int rbg_size(int n_prb);
-//! Number of RBGs, ceil(n_prb / P).
-inline int rbg_count(int n_prb) { return (n_prb + rbg_size(n_prb) - 1) / rbg_size(n_prb); }
 //! ceil(log2(n (n + 1) / 2)): a type-2 resource indication value's bits.
 int riv_bits(int n);
-//! N_gap of distributed VRBs (36.211 Table 6.2.3.2-1): gap 1, and gap 2
-//! (0 below 50 PRBs, where there is none).
-int vrb_gap(int n_prb, int which);
-//! N_VRB^DL of distributed VRBs for gap 1 or 2 (36.211 §6.2.3.2).
-int distributed_vrb_count(int n_prb, int which);
 //! N_step of format 1C (36.213 Table 7.1.6.3-1): 2 below 50 PRBs, else 4.
 inline int format1c_step(int n_prb) { return n_prb < 50 ? 2 : 4; }
 

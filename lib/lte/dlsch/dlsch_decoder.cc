@@ -8,6 +8,7 @@
 #include "pipeline/backend.h"
 #include "sch/sch_implementations.h"
 #include "sch/sch_params.h"
+#include "turbo/turbo_frame.h"
 
 #include <algorithm>
 #include <cstring>
@@ -66,6 +67,12 @@ dlsch_decoder::~dlsch_decoder()
 {
     if (d_pipe)
         d_pipe->drain();
+}
+
+int dlsch_decoder::process_tbs(int cell_id, int rnti, int harq_process, int tb_index) const
+{
+    auto it = d_first_tbs.find(key{ cell_id, rnti, harq_process, tb_index });
+    return it == d_first_tbs.end() ? 0 : it->second;
 }
 
 bool dlsch_decoder::on_cuda() const { return d_kind == backend_kind::cuda; }

@@ -95,6 +95,9 @@ public:
      * take() in submission order.
      */
     void submit(dlsch_tb tb);
+    //! The TBS of the TB that HARQ process holds (its first transmission's),
+    //! or 0 when none: what MCS 29..31 retransmissions take.
+    int process_tbs(int cell_id, int rnti, int harq_process, int tb_index) const;
     //! Wait for every TB submitted so far and return the results, in order.
     std::vector<dlsch_result> take();
 

@@ -20,14 +20,6 @@ std::string field(const char* name, long v)
     return std::string(name) + "=" + std::to_string(v);
 }
 
-int ceil_log2(int x)
-{
-    int b = 0;
-    while ((1 << b) < x)
-        b++;
-    return b;
-}
-
 //! N_RB^RBGsubset(p): PRBs in RBG subset p (36.213 §7.1.6.2).
 int rbg_subset_size(int n_prb, int p)
 {
@@ -78,62 +70,6 @@ const char* pdsch_scheme_name(pdsch_scheme s)
     default:
         return "spatial_multiplexing";
     }
-}
-
-int rbg_size(int n_prb)
-{
-    if (n_prb < 6 || n_prb > 110)
-        throw std::invalid_argument(field("n_prb", n_prb) + " is outside 6..110");
-    return n_prb <= 10 ? 1 : n_prb <= 26 ? 2 : n_prb <= 63 ? 3 : 4;
-}
-
-int rbg_count(int n_prb)
-{
-    const int P = rbg_size(n_prb);
-    return (n_prb + P - 1) / P;
-}
-
-int type1_bitmap_bits(int n_prb)
-{
-    return rbg_count(n_prb) - ceil_log2(rbg_size(n_prb)) - 1;
-}
-
-int vrb_gap(int n_prb, int gap)
-{
-    rbg_size(n_prb); // range check
-    if (gap == 1) {
-        if (n_prb <= 10)
-            return (n_prb + 1) / 2;
-        if (n_prb == 11)
-            return 4;
-        if (n_prb <= 19)
-            return 8;
-        if (n_prb <= 26)
-            return 12;
-        if (n_prb <= 44)
-            return 18;
-        if (n_prb <= 63)
-            return 27;
-        if (n_prb <= 79)
-            return 32;
-        return 48;
-    }
-    if (gap == 2) {
-        if (n_prb < 50)
-            return 0;
-        return n_prb <= 63 ? 9 : 16;
-    }
-    throw std::invalid_argument(field("gap", gap) + " is not 1 or 2");
-}
-
-int distributed_vrb_count(int n_prb, int gap)
-{
-    const int n_gap = vrb_gap(n_prb, gap);
-    if (n_gap == 0)
-        return 0;
-    if (gap == 1)
-        return 2 * std::min(n_gap, n_prb - n_gap);
-    return (n_prb / (2 * n_gap)) * 2 * n_gap;
 }
 
 int distributed_vrb_to_prb(int n_vrb, int slot_parity, int n_prb, int gap)

@@ -11,6 +11,7 @@
 #define INCLUDED_GPURX_LTE_PDSCH_PDSCH_GRANT_H
 
 #include "lte/common/lte_cell.h"
+#include "lte/common/resource_blocks.h"
 
 #include <array>
 #include <cstdint>
@@ -90,20 +91,6 @@ struct prb_allocation {
     std::array<std::vector<int>, 2> slot;
 };
 
-//! RBG size P of 36.213 Table 7.1.6.1-1: 1 (<= 10 PRB), 2 (11-26), 3 (27-63),
-//! 4 (64-110). Throws naming n_prb outside 6..110.
-int rbg_size(int n_prb);
-//! N_RBG = ceil(n_prb / P).
-int rbg_count(int n_prb);
-//! N_RB^TYPE1 = ceil(n_prb / P) - ceil(log2 P) - 1: bits of a type-1 bitmap.
-int type1_bitmap_bits(int n_prb);
-
-//! N_gap of 36.211 Table 6.2.3.2-1 (gap 1 or 2); 0 where the table has none
-//! (gap 2 below 50 PRB).
-int vrb_gap(int n_prb, int gap);
-//! N_VRB^DL of distributed VRBs: 2 min(N_gap, n_prb - N_gap) for gap 1,
-//! floor(n_prb / 2 N_gap) 2 N_gap for gap 2.
-int distributed_vrb_count(int n_prb, int gap);
 /*!
  * The PRB of distributed VRB \p n_vrb in slot \p slot_parity (0 even, 1 odd)
  * (36.211 §6.2.3.2): block interleaver of 4 columns and N_row rows written

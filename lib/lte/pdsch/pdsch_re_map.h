@@ -25,13 +25,6 @@ namespace gpurx {
 namespace core {
 namespace lte {
 
-//! OFDM symbols of the control region: CFI, or CFI + 1 in cells of at most
-//! 10 PRBs (36.211 Table 6.7-1, whose 1.4 MHz column counts 2..4).
-inline int control_symbols(const cell& c, int cfi)
-{
-    return c.n_prb <= 10 ? cfi + 1 : cfi;
-}
-
 /*!
  * True when RE (l, k) of subframe \p subframe (l = 0..2 N_symb - 1) is
  * outside the PDSCH whatever the allocation: control region, CRS, PBCH,

@@ -26,7 +26,7 @@ struct sender {
 
     std::vector<uint8_t> bits(int n)
     {
-        std::vector<uint8_t> b(size_t(n));
+        std::vector<uint8_t> b(static_cast<size_t>(n));
         for (auto& x : b)
             x = uint8_t(rng() & 1u);
         return b;
@@ -171,13 +171,13 @@ void soft_buffer_follows_the_ue_category(const char* backend)
 {
     sender s;
     const auto payload = s.bits(18336); // 3 code blocks
-    auto tb = make_tb(18336, 0, 1);
+    auto tb = make_tb(18336, 2, 1); // rv 2: its start k0 depends on N_cb too
     tb.qm = 6;
     tb.mcs = 22;
-    // N_IR = 1827072 / 8 = 228384 per TB: 76128 per code block, above
-    // K_w: no limit. Category 1: 250368 / 8 = 31296, 10432 per code
-    // block, below K_w = 18528: limited.
-    tb.llr = s.send(payload, tb, 24000, 1, 1, 8.0);
+    // Category 1: N_IR = 250368 / 8 = 31296, N_cb = 10432 per code block,
+    // below K_w = 18480: limited. E = 12000 per code block wraps around
+    // the circular buffer, at N_cb with the limit, at K_w without.
+    tb.llr = s.send(payload, tb, 36000, 1, 1, 8.0);
     {
         dlsch_decoder right(options(backend, 1));
         right.submit(tb);

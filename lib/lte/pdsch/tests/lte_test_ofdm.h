@@ -12,8 +12,10 @@
 #define INCLUDED_GPURX_LTE_PDSCH_TESTS_LTE_TEST_OFDM_H
 
 #include "lte/common/resource_grid.h"
+#include "lte/grid/ofdm_demod.h"
 
-#include <fftw3.h>
+#include <algorithm>
+
 
 #include <cmath>
 #include <cstring>
@@ -25,51 +27,26 @@ namespace gr {
 namespace gpurx {
 namespace test {
 
+//! One antenna's subframe into a plane of a grid, through the receiver's
+//! own OFDM demodulator (grid/).
 class test_ofdm_demod
 {
 public:
-    explicit test_ofdm_demod(int fft_size) : d_n(fft_size)
-    {
-        d_in = fftwf_alloc_complex(size_t(d_n));
-        d_out = fftwf_alloc_complex(size_t(d_n));
-        static std::mutex plan_mutex; // FFTW's planner is not thread-safe
-        std::lock_guard<std::mutex> lock(plan_mutex);
-        d_plan = fftwf_plan_dft_1d(d_n, d_in, d_out, FFTW_FORWARD, FFTW_ESTIMATE);
-    }
-    ~test_ofdm_demod()
-    {
-        fftwf_destroy_plan(d_plan);
-        fftwf_free(d_in);
-        fftwf_free(d_out);
-    }
-    test_ofdm_demod(const test_ofdm_demod&) = delete;
-    test_ofdm_demod& operator=(const test_ofdm_demod&) = delete;
+    explicit test_ofdm_demod(int fft_size) : d_n(fft_size) {}
 
     //! Antenna \p rx of \p grid (already sized) from the subframe whose
     //! first sample is \p sf (15 fft_size samples from there).
-    void demodulate(const core::lte::cell& c,
-                    const core::lte::cf* sf,
-                    int rx,
-                    core::lte::subframe_grid& grid)
+    void demodulate(const core::lte::cell& c, const core::lte::cf* sf, int rx, core::lte::subframe_grid& grid)
     {
-        const core::lte::numerology nu{ d_n, c.cp };
-        const float scale = std::sqrt(float(c.n_sc())) / float(d_n);
-        for (int l = 0; l < c.symbols_per_subframe(); l++) {
-            std::memcpy(
-                d_in, sf + nu.useful_start(l), sizeof(fftwf_complex) * size_t(d_n));
-            fftwf_execute(d_plan);
-            core::lte::cf* out = grid.symbol(rx, l);
-            for (int k = 0; k < c.n_sc(); k++) {
-                const int b = core::lte::fft_bin_of(k, c.n_sc(), d_n);
-                out[k] = core::lte::cf(d_out[b][0], d_out[b][1]) * scale;
-            }
-        }
+        const core::lte::ofdm_demodulator demod(c, d_n, 1);
+        demod.demodulate(sf, grid.time, d_one);
+        for (int l = 0; l < c.symbols_per_subframe(); l++)
+            std::copy(d_one.symbol(0, l), d_one.symbol(0, l) + c.n_sc(), grid.symbol(rx, l));
     }
 
 private:
     int d_n;
-    fftwf_complex *d_in, *d_out;
-    fftwf_plan d_plan;
+    core::lte::subframe_grid d_one;
 };
 
 } // namespace test

@@ -1,0 +1,354 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "lte/receiver/downlink_receiver.h"
+
+#include "lte/control/control_region.h"
+#include "lte/control/rnti_tracker.h"
+#include "lte/grid/channel_estimator.h"
+#include "lte/grid/ofdm_demod.h"
+#include "lte/pdsch/pdsch_receiver.h"
+#include "lte/receiver/grant_of_dci.h"
+#include "lte/sync/subframe_tracker.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+namespace lte {
+
+void downlink_options::validate() const
+{
+    if (n_rx < 1 || n_rx > 2)
+        throw std::invalid_argument("n_rx=" + std::to_string(n_rx) + " is not 1 or 2");
+    if (fft_size_of_rate(sample_rate) == 0 || fft_size_of_rate(sample_rate) % 128 != 0)
+        throw std::invalid_argument("sample_rate=" + std::to_string(sample_rate) +
+                                    " is not 15 kHz times a multiple of 128 (1.92, 3.84, 7.68, 15.36, 23.04, "
+                                    "30.72 MS/s)");
+    for (int r : rntis)
+        if (r < 1 || r > 0xFFFF)
+            throw std::invalid_argument("rnti=" + std::to_string(r) + " is outside 1..65535");
+    if (!every_ue && rntis.empty() && !broadcast)
+        throw std::invalid_argument("rntis: none given, and neither every_ue nor broadcast asked for");
+    if (batch_subframes < 1 || batch_subframes > 1000)
+        throw std::invalid_argument("batch_subframes=" + std::to_string(batch_subframes) + " is outside 1..1000");
+    if (!(search_ms >= 10.0 && search_ms <= 1000.0))
+        throw std::invalid_argument("search_ms=" + std::to_string(search_ms) + " is outside 10..1000");
+}
+
+const char* subframe_outcome_name(subframe_outcome o)
+{
+    switch (o) {
+    case subframe_outcome::decoded: return "decoded";
+    case subframe_outcome::no_control: return "no_control";
+    default: return "lost";
+    }
+}
+
+//! Everything that exists once a cell is acquired.
+struct downlink_receiver::chain {
+    cell c;
+    int fft_size;
+    long long frame_start; //!< in the tracker's stream
+    int sfn0;              //!< SFN of the frame starting there
+    double nominal_period;
+    subframe_tracker tracker;
+    ofdm_demodulator demod;
+    channel_estimator estimator;
+    pdcch_blind_decoder blind;
+    blind_config bcfg;
+    std::unique_ptr<rnti_tracker> rntis;
+    pdsch_receiver pdsch;
+    subframe_grid grid;
+    channel_estimate h;
+    bool have_first = false;
+    long long first_counter = 0, first_abs = 0;
+    bool lost_track = false;
+
+    chain(const acquisition_result& a, const downlink_options& o)
+        : c(a.c),
+          fft_size(a.fft_size),
+          frame_start(a.frame_start),
+          sfn0(a.sfn),
+          nominal_period(o.sample_rate / 1000.0),
+          tracker(a.search, o.n_rx, o.sample_rate, 0),
+          demod(a.c, a.fft_size, o.n_rx),
+          estimator(a.c, o.n_rx),
+          pdsch(pdsch_options(o))
+    {
+        bcfg.common_space = o.broadcast;
+        if (o.every_ue) {
+            rnti_tracker_config rc;
+            rc.common_space = o.broadcast;
+            rntis = std::make_unique<rnti_tracker>(rc);
+            bcfg.common_space = false; // the tracker searches it
+        } else {
+            for (int r : o.rntis)
+                bcfg.c_rntis.push_back(uint16_t(r));
+        }
+    }
+    static pdsch_rx_options pdsch_options(const downlink_options& o)
+    {
+        pdsch_rx_options p;
+        p.algorithm = o.detector;
+        return p;
+    }
+    //! Subframe number since SFN 0 of the record with tracker counter \p n.
+    long long absolute_subframe(const tracked_subframe& t)
+    {
+        if (!have_first) {
+            have_first = true;
+            first_counter = t.counter;
+            const long long k = std::llround(double(t.start_sample - frame_start) / nominal_period);
+            first_abs = (long long)sfn0 * 10 + k;
+        }
+        return first_abs + (t.counter - first_counter);
+    }
+};
+
+downlink_receiver::downlink_receiver(const downlink_options& o) : d_o(o)
+{
+    d_o.validate();
+    d_dlsch = std::make_unique<dlsch_decoder>(o.dlsch);
+    d_search_buf.assign(size_t(o.n_rx), {});
+}
+
+downlink_receiver::~downlink_receiver() = default;
+
+std::vector<uint16_t> downlink_receiver::active_rntis() const
+{
+    if (d_chain && d_chain->rntis)
+        return d_chain->rntis->active_rntis();
+    std::vector<uint16_t> v;
+    for (int r : d_o.rntis)
+        v.push_back(uint16_t(r));
+    return v;
+}
+
+void downlink_receiver::feed(const cf* const* rx, size_t n)
+{
+    d_fed += (long long)n;
+    if (!d_chain) {
+        for (int a = 0; a < d_o.n_rx; a++)
+            d_search_buf[size_t(a)].insert(d_search_buf[size_t(a)].end(), rx[a], rx[a] + n);
+        try_acquire();
+        return;
+    }
+    for (const auto& t : d_chain->tracker.feed(rx, n))
+        process(t);
+    if (d_chain->lost_track) {
+        collect(true);
+        d_chain.reset();
+        d_acq = acquisition_result{};
+        d_search_reason = "track lost: searching again";
+    }
+}
+
+void downlink_receiver::feed_gap(size_t n)
+{
+    d_fed += (long long)n;
+    if (!d_chain) {
+        // A search buffer must be contiguous: start it afresh.
+        for (auto& b : d_search_buf)
+            b.clear();
+        return;
+    }
+    for (const auto& t : d_chain->tracker.feed_gap(n))
+        process(t);
+}
+
+void downlink_receiver::try_acquire()
+{
+    const size_t need = size_t(d_o.search_ms * 1e-3 * d_o.sample_rate);
+    if (d_search_buf[0].size() < need)
+        return;
+    std::vector<const cf*> ptr;
+    for (auto& b : d_search_buf)
+        ptr.push_back(b.data());
+    d_acq = acquire_cell(ptr.data(), d_o.n_rx, d_search_buf[0].size(), d_o.sample_rate);
+    if (!d_acq.found) {
+        d_search_reason = d_acq.reason;
+        // Keep the last 10 ms: a cell starting there is found with what follows.
+        const size_t keep = size_t(10e-3 * d_o.sample_rate);
+        for (auto& b : d_search_buf)
+            b.erase(b.begin(), b.end() - std::ptrdiff_t(std::min(keep, b.size())));
+        return;
+    }
+    d_search_reason.clear();
+    d_chain = std::make_unique<chain>(d_acq, d_o);
+    // The tracker starts at the search buffer's first sample.
+    std::vector<std::vector<cf>> buf;
+    buf.swap(d_search_buf);
+    d_search_buf.assign(size_t(d_o.n_rx), {});
+    std::vector<const cf*> p2;
+    for (auto& b : buf)
+        p2.push_back(b.data());
+    for (const auto& t : d_chain->tracker.feed(p2.data(), buf[0].size()))
+        process(t);
+}
+
+void downlink_receiver::process(const tracked_subframe& t)
+{
+    chain& ch = *d_chain;
+    subframe_report r;
+    const long long abs = ch.absolute_subframe(t);
+    r.index = t.counter;
+    r.sfn = int((abs / 10) % 1024);
+    r.subframe = int(abs % 10);
+    r.cfo_hz = t.cfo_hz;
+    if (t.status != subframe_status::ok) {
+        r.outcome = subframe_outcome::lost;
+        r.reason = t.reason.empty() ? "no samples" : t.reason;
+        if (t.status == subframe_status::track_lost)
+            ch.lost_track = true;
+        d_reports.push_back(r);
+        return;
+    }
+    std::vector<const cf*> ptr;
+    for (const auto& a : t.rx)
+        ptr.push_back(a.data());
+    ch.demod.demodulate(ptr.data(), subframe_time{ r.sfn, r.subframe }, ch.grid);
+    if (!ch.estimator.estimate(ch.grid, ch.h)) {
+        r.outcome = subframe_outcome::no_control;
+        r.reason = "no channel estimate";
+        d_reports.push_back(r);
+        return;
+    }
+    r.noise_var = ch.h.noise_var;
+    auto cr = decode_control_region(ch.c, ch.grid, ch.h, ch.blind, ch.bcfg);
+    if (!cr.ok) {
+        r.outcome = subframe_outcome::no_control;
+        r.reason = cr.reason;
+        d_reports.push_back(r);
+        return;
+    }
+    r.cfi = cr.pcfich.cfi;
+    std::vector<dci_message> dcis;
+    if (ch.rntis) {
+        for (auto& td : ch.rntis->process(cr.layout, cr.cce_llr.data(), r.subframe))
+            dcis.push_back(std::move(td.msg));
+    } else {
+        dcis = std::move(cr.dcis);
+    }
+    for (const auto& m : dcis) {
+        if (m.format == dci_format::f0)
+            continue; // uplink
+        if (!d_o.broadcast && is_broadcast_rnti(m.rnti))
+            continue;
+        r.dcis++;
+        pdsch_grant g;
+        std::string why = grant_of_dci(ch.c, m, g);
+        for (int i = 0; i < 2 && why.empty(); i++)
+            if (g.tb[size_t(i)].enabled && g.tb[size_t(i)].tbs == 0) {
+                g.tb[size_t(i)].tbs = d_dlsch->process_tbs(ch.c.cell_id, m.rnti, g.tb[size_t(i)].harq_process, i);
+                if (g.tb[size_t(i)].tbs == 0)
+                    why = "mcs=" + std::to_string(g.tb[size_t(i)].mcs) +
+                          " (a retransmission) of a HARQ process without a first transmission";
+            }
+        pdsch_llrs llrs;
+        if (why.empty())
+            why = ch.pdsch.receive(ch.c, r.cfi, g, ch.grid, ch.h, llrs);
+        if (!why.empty()) {
+            if (!m.pdcch_order)
+                r.reason += (r.reason.empty() ? "" : "; ") + std::string("rnti ") + std::to_string(m.rnti) +
+                            " dropped: " + why;
+            continue;
+        }
+        r.pdschs++;
+        for (int q = 0; q < 2; q++) {
+            if (llrs.g[size_t(q)] <= 0)
+                continue;
+            const int i = llrs.tb[size_t(q)];
+            const pdsch_tb& gt = g.tb[size_t(i)];
+            dlsch_tb tb;
+            tb.cell_id = ch.c.cell_id;
+            tb.sfn = r.sfn;
+            tb.subframe = r.subframe;
+            tb.rnti = m.rnti;
+            tb.tb_index = i;
+            tb.codeword = q;
+            tb.harq_process = gt.harq_process;
+            tb.ndi = gt.ndi;
+            tb.rv = gt.rv;
+            tb.mcs = gt.mcs;
+            tb.tbs = gt.tbs;
+            tb.qm = gt.qm;
+            tb.nl = llrs.nl[size_t(q)];
+            tb.dci_format = dci_format_name(m.format);
+            tb.llr = std::move(llrs.llr[size_t(q)]);
+            downlink_tb meta;
+            meta.ncce = m.ncce;
+            meta.agg = m.agg;
+            meta.common_space = m.common_space;
+            d_meta.push_back(meta);
+            d_dlsch->submit(std::move(tb));
+        }
+    }
+    d_reports.push_back(r);
+    if (++d_since_collect >= d_o.batch_subframes)
+        collect(true);
+}
+
+void downlink_receiver::collect(bool)
+{
+    d_since_collect = 0;
+    auto results = d_dlsch->take();
+    if (results.size() != d_meta.size())
+        throw std::logic_error("downlink_receiver: " + std::to_string(results.size()) + " results for " +
+                               std::to_string(d_meta.size()) + " TBs");
+    for (size_t i = 0; i < results.size(); i++) {
+        downlink_tb t = d_meta[i];
+        static_cast<dlsch_result&>(t) = std::move(results[i]);
+        d_tbs.push_back(std::move(t));
+    }
+    d_meta.clear();
+}
+
+void downlink_receiver::finish()
+{
+    if (!d_chain && !d_search_buf.empty() && !d_search_buf[0].empty()) {
+        // A capture shorter than search_ms: search what there is.
+        std::vector<const cf*> ptr;
+        for (auto& b : d_search_buf)
+            ptr.push_back(b.data());
+        const size_t n = d_search_buf[0].size();
+        if (n >= size_t(6e-3 * d_o.sample_rate)) {
+            d_acq = acquire_cell(ptr.data(), d_o.n_rx, n, d_o.sample_rate);
+            if (d_acq.found) {
+                d_search_reason.clear();
+                d_chain = std::make_unique<chain>(d_acq, d_o);
+                for (const auto& t : d_chain->tracker.feed(ptr.data(), n))
+                    process(t);
+            } else {
+                d_search_reason = d_acq.reason;
+            }
+        } else {
+            d_search_reason = "the capture is too short to search (" + std::to_string(n) + " samples)";
+        }
+    }
+    collect(true);
+}
+
+std::vector<downlink_tb> downlink_receiver::take_tbs()
+{
+    std::vector<downlink_tb> v;
+    v.swap(d_tbs);
+    return v;
+}
+
+std::vector<subframe_report> downlink_receiver::take_reports()
+{
+    std::vector<subframe_report> v;
+    v.swap(d_reports);
+    return v;
+}
+
+} // namespace lte
+} // namespace core
+} // namespace gpurx
+} // namespace gr

@@ -1,0 +1,133 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpurx authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+// The LTE downlink receiver of one cell, GNU Radio-free: samples in (one
+// stream per receive antenna, chunks of any size, gaps reported), every
+// transport block of the cell's UEs out.
+//
+//   samples -> [acquisition: cell search + MIB]          (cell_acquisition.h)
+//           -> [subframe tracker: timing, CFO, rate]     (sync/)
+//           -> per subframe: OFDM demodulation, CRS channel estimate (grid/)
+//              -> PCFICH, PDCCH blind decoding, DCIs      (control/)
+//              -> grants -> PDSCH detection, LLRs         (receiver/grant_of_dci.h, pdsch/)
+//              -> DL-SCH decoding with HARQ, on the GPU or CPU (dlsch/)
+//
+// RNTIs: the C-RNTIs given, and SI-RNTI; or every UE of the cell
+// (rnti_tracker: RNTIs recovered from the PDCCH CRC, believed once the
+// re-encoded DCI matches its soft bits and the RNTI has been seen twice).
+// A lost stretch (a gap fed, a lost track) is reported per subframe, never
+// decoded as if the stream were contiguous; after a lost track the cell is
+// searched for again.
+#ifndef INCLUDED_GPURX_LTE_RECEIVER_DOWNLINK_RECEIVER_H
+#define INCLUDED_GPURX_LTE_RECEIVER_DOWNLINK_RECEIVER_H
+
+#include "lte/dlsch/dlsch_decoder.h"
+#include "lte/receiver/cell_acquisition.h"
+#include "mimo/mimo_config.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gpurx {
+namespace core {
+namespace lte {
+
+struct downlink_options {
+    int n_rx = 1;               //!< receive antennas, 1 or 2
+    double sample_rate = 0.0;   //!< fft_size x 15 kHz (1.92 .. 30.72 MS/s)
+    std::vector<int> rntis;     //!< C-RNTIs to decode (with every_ue false)
+    bool every_ue = false;      //!< learn and decode every UE's C-RNTI
+    bool broadcast = true;      //!< SI-, P- and RA-RNTI grants in the common space
+    //! MIMO detector of TM3/TM4 (lib/mimo's algorithms).
+    mimo::algorithm detector = mimo::algorithm::lmmse;
+    dlsch_decoder_options dlsch; //!< backend, HARQ buffers, UE category
+    //! Subframes whose TBs are handed to the decoder before their results
+    //! are collected (the GPU decodes them in one batch).
+    int batch_subframes = 10;
+    //! Samples a cell search looks at (4 radio frames: the MIB can be
+    //! combined over a whole PBCH period).
+    double search_ms = 40.0;
+
+    //! Throws std::invalid_argument naming the bad field.
+    void validate() const;
+};
+
+enum class subframe_outcome : int32_t {
+    decoded,      //!< control region and PDSCHs processed
+    no_control,   //!< no PCFICH/PDCCH could be read (reason)
+    lost,         //!< no samples (a gap, a lost track)
+};
+const char* subframe_outcome_name(subframe_outcome o);
+
+struct subframe_report {
+    long long index = 0;   //!< subframes since the cell was first acquired
+    int sfn = 0, subframe = 0;
+    subframe_outcome outcome = subframe_outcome::decoded;
+    int cfi = 0;
+    int dcis = 0;          //!< downlink DCIs found for the RNTIs searched
+    int pdschs = 0;        //!< PDSCHs received
+    double cfo_hz = 0.0;
+    float noise_var = 0.0f;
+    std::string reason;    //!< for no_control and lost; grants dropped and why
+};
+
+//! A decoded TB with where it came from.
+struct downlink_tb : dlsch_result {
+    int ncce = 0, agg = 0;
+    bool common_space = false;
+};
+
+class downlink_receiver
+{
+public:
+    explicit downlink_receiver(const downlink_options& o);
+    ~downlink_receiver();
+
+    //! \p n samples of each antenna (rx[a][0..n-1]).
+    void feed(const cf* const* rx, size_t n);
+    //! \p n samples are missing here (an overflow, an rx_time jump).
+    void feed_gap(size_t n);
+    //! End of stream: decode what is pending.
+    void finish();
+
+    std::vector<downlink_tb> take_tbs();
+    std::vector<subframe_report> take_reports();
+
+    bool acquired() const { return d_acq.found; }
+    const acquisition_result& acquisition() const { return d_acq; }
+    //! Why no cell (yet): the last search's reason.
+    const std::string& search_status() const { return d_search_reason; }
+    const std::string& backend_line() const { return d_dlsch->backend_line(); }
+    std::vector<uint16_t> active_rntis() const;
+    long long samples_fed() const { return d_fed; }
+
+private:
+    struct chain;
+    void try_acquire();
+    void process(const struct tracked_subframe& t);
+    void collect(bool all);
+
+    downlink_options d_o;
+    std::unique_ptr<dlsch_decoder> d_dlsch;
+    std::unique_ptr<chain> d_chain;
+    acquisition_result d_acq;
+    std::string d_search_reason = "not searched yet";
+    std::vector<std::vector<cf>> d_search_buf; //!< samples kept for a search
+    long long d_fed = 0;
+    std::vector<downlink_tb> d_tbs;
+    std::vector<subframe_report> d_reports;
+    std::vector<downlink_tb> d_meta; //!< submitted TBs' DCI details, in order
+    int d_since_collect = 0;
+};
+
+} // namespace lte
+} // namespace core
+} // namespace gpurx
+} // namespace gr
+
+#endif
