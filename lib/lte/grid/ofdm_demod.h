@@ -68,6 +68,10 @@ public:
     int subframe_samples() const { return d_num.subframe_samples(); }
     int window_advance() const { return d_advance; }
     const numerology& num() const { return d_num; }
+    //! Subcarrier k's FFT bin and the factor its bin is multiplied by (the
+    //! GPU twin, lte/grid/cuda/, uses the same).
+    const std::vector<int>& bins() const { return d_bin; }
+    const std::vector<cf>& factors() const { return d_factor; }
 
 private:
     cell d_cell;
