@@ -6,9 +6,8 @@
 #include "lte/grid/cuda/grid_gpu.h"
 
 #include "cuda/cuda_check.h"
-#include "lte/common/crs_positions.h"
-#include "lte/grid/crs.h"
 #include "lte/grid/cuda/grid_kernels.h"
+#include "lte/grid/cuda/grid_setup.h"
 #include "lte/grid/ofdm_demod.h"
 
 #include <cuda_runtime_api.h>
@@ -53,21 +52,6 @@ void check_cufft(cufftResult r, const char* call, const char* file, int line)
 }
 #define GRID_CUFFT_CHECK(call) check_cufft((call), #call, __FILE__, __LINE__)
 
-//! True when \p cur is the subframe right after \p prev (as the CPU estimator's test).
-bool follows(const subframe_time& prev, const subframe_time& cur)
-{
-    return (prev.sfn * 10 + prev.subframe + 1) % 10240 == cur.sfn * 10 + cur.subframe;
-}
-
-subframe_time later(const subframe_time& t, int n)
-{
-    const int abs = (t.sfn * 10 + t.subframe + n) % 10240;
-    subframe_time r;
-    r.sfn = abs / 10;
-    r.subframe = abs % 10;
-    return r;
-}
-
 template <typename T>
 T* device_alloc(size_t count, const char* what)
 {
@@ -89,6 +73,7 @@ T* pinned_alloc(size_t count, const char* what)
 struct grid_gpu::state {
     cell c;
     int fft = 0, rx = 0, batch = 0, dev = 0, advance = 0, n_sym = 0, n_sc = 0, sub_samples = 0;
+    channel_estimator_options opt;
     gpu::grid_layout layout;
     size_t in_count = 0, grid_count = 0, est_count = 0; // values per batch
     size_t grid_per_sf = 0, est_per_sf = 0;
@@ -177,36 +162,9 @@ grid_gpu::grid_gpu(const cell& c, int fft_size, int n_rx, int batch, int device,
     s.n_sym = c.symbols_per_subframe();
     s.n_sc = c.n_sc();
     s.sub_samples = demod.subframe_samples();
-    const int per_slot = c.symbols_per_slot(), n_pil = 2 * c.n_prb;
-
-    gpu::grid_layout& L = s.layout;
-    L.batch = batch;
-    L.n_rx = n_rx;
-    L.ports = c.ports;
-    L.n_sym = s.n_sym;
-    L.n_sc = s.n_sc;
-    L.n_pil = n_pil;
-    L.fft = fft_size;
-    L.subframe_samples = s.sub_samples;
-    for (int l = 0; l < s.n_sym; l++)
-        L.window_start[l] = demod.num().useful_start(l) - s.advance;
-    for (int p = 0; p < c.ports; p++) {
-        int j = 0;
-        for (int l = 0; l < s.n_sym; l++)
-            if (crs_symbol(c, p, l % per_slot)) {
-                L.crs_l[p][j] = l;
-                // Slot n_s = 2 subframe + l / per_slot: only its parity
-                // matters to crs_offset (ports 2, 3), and that is l / per_slot.
-                L.crs_offset[p][j] = crs_offset(c, p, l % per_slot, l / per_slot);
-                j++;
-            }
-        L.n_crs[p] = j;
-    }
-    L.half = o.average_span / 2;
-    L.averaged = o.frequency == frequency_interpolation::averaged ? 1 : 0;
-    L.hold = o.hold_in_time ? 1 : 0;
-    L.use_previous = o.use_previous_subframe ? 1 : 0;
-    L.noise_ports = o.noise_ports > 0 ? std::min(o.noise_ports, c.ports) : c.ports >= 2 ? 2 : 1;
+    s.opt = o;
+    s.layout = gpu::make_grid_layout(c, demod, batch, o);
+    const int n_pil = s.layout.n_pil;
 
     const size_t B = size_t(batch);
     s.in_count = B * n_rx * size_t(s.sub_samples);
@@ -217,10 +175,7 @@ grid_gpu::grid_gpu(const cell& c, int fft_size, int n_rx, int batch, int device,
     const size_t rows = B * n_rx * c.ports * gpu::max_crs_symbols;
 
     // The tables, from the CPU code's functions.
-    std::vector<cf> crs(size_t(10) * s.n_sym * n_pil);
-    for (int sf = 0; sf < 10; sf++)
-        for (int l = 0; l < s.n_sym; l++)
-            crs_sequence(c, 2 * sf + l / per_slot, l % per_slot, &crs[(size_t(sf) * s.n_sym + l) * n_pil]);
+    const std::vector<cf> crs = gpu::crs_table(c);
 
     int count = 0;
     GPURX_CUDA_CHECK(cudaGetDeviceCount(&count));
@@ -336,7 +291,7 @@ void grid_gpu::enqueue(const subframe_time& first)
 
     gpu::grid_layout L = s.layout;
     L.first_subframe = first.subframe;
-    L.carry_usable = L.use_previous && s.have_last && follows(s.last_time, first) ? 1 : 0;
+    L.carry_usable = gpu::carry_usable(s.opt, s.have_last, s.last_time, first) ? 1 : 0;
     gpu::grid_buffers b;
     b.in = sl.d_in;
     b.fft = s.d_fft;
@@ -371,7 +326,7 @@ void grid_gpu::enqueue(const subframe_time& first)
     sl.first = first;
     s.last_slot = idx;
     s.have_last = true;
-    s.last_time = later(first, s.batch - 1);
+    s.last_time = gpu::subframe_after(first, s.batch - 1);
     s.next = 1 - idx;
     s.in_flight++;
 }
@@ -399,7 +354,7 @@ int grid_gpu::collect(std::vector<subframe_grid>& grids, std::vector<channel_est
         if (g.n_rx != s.rx || g.n_symbols != s.n_sym || g.n_sc != s.n_sc || g.re.size() != s.grid_per_sf)
             g.resize(s.rx, s.n_sym, s.n_sc);
         std::memcpy(g.re.data(), sl.h_grid + size_t(b) * s.grid_per_sf, s.grid_per_sf * sizeof(cf));
-        g.time = later(sl.first, b);
+        g.time = gpu::subframe_after(sl.first, b);
         channel_estimate& e = ests[size_t(b)];
         if (e.n_rx != s.rx || e.n_ports != s.c.ports || e.n_symbols != s.n_sym || e.n_sc != s.n_sc ||
             e.h.size() != s.est_per_sf)

@@ -17,14 +17,18 @@
 // noiseless captures whose noise_var is float rounding), the same success
 // flag per subframe.
 //
-// Cases named "Cuda" need a GPU (the test main runs them with --cuda); the
-// others check what needs none: parameters refused before the GPU is
-// touched, and the kernels' complex type computing what std::complex does.
+// Each check runs twice: on the GPU (cases named "Cuda": the test main runs
+// them with --cuda), and on the host twin of the kernels (every function of
+// grid_elements.h run in plain loops, FFTW for cuFFT), which needs no GPU
+// and checks the kernels' indexing, order and carry here. Without a GPU
+// also: parameters refused before the GPU is touched, and the kernels'
+// complex type computing what std::complex does.
 #include "lte/common/crs_positions.h"
 #include "lte/grid/channel_estimator.h"
 #include "lte/grid/crs.h"
 #include "lte/grid/cuda/device_cf.h"
 #include "lte/grid/cuda/grid_gpu.h"
+#include "lte/grid/cuda/grid_setup.h"
 #include "lte/grid/ofdm_demod.h"
 #include "lte/grid/pilot_interpolation.h"
 #include "lte/grid/tests/grid_test_util.h"
@@ -36,6 +40,7 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <utility>
@@ -229,6 +234,309 @@ std::vector<std::vector<cf>> crs_only_samples(const cell& c, int fft, int n_rx, 
     return out;
 }
 
+
+// --- the host twin: grid_elements.h's functions in loops, as the kernels run them
+
+class host_twin
+{
+public:
+    host_twin(const cell& c, int fft, int n_rx, int batch, const channel_estimator_options& o)
+        : d_opt(o), d_demod(c, fft, n_rx), d_L(gpu::make_grid_layout(c, d_demod, batch, o))
+    {
+        const gpu::grid_layout& L = d_L;
+        const size_t rows = size_t(batch) * n_rx * c.ports * gpu::max_crs_symbols;
+        d_in.resize(size_t(batch) * n_rx * L.subframe_samples);
+        d_fft.resize(gpu::cut_windows_count(L));
+        d_grid.resize(gpu::extract_count(L));
+        for (const cf& x : gpu::crs_table(c))
+            d_crs.push_back(device_cf(x.real(), x.imag()));
+        d_bin = d_demod.bins();
+        for (const cf& x : d_demod.factors())
+            d_factor.push_back(device_cf(x.real(), x.imag()));
+        d_ls.resize(rows * L.n_pil);
+        d_v.resize(rows * L.n_pil);
+        d_resid.resize(rows * L.n_pil);
+        d_symh.resize(rows * L.n_sc);
+        d_noise.resize(size_t(batch));
+        d_ok.resize(size_t(batch));
+        d_est.resize(gpu::time_count(L));
+        d_carry.resize(gpu::carry_count(L));
+    }
+    int subframe_samples() const { return d_L.subframe_samples; }
+    void reset() { d_have_last = false; }
+
+    int run(const cf* samples, const subframe_time& first, std::vector<subframe_grid>& grids,
+            std::vector<channel_estimate>& ests, std::vector<uint8_t>* ok)
+    {
+        gpu::grid_layout L = d_L;
+        L.first_subframe = first.subframe;
+        L.carry_usable = gpu::carry_usable(d_opt, d_have_last, d_last, first) ? 1 : 0;
+        for (size_t i = 0; i < d_in.size(); i++)
+            d_in[i] = device_cf(samples[i].real(), samples[i].imag());
+        gpu::grid_buffers B;
+        B.in = d_in.data();
+        B.fft = d_fft.data();
+        B.grid = d_grid.data();
+        B.bin = d_bin.data();
+        B.factor = d_factor.data();
+        B.crs = d_crs.data();
+        B.ls = d_ls.data();
+        B.v = d_v.data();
+        B.resid = d_resid.data();
+        B.symh = d_symh.data();
+        B.noise = d_noise.data();
+        B.ok = d_ok.data();
+        B.est = d_est.data();
+        B.carry = d_carry.data();
+        B.carry_ok = &d_carry_ok;
+        for (size_t i = 0; i < gpu::cut_windows_count(L); i++)
+            gpu::cut_window_at(L, B, i);
+        // cuFFT's part: every window, forward, without scaling.
+        std::vector<cf> w(size_t(L.fft));
+        for (size_t f = 0; f < d_fft.size(); f += size_t(L.fft)) {
+            for (int t = 0; t < L.fft; t++)
+                w[size_t(t)] = cf(d_fft[f + size_t(t)].re, d_fft[f + size_t(t)].im);
+            gr::gpurx::core::ofdm::fft(w.data(), w.size(), false);
+            for (int t = 0; t < L.fft; t++)
+                d_fft[f + size_t(t)] = device_cf(w[size_t(t)].real(), w[size_t(t)].imag());
+        }
+        for (size_t i = 0; i < gpu::extract_count(L); i++)
+            gpu::extract_at(L, B, i);
+        for (size_t i = 0; i < gpu::pilot_count(L); i++)
+            gpu::least_squares_at(L, B, i);
+        for (size_t i = 0; i < gpu::pilot_count(L); i++)
+            gpu::smooth_at(L, B, i);
+        for (size_t i = 0; i < gpu::frequency_count(L); i++)
+            gpu::frequency_at(L, B, i);
+        for (int b = 0; b < L.batch; b++) {
+            double resid = 0.0, weight = 0.0, all = 0.0;
+            for (size_t e = 0; e < gpu::noise_terms_per_subframe(L); e++)
+                gpu::add_noise_term(L, B, b, e, resid, weight, all);
+            gpu::finish_noise(B, b, resid, weight, all);
+        }
+        for (size_t i = 0; i < gpu::time_count(L); i++)
+            gpu::time_at(L, B, i);
+        for (size_t i = 0; i < gpu::carry_count(L); i++)
+            gpu::carry_at(L, B, i);
+        d_have_last = true;
+        d_last = gpu::subframe_after(first, L.batch - 1);
+
+        grids.resize(size_t(L.batch));
+        ests.resize(size_t(L.batch));
+        if (ok)
+            ok->assign(size_t(L.batch), 0);
+        const size_t gper = size_t(L.n_rx) * L.n_sym * L.n_sc, eper = gper * size_t(L.ports);
+        int good = 0;
+        for (int b = 0; b < L.batch; b++) {
+            grids[size_t(b)].resize(L.n_rx, L.n_sym, L.n_sc);
+            grids[size_t(b)].time = gpu::subframe_after(first, b);
+            for (size_t i = 0; i < gper; i++)
+                grids[size_t(b)].re[i] = cf(d_grid[size_t(b) * gper + i].re, d_grid[size_t(b) * gper + i].im);
+            ests[size_t(b)].resize(L.n_rx, L.ports, L.n_sym, L.n_sc);
+            for (size_t i = 0; i < eper; i++)
+                ests[size_t(b)].h[i] = cf(d_est[size_t(b) * eper + i].re, d_est[size_t(b) * eper + i].im);
+            ests[size_t(b)].noise_var = d_noise[size_t(b)];
+            good += d_ok[size_t(b)];
+            if (ok)
+                (*ok)[size_t(b)] = uint8_t(d_ok[size_t(b)]);
+        }
+        return good;
+    }
+
+private:
+    channel_estimator_options d_opt;
+    ofdm_demodulator d_demod;
+    gpu::grid_layout d_L;
+    std::vector<device_cf> d_in, d_fft, d_grid, d_crs, d_factor, d_ls, d_v, d_symh, d_est, d_carry;
+    std::vector<int> d_bin, d_ok;
+    std::vector<double> d_resid;
+    std::vector<float> d_noise;
+    int d_carry_ok = 0;
+    bool d_have_last = false;
+    subframe_time d_last;
+};
+
+template <typename R>
+std::unique_ptr<R> make_runner(const cell& c, int fft, int n_rx, int batch, const channel_estimator_options& o = {})
+{
+    return std::unique_ptr<R>(new R(c, fft, n_rx, batch, o));
+}
+template <>
+std::unique_ptr<grid_gpu> make_runner<grid_gpu>(const cell& c, int fft, int n_rx, int batch,
+                                                const channel_estimator_options& o)
+{
+    return std::unique_ptr<grid_gpu>(new grid_gpu(c, fft, n_rx, batch, 0, o));
+}
+
+// --- the checks, for either runner
+
+//! Captures of 6, 25 and 100 PRB, 1 port (-o) and 2 ports through the 2x2
+//! channel (-R), noiseless and at 10 dB, in batches of 1, 5 and 20: every
+//! subframe as the CPU's; the truth's h2x2 and noise level.
+template <typename R>
+void check_captures()
+{
+    const int n_sf = 20;
+    int compared = 0;
+    for (const auto& bc : cases)
+        for (lte_rx_setup setup : { lte_rx_setup::port_files, lte_rx_setup::channel_2x2 })
+            for (int snr : { 99, 10 }) {
+                const int ports = setup == lte_rx_setup::port_files ? 1 : 2;
+                const std::string extra = snr < 99 ? "-N " + std::to_string(snr) : "";
+                const auto& cap = cached_capture(gen_args(bc, ports, n_sf, extra), setup);
+                const cell c = cell_of_truth(cap.truth[0]);
+                const int fft = cap.truth[0]["fft"].get<int>(), n_rx = int(cap.rx.size());
+                ASSERT_EQ(c.ports, ports);
+                ASSERT_EQ(n_rx, ports);
+                std::vector<subframe_time> times;
+                for (int i = 0; i < n_sf; i++)
+                    times.push_back(time_of(cap.truth[size_t(i)]["sfn"].get<int>() * 10 +
+                                            cap.truth[size_t(i)]["sf_idx"].get<int>()));
+                const cpu_result cpu = run_cpu(c, fft, cap.rx, times);
+                for (int batch : { 1, 5, 20 }) {
+                    auto runner = make_runner<R>(c, fft, n_rx, batch);
+                    const std::string what = name_of(bc, setup, snr) + ", batch " + std::to_string(batch);
+                    std::vector<subframe_grid> grids;
+                    std::vector<channel_estimate> ests;
+                    std::vector<uint8_t> ok;
+                    double noise = 0.0, worst_h = 0.0;
+                    for (int first = 0; first < n_sf; first += batch) {
+                        const auto in = batch_samples(cap.rx, runner->subframe_samples(), first, batch);
+                        const int good = runner->run(in.data(), times[size_t(first)], grids, ests, &ok);
+                        EXPECT_EQ(good, batch) << what;
+                        ASSERT_EQ(int(grids.size()), batch);
+                        for (int b = 0; b < batch; b++) {
+                            expect_agreement(grids[size_t(b)], ests[size_t(b)], ok[size_t(b)], cpu,
+                                             size_t(first + b), what + ", subframe " + std::to_string(first + b));
+                            compared++;
+                            noise += ests[size_t(b)].noise_var / n_sf;
+                            if (setup != lte_rx_setup::channel_2x2 || snr < 99)
+                                continue;
+                            // The truth's flat channel, [rx][port].
+                            const auto& h = cap.truth[0]["h2x2"];
+                            const auto& e = ests[size_t(b)];
+                            for (int a = 0; a < 2; a++)
+                                for (int p = 0; p < 2; p++) {
+                                    const cf t(h[size_t(2 * (2 * a + p))].get<float>(),
+                                               h[size_t(2 * (2 * a + p) + 1)].get<float>());
+                                    for (int l = 0; l < e.n_symbols; l++)
+                                        for (int k = 0; k < e.n_sc; k++)
+                                            worst_h = std::max(worst_h, double(std::abs(e.at(a, p, l, k) - t)));
+                                }
+                        }
+                    }
+                    if (setup == lte_rx_setup::channel_2x2 && snr >= 99) {
+                        EXPECT_LT(worst_h, 2e-3) << what << ": the truth's h2x2";
+                    }
+                    if (snr < 99) { // the generator's noise per RE
+                        EXPECT_NEAR(10.0 * std::log10(noise / std::pow(10.0, -snr / 10.0)), 0.0, 1.0) << what;
+                    }
+                }
+            }
+    EXPECT_EQ(compared, 3 * 2 * 2 * 3 * n_sf);
+}
+
+//! Ports 2 and 3 have CRS in symbols 1 and N_symb + 1 only: symbol 0 comes
+//! from the previous subframe's last CRS symbol when that subframe was the
+//! one before (else it is held from symbol 1). On a channel linear in time
+//! that is the channel itself; held, it is symbol 1's. Normal and extended
+//! CP, batches of 1 and 2 (the previous subframe in the previous call, or
+//! in the same), a gap, reset().
+template <typename R>
+void check_four_ports()
+{
+    for (cyclic_prefix cp : { cyclic_prefix::normal, cyclic_prefix::extended }) {
+        cell c;
+        c.n_prb = 15;
+        c.cell_id = 101;
+        c.ports = 4;
+        c.cp = cp;
+        const int fft = 256, n_rx = 2, n_sym = c.symbols_per_subframe();
+        const std::string what = cp == cyclic_prefix::normal ? "normal CP" : "extended CP";
+        // Subframes 3, 4, then 6, 7 (a gap before 6).
+        const auto first = crs_only_samples(c, fft, n_rx, 3, 2), second = crs_only_samples(c, fft, n_rx, 6, 2);
+        std::vector<std::vector<cf>> all(static_cast<size_t>(n_rx));
+        for (int a = 0; a < n_rx; a++) {
+            all[size_t(a)] = first[size_t(a)];
+            all[size_t(a)].insert(all[size_t(a)].end(), second[size_t(a)].begin(), second[size_t(a)].end());
+        }
+        const std::vector<subframe_time> times = { time_of(3), time_of(4), time_of(6), time_of(7) };
+        const channel_estimator_options o; // holding in time, averaged, the previous subframe used
+        const cpu_result cpu = run_cpu(c, fft, all, times, o);
+
+        for (int batch : { 1, 2 }) {
+            auto runner = make_runner<R>(c, fft, n_rx, batch, o);
+            std::vector<subframe_grid> grids;
+            std::vector<channel_estimate> ests;
+            std::vector<uint8_t> ok;
+            for (int i = 0; i < 4; i += batch) {
+                const auto in = batch_samples(all, runner->subframe_samples(), i, batch);
+                ASSERT_EQ(runner->run(in.data(), times[size_t(i)], grids, ests, &ok), batch);
+                for (int b = 0; b < batch; b++) {
+                    const int sf = times[size_t(i + b)].subframe;
+                    const std::string w =
+                        what + ", batch " + std::to_string(batch) + ", subframe " + std::to_string(sf);
+                    expect_agreement(grids[size_t(b)], ests[size_t(b)], ok[size_t(b)], cpu, size_t(i + b), w);
+                    // Interpolated in subframes 4 and 7 (each follows the one
+                    // before), held in 3 and 6.
+                    const bool interpolated = sf == 4 || sf == 7;
+                    const auto& e = ests[size_t(b)];
+                    double worst = 0.0;
+                    for (int a = 0; a < n_rx; a++)
+                        for (int p = 2; p < 4; p++)
+                            for (int k = 0; k < c.n_sc(); k++) {
+                                const cf h = linear_channel(a, p, sf * n_sym + (interpolated ? 0 : 1), k);
+                                worst = std::max(worst, double(std::abs(e.at(a, p, 0, k) - h)));
+                            }
+                    EXPECT_LT(worst, 1e-3) << w;
+                }
+            }
+            // reset() forgets subframe 7: subframe 8 holds symbol 1 again.
+            runner->reset();
+            const auto eighth = crs_only_samples(c, fft, n_rx, 8, batch);
+            const auto in = batch_samples(eighth, runner->subframe_samples(), 0, batch);
+            ASSERT_EQ(runner->run(in.data(), time_of(8), grids, ests, &ok), batch);
+            EXPECT_LT(std::abs(ests[0].at(0, 2, 0, 5) - linear_channel(0, 2, 8 * n_sym + 1, 5)), 1e-3) << what;
+            EXPECT_GT(std::abs(ests[0].at(0, 2, 0, 5) - linear_channel(0, 2, 8 * n_sym, 5)), 5e-3) << what;
+        }
+    }
+}
+
+//! A NaN in a CRS symbol: that subframe's estimate fails (zeros, noise_var
+//! 0) and the next does not interpolate from it, as on the CPU.
+template <typename R>
+void check_not_finite()
+{
+    cell c;
+    c.n_prb = 6;
+    c.cell_id = 17;
+    c.ports = 4;
+    const int fft = 128, n_rx = 2, batch = 3;
+    auto rx = crs_only_samples(c, fft, n_rx, 0, batch);
+    numerology num;
+    num.fft_size = fft;
+    // A NaN in symbol 0 (a CRS symbol) of subframe 1, antenna 1.
+    rx[1][size_t(num.subframe_samples()) + size_t(num.useful_start(0)) + 10] = cf(std::nanf(""), 0.0f);
+    const std::vector<subframe_time> times = { time_of(0), time_of(1), time_of(2) };
+    const cpu_result cpu = run_cpu(c, fft, rx, times);
+    ASSERT_EQ(cpu.ok, (std::vector<uint8_t>{ 1, 0, 1 }));
+    auto runner = make_runner<R>(c, fft, n_rx, batch);
+    std::vector<subframe_grid> grids;
+    std::vector<channel_estimate> ests;
+    std::vector<uint8_t> ok;
+    const auto in = batch_samples(rx, runner->subframe_samples(), 0, batch);
+    EXPECT_EQ(runner->run(in.data(), times[0], grids, ests, &ok), 2);
+    EXPECT_EQ(ok, (std::vector<uint8_t>{ 1, 0, 1 }));
+    for (int b = 0; b < batch; b++)
+        expect_agreement(grids[size_t(b)], ests[size_t(b)], ok[size_t(b)], cpu, size_t(b),
+                         "NaN in subframe 1, subframe " + std::to_string(b));
+    EXPECT_EQ(ests[1].noise_var, 0.0f);
+    for (const cf& h : ests[1].h)
+        ASSERT_EQ(h, cf(0.0f, 0.0f));
+    // Subframe 2 holds port 2's symbol 1 (subframe 1 failed).
+    EXPECT_LT(std::abs(ests[2].at(0, 2, 0, 5) - linear_channel(0, 2, 2 * 14 + 1, 5)), 1e-3);
+}
+
 } // namespace
 
 // ------------------------------------------------------------- no GPU needed
@@ -237,10 +545,10 @@ TEST(GridGpu, RejectsBadParametersBeforeTheGpu)
 {
     cell c;
     c.n_prb = 25;
-    EXPECT_THROW(grid_gpu(c, 512, 1, 0), std::invalid_argument);  // batch
-    EXPECT_THROW(grid_gpu(c, 512, 0, 4), std::invalid_argument);  // n_rx
-    EXPECT_THROW(grid_gpu(c, 256, 1, 4), std::invalid_argument);  // fft_size below n_sc + 1
-    EXPECT_THROW(grid_gpu(c, 512, 1, 4, -1), std::invalid_argument); // device
+    EXPECT_THROW(grid_gpu(c, 512, 1, 0), std::invalid_argument);           // batch
+    EXPECT_THROW(grid_gpu(c, 512, 0, 4), std::invalid_argument);           // n_rx
+    EXPECT_THROW(grid_gpu(c, 256, 1, 4), std::invalid_argument);           // fft_size below n_sc + 1
+    EXPECT_THROW(grid_gpu(c, 512, 1, 4, -1), std::invalid_argument);       // device
     EXPECT_THROW(grid_gpu(c, 512, 1, 4, 0, {}, 37), std::invalid_argument); // advance beyond the prefix
     channel_estimator_options o;
     o.average_span = 4;
@@ -250,6 +558,7 @@ TEST(GridGpu, RejectsBadParametersBeforeTheGpu)
     EXPECT_THROW(grid_gpu(bad, 512, 1, 4), std::invalid_argument);
     try {
         grid_gpu(c, 512, 1, 0);
+        ADD_FAILURE() << "batch=0 accepted";
     } catch (const std::invalid_argument& e) {
         EXPECT_NE(std::string(e.what()).find("batch=0"), std::string::npos) << e.what();
     }
@@ -304,226 +613,78 @@ TEST(GridGpu, DeviceComplexMatchesStdComplex)
         ASSERT_TRUE(same(y[i] * y[i + 1], dy[i] * dy[i + 1])) << i;
 }
 
-// ------------------------------------------------------------------ the GPU
-
-TEST(GridGpuCuda, MatchesCpuOnCapturesAtBatchSizes1And20)
+TEST(GridGpuHostTwin, MatchesCpuOnCapturesAtBatchSizes1_5And20)
 {
     GPURX_REQUIRE_LTE_DL_GEN();
-    const int n_sf = 20;
-    int compared = 0;
-    for (const auto& bc : cases)
-        for (lte_rx_setup setup : { lte_rx_setup::port_files, lte_rx_setup::channel_2x2 })
-            for (int snr : { 99, 10 }) {
-                const int ports = setup == lte_rx_setup::port_files ? 1 : 2;
-                const std::string extra = snr < 99 ? "-N " + std::to_string(snr) : "";
-                const auto& cap = cached_capture(gen_args(bc, ports, n_sf, extra), setup);
-                const cell c = cell_of_truth(cap.truth[0]);
-                const int fft = cap.truth[0]["fft"].get<int>(), n_rx = int(cap.rx.size());
-                ASSERT_EQ(c.ports, ports);
-                ASSERT_EQ(n_rx, ports);
-                std::vector<subframe_time> times;
-                for (int i = 0; i < n_sf; i++) {
-                    subframe_time t;
-                    t.sfn = cap.truth[size_t(i)]["sfn"].get<int>();
-                    t.subframe = cap.truth[size_t(i)]["sf_idx"].get<int>();
-                    times.push_back(t);
-                }
-                const cpu_result cpu = run_cpu(c, fft, cap.rx, times);
-                for (int batch : { 1, 20 }) {
-                    grid_gpu gpu(c, fft, n_rx, batch);
-                    const std::string what = name_of(bc, setup, snr) + ", batch " + std::to_string(batch);
-                    std::vector<subframe_grid> grids;
-                    std::vector<channel_estimate> ests;
-                    std::vector<uint8_t> ok;
-                    double noise = 0.0, worst_h = 0.0;
-                    for (int first = 0; first < n_sf; first += batch) {
-                        const auto in = batch_samples(cap.rx, gpu.subframe_samples(), first, batch);
-                        const int good = gpu.run(in.data(), times[size_t(first)], grids, ests, &ok);
-                        EXPECT_EQ(good, batch) << what;
-                        ASSERT_EQ(int(grids.size()), batch);
-                        for (int b = 0; b < batch; b++) {
-                            expect_agreement(grids[size_t(b)], ests[size_t(b)], ok[size_t(b)], cpu,
-                                             size_t(first + b), what + ", subframe " + std::to_string(first + b));
-                            compared++;
-                            noise += ests[size_t(b)].noise_var / n_sf;
-                            if (setup != lte_rx_setup::channel_2x2 || snr < 99)
-                                continue;
-                            // The truth's flat channel, [rx][port].
-                            const auto& h = cap.truth[0]["h2x2"];
-                            for (int a = 0; a < 2; a++)
-                                for (int p = 0; p < 2; p++) {
-                                    const cf t(h[size_t(2 * (2 * a + p))].get<float>(),
-                                               h[size_t(2 * (2 * a + p) + 1)].get<float>());
-                                    const auto& e = ests[size_t(b)];
-                                    for (int l = 0; l < e.n_symbols; l++)
-                                        for (int k = 0; k < e.n_sc; k++)
-                                            worst_h = std::max(worst_h, double(std::abs(e.at(a, p, l, k) - t)));
-                                }
-                        }
-                    }
-                    if (setup == lte_rx_setup::channel_2x2 && snr >= 99) {
-                        EXPECT_LT(worst_h, 2e-3) << what << ": the truth's h2x2";
-                    }
-                    if (snr < 99) { // the generator's noise per RE
-                        EXPECT_NEAR(10.0 * std::log10(noise / std::pow(10.0, -snr / 10.0)), 0.0, 1.0) << what;
-                    }
-                }
-            }
-    EXPECT_EQ(compared, 3 * 2 * 2 * 2 * n_sf);
+    check_captures<host_twin>();
 }
 
-TEST(GridGpuCuda, SecondCallContinuesTheFirstAndTwoInFlight)
+TEST(GridGpuHostTwin, FourPortsInterpolateFromThePreviousBatch) { check_four_ports<host_twin>(); }
+
+TEST(GridGpuHostTwin, SamplesNotFiniteAreReportedAsTheCpuReportsThem) { check_not_finite<host_twin>(); }
+
+// ------------------------------------------------------------------ the GPU
+
+TEST(GridGpuCuda, MatchesCpuOnCapturesAtBatchSizes1_5And20)
 {
     GPURX_REQUIRE_LTE_DL_GEN();
-    const int n_sf = 20;
+    check_captures<grid_gpu>();
+}
+
+TEST(GridGpuCuda, FourPortsInterpolateFromThePreviousBatch) { check_four_ports<grid_gpu>(); }
+
+TEST(GridGpuCuda, SamplesNotFiniteAreReportedAsTheCpuReportsThem) { check_not_finite<grid_gpu>(); }
+
+TEST(GridGpuCuda, TwoBatchesInFlightAndTheStaging)
+{
+    GPURX_REQUIRE_LTE_DL_GEN();
+    const int n_sf = 20, batch = 5;
     const auto& cap = cached_capture(gen_args(cases[1], 2, n_sf, "-N 10"), lte_rx_setup::channel_2x2);
     const cell c = cell_of_truth(cap.truth[0]);
     const int fft = cap.truth[0]["fft"].get<int>(), n_rx = 2;
     std::vector<subframe_time> times;
     for (int i = 0; i < n_sf; i++)
-        times.push_back(time_of(cap.truth[size_t(i)]["sfn"].get<int>() * 10 + cap.truth[size_t(i)]["sf_idx"].get<int>()));
+        times.push_back(
+            time_of(cap.truth[size_t(i)]["sfn"].get<int>() * 10 + cap.truth[size_t(i)]["sf_idx"].get<int>()));
     const cpu_result cpu = run_cpu(c, fft, cap.rx, times);
-    const int batch = 5;
     std::vector<subframe_grid> grids;
     std::vector<channel_estimate> ests;
     std::vector<uint8_t> ok;
-    {
-        // One call after the other.
-        grid_gpu gpu(c, fft, n_rx, batch);
-        for (int first = 0; first < n_sf; first += batch) {
-            const auto in = batch_samples(cap.rx, gpu.subframe_samples(), first, batch);
-            ASSERT_EQ(gpu.run(in.data(), times[size_t(first)], grids, ests, &ok), batch);
-            for (int b = 0; b < batch; b++)
-                expect_agreement(grids[size_t(b)], ests[size_t(b)], ok[size_t(b)], cpu, size_t(first + b),
-                                 "consecutive calls, subframe " + std::to_string(first + b));
-        }
-    }
-    {
-        // Two in flight: submit, submit, then collect one before each submit;
-        // the input buffer is overwritten as soon as submit() returns.
-        grid_gpu gpu(c, fft, n_rx, batch);
-        std::vector<cf> in;
-        int collected = 0;
-        auto take = [&]() {
-            ASSERT_EQ(gpu.collect(grids, ests, &ok), batch);
-            for (int b = 0; b < batch; b++)
-                expect_agreement(grids[size_t(b)], ests[size_t(b)], ok[size_t(b)], cpu, size_t(collected + b),
-                                 "two in flight, subframe " + std::to_string(collected + b));
-            collected += batch;
-        };
-        for (int first = 0; first < n_sf; first += batch) {
-            if (gpu.in_flight() == 2)
-                take();
-            in = batch_samples(cap.rx, gpu.subframe_samples(), first, batch);
-            if (first % 10 == 0) {
-                gpu.submit(in.data(), times[size_t(first)]);
-            } else { // the producer writing into the staging itself
-                cf* st = gpu.staging();
-                std::copy(in.begin(), in.end(), st);
-                gpu.submit_staged(times[size_t(first)]);
-            }
-            std::fill(in.begin(), in.end(), cf(std::nanf(""), 0.0f));
-            if (first == 5) {
-                EXPECT_THROW(gpu.submit(in.data(), times[0]), std::logic_error);
-            }
-        }
-        while (gpu.in_flight() > 0)
-            take();
-        EXPECT_EQ(collected, n_sf);
-        EXPECT_EQ(gpu.collect(grids, ests), -1);
-    }
-}
-
-TEST(GridGpuCuda, FourPortsInterpolateFromThePreviousBatch)
-{
-    // Ports 2 and 3 have CRS in symbols 1 and N_symb + 1 only: symbol 0
-    // comes from the previous subframe's last CRS symbol when that subframe
-    // was the one before (else it is held from symbol 1). On a channel linear
-    // in time that is the channel itself; held, it is symbol 1's.
-    for (cyclic_prefix cp : { cyclic_prefix::normal, cyclic_prefix::extended }) {
-        cell c;
-        c.n_prb = 15;
-        c.cell_id = 101;
-        c.ports = 4;
-        c.cp = cp;
-        const int fft = 256, n_rx = 2, n_sym = c.symbols_per_subframe();
-        const std::string what = cp == cyclic_prefix::normal ? "normal CP" : "extended CP";
-        // Subframes 3, 4, then 6, 7 (a gap before 6).
-        const auto first = crs_only_samples(c, fft, n_rx, 3, 2), second = crs_only_samples(c, fft, n_rx, 6, 2);
-        std::vector<std::vector<cf>> all(static_cast<size_t>(n_rx));
-        for (int a = 0; a < n_rx; a++) {
-            all[size_t(a)] = first[size_t(a)];
-            all[size_t(a)].insert(all[size_t(a)].end(), second[size_t(a)].begin(), second[size_t(a)].end());
-        }
-        const std::vector<subframe_time> times = { time_of(3), time_of(4), time_of(6), time_of(7) };
-        channel_estimator_options o; // holding in time, averaged, previous subframe used
-        const cpu_result cpu = run_cpu(c, fft, all, times, o);
-
-        for (int batch : { 1, 2 }) {
-            grid_gpu gpu(c, fft, n_rx, batch, 0, o);
-            std::vector<subframe_grid> grids;
-            std::vector<channel_estimate> ests;
-            std::vector<uint8_t> ok;
-            for (int i = 0; i < 4; i += batch) {
-                const auto in = batch_samples(all, gpu.subframe_samples(), i, batch);
-                ASSERT_EQ(gpu.run(in.data(), times[size_t(i)], grids, ests, &ok), batch);
-                for (int b = 0; b < batch; b++) {
-                    const int sf = times[size_t(i + b)].subframe;
-                    const std::string w = what + ", batch " + std::to_string(batch) + ", subframe " +
-                                          std::to_string(sf);
-                    expect_agreement(grids[size_t(b)], ests[size_t(b)], ok[size_t(b)], cpu, size_t(i + b), w);
-                    // Symbol 0 of ports 2, 3: interpolated in subframes 4 and 7
-                    // (each follows the one before), held in 3 and 6.
-                    const bool interpolated = sf == 4 || sf == 7;
-                    const auto& e = ests[size_t(b)];
-                    double worst = 0.0;
-                    for (int a = 0; a < n_rx; a++)
-                        for (int p = 2; p < 4; p++)
-                            for (int k = 0; k < c.n_sc(); k++)
-                                worst = std::max(worst, double(std::abs(
-                                                            e.at(a, p, 0, k) -
-                                                            linear_channel(a, p, sf * n_sym + (interpolated ? 0 : 1), k))));
-                    EXPECT_LT(worst, 1e-3) << w;
-                }
-            }
-            // reset() forgets subframe 7: subframe 8 holds symbol 1 again.
-            gpu.reset();
-            const auto eighth = crs_only_samples(c, fft, n_rx, 8, batch);
-            const auto in = batch_samples(eighth, gpu.subframe_samples(), 0, batch);
-            ASSERT_EQ(gpu.run(in.data(), time_of(8), grids, ests, &ok), batch);
-            EXPECT_LT(std::abs(ests[0].at(0, 2, 0, 5) - linear_channel(0, 2, 8 * n_sym + 1, 5)), 1e-3) << what;
-        }
-    }
-}
-
-TEST(GridGpuCuda, SamplesNotFiniteAreReportedAsTheCpuReportsThem)
-{
-    cell c;
-    c.n_prb = 6;
-    c.cell_id = 17;
-    c.ports = 2;
-    const int fft = 128, n_rx = 2, batch = 3;
-    auto rx = crs_only_samples(c, fft, n_rx, 0, batch);
-    numerology num;
-    num.fft_size = fft;
-    // A NaN in symbol 0 (a CRS symbol) of subframe 1, antenna 1.
-    rx[1][size_t(num.subframe_samples()) + size_t(num.useful_start(0)) + 10] = cf(std::nanf(""), 0.0f);
-    const std::vector<subframe_time> times = { time_of(0), time_of(1), time_of(2) };
-    const cpu_result cpu = run_cpu(c, fft, rx, times);
-    ASSERT_EQ(cpu.ok, (std::vector<uint8_t>{ 1, 0, 1 }));
+    // Submit, submit, then collect one before each submit; the caller's
+    // buffer is overwritten as soon as submit() returns.
     grid_gpu gpu(c, fft, n_rx, batch);
-    std::vector<subframe_grid> grids;
-    std::vector<channel_estimate> ests;
-    std::vector<uint8_t> ok;
-    const auto in = batch_samples(rx, gpu.subframe_samples(), 0, batch);
-    EXPECT_EQ(gpu.run(in.data(), times[0], grids, ests, &ok), 2);
-    EXPECT_EQ(ok, (std::vector<uint8_t>{ 1, 0, 1 }));
-    for (int b = 0; b < batch; b++)
-        expect_agreement(grids[size_t(b)], ests[size_t(b)], ok[size_t(b)], cpu, size_t(b),
-                         "NaN in subframe 1, subframe " + std::to_string(b));
-    EXPECT_EQ(ests[1].noise_var, 0.0f);
-    for (const cf& h : ests[1].h)
-        ASSERT_EQ(h, cf(0.0f, 0.0f));
+    std::vector<cf> in;
+    int collected = 0;
+    auto take = [&]() {
+        ASSERT_EQ(gpu.collect(grids, ests, &ok), batch);
+        for (int b = 0; b < batch; b++)
+            expect_agreement(grids[size_t(b)], ests[size_t(b)], ok[size_t(b)], cpu, size_t(collected + b),
+                             "two in flight, subframe " + std::to_string(collected + b));
+        collected += batch;
+    };
+    for (int first = 0; first < n_sf; first += batch) {
+        if (gpu.in_flight() == 2)
+            take();
+        in = batch_samples(cap.rx, gpu.subframe_samples(), first, batch);
+        if (first % 10 == 0) {
+            gpu.submit(in.data(), times[size_t(first)]);
+        } else { // the producer writing into the staging itself
+            cf* st = gpu.staging();
+            std::copy(in.begin(), in.end(), st);
+            gpu.submit_staged(times[size_t(first)]);
+        }
+        std::fill(in.begin(), in.end(), cf(std::nanf(""), 0.0f));
+        if (first == 5) {
+            EXPECT_EQ(gpu.in_flight(), 2);
+            EXPECT_THROW(gpu.submit(in.data(), times[0]), std::logic_error);
+            EXPECT_THROW(gpu.run(in.data(), times[0], grids, ests), std::logic_error);
+        }
+    }
+    while (gpu.in_flight() > 0)
+        take();
+    EXPECT_EQ(collected, n_sf);
+    EXPECT_EQ(gpu.collect(grids, ests), -1);
+    EXPECT_GT(gpu.last_kernel_ms(), 0.0f);
 }
 
 TEST(GridGpuCuda, DeviceOrdinalBeyondTheDevicesIsRefused)
@@ -532,5 +693,6 @@ TEST(GridGpuCuda, DeviceOrdinalBeyondTheDevicesIsRefused)
     EXPECT_THROW(grid_gpu(c, 128, 1, 1, 1 << 20), std::invalid_argument);
     grid_gpu gpu(c, 128, 1, 1, 0);
     EXPECT_EQ(gpu.device(), 0);
+    EXPECT_EQ(gpu.batch(), 1);
     EXPECT_EQ(gpu.subframe_samples(), 15 * 128);
 }
