@@ -67,7 +67,12 @@ public:
 
     int subframe_samples() const { return d_num.subframe_samples(); }
     int window_advance() const { return d_advance; }
+    int n_rx() const { return d_rx; }
     const numerology& num() const { return d_num; }
+    //! Subcarrier k's FFT bin and the factor its bin is multiplied by (the
+    //! GPU twin, lte/grid/cuda/, uses the same).
+    const std::vector<int>& bins() const { return d_bin; }
+    const std::vector<cf>& factors() const { return d_factor; }
 
 private:
     cell d_cell;

@@ -4,26 +4,75 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 // The channel estimator's arithmetic on one OFDM symbol's pilots, as plain
-// loops over arrays (a GPU kernel can run the same per thread): least-squares
-// estimates at the CRS, their smoothing in frequency (with the noise it
-// removes), interpolation to every subcarrier, and between symbols.
+// loops over arrays: least-squares estimates at the CRS, their smoothing in
+// frequency (with the noise it removes), interpolation to every subcarrier,
+// and between symbols. One definition for both backends: each loop is
+// built on a function of one output element, which a GPU thread runs for
+// its element (lte/grid/cuda/), and every function is a template over the
+// complex type (std::complex<float> on the CPU, the kernels' own
+// device_cf), using only +, -, *, conj(), norm() and division by a float,
+// so that g++ and nvcc perform the same float operations in the same order.
 #ifndef INCLUDED_GPURX_LTE_GRID_PILOT_INTERPOLATION_H
 #define INCLUDED_GPURX_LTE_GRID_PILOT_INTERPOLATION_H
 
+#include "common/host_device.h"
 #include "lte/common/lte_cell.h"
 
-#include <algorithm>
+#include <complex>
 
 namespace gr {
 namespace gpurx {
 namespace core {
 namespace lte {
 
+//! min() for host and device code (std::min is host-only for nvcc).
+GPURX_HD int min_of(int a, int b) { return a < b ? a : b; }
+
+//! The LS estimate at pilot \p m: y[6 m + offset] conj(r[m]) (|r| = 1).
+template <typename C>
+GPURX_HD C crs_least_squares_at(const C* y, const C* r, int offset, int m)
+{
+    return y[6 * m + offset] * conj(r[m]);
+}
+
 //! LS estimates at \p n pilots: ls[m] = y[6 m + offset] conj(r[m]) (|r| = 1).
-inline void crs_least_squares(const cf* y, const cf* r, int offset, int n, cf* ls)
+template <typename C>
+GPURX_HD void crs_least_squares(const C* y, const C* r, int offset, int n, C* ls)
 {
     for (int m = 0; m < n; m++)
-        ls[m] = y[6 * m + offset] * std::conj(r[m]);
+        ls[m] = crs_least_squares_at(y, r, offset, m);
+}
+
+//! Half the moving average's window at pilot \p m of \p n: cut
+//! symmetrically at the band edges, h = min(half, m, n-1-m).
+GPURX_HD int smoothing_half_width(int n, int half, int m) { return min_of(half, min_of(m, n - 1 - m)); }
+
+//! The moving average at pilot \p m: the mean of ls[m-h..m+h], summed in
+//! index order.
+template <typename C>
+GPURX_HD C smoothed_pilot_at(const C* ls, int n, int half, int m)
+{
+    const int h = smoothing_half_width(n, half, m);
+    C s(0.0f, 0.0f);
+    for (int j = m - h; j <= m + h; j++)
+        s += ls[j];
+    return s / float(2 * h + 1);
+}
+
+//! What pilot \p m adds to the noise estimate's residual: |ls[m] - out[m]|^2,
+//! or nothing where its window is the pilot alone (h = 0).
+template <typename C>
+GPURX_HD double smoothing_residual_at(C ls_m, C out_m, int n, int half, int m)
+{
+    return smoothing_half_width(n, half, m) > 0 ? double(norm(ls_m - out_m)) : 0.0;
+}
+
+//! What pilot \p m adds to the residual's expectation per unit noise:
+//! 1 - 1/(2h+1), or nothing where h = 0.
+GPURX_HD double smoothing_weight_at(int n, int half, int m)
+{
+    const int h = smoothing_half_width(n, half, m);
+    return h > 0 ? 1.0 - 1.0 / double(2 * h + 1) : 0.0;
 }
 
 /*!
@@ -35,38 +84,39 @@ inline void crs_least_squares(const cf* y, const cf* r, int offset, int n, cf* l
  * the window; those terms are added to \p resid and \p weight, so that
  * resid / weight estimates s2 (pilots with h = 0 add nothing).
  */
-inline void smooth_pilots(const cf* ls, int n, int half, cf* out, double& resid, double& weight)
+template <typename C>
+GPURX_HD void smooth_pilots(const C* ls, int n, int half, C* out, double& resid, double& weight)
 {
     for (int m = 0; m < n; m++) {
-        const int h = std::min(half, std::min(m, n - 1 - m));
-        cf s(0.0f, 0.0f);
-        for (int j = m - h; j <= m + h; j++)
-            s += ls[j];
-        out[m] = s / float(2 * h + 1);
-        if (h > 0) {
-            resid += double(std::norm(ls[m] - out[m]));
-            weight += 1.0 - 1.0 / double(2 * h + 1);
-        }
+        out[m] = smoothed_pilot_at(ls, n, half, m);
+        resid += smoothing_residual_at(ls[m], out[m], n, half, m);
+        weight += smoothing_weight_at(n, half, m);
     }
 }
 
 /*!
- * The channel at every subcarrier k = 0..n_sc-1 from \p n pilot values at
- * k = 6 m + offset: linear between neighbouring pilots, and linearly
- * extrapolated from the two outermost ones below the first and above the
- * last.
+ * The channel at subcarrier \p k from \p n pilot values at k = 6 m +
+ * offset: linear between neighbouring pilots, and linearly extrapolated from
+ * the two outermost ones below the first and above the last.
  */
-inline void interpolate_frequency(const cf* v, int n, int offset, int n_sc, cf* h)
+template <typename C>
+GPURX_HD C interpolate_frequency_at(const C* v, int n, int offset, int k)
 {
-    for (int k = 0; k < n_sc; k++) {
-        // The pilot pair around k (the outermost pair at the edges).
-        int m = (k - offset) / 6;
-        if (k < offset)
-            m = 0;
-        m = std::min(m, n - 2);
-        const float t = float(k - (6 * m + offset)) / 6.0f;
-        h[k] = v[m] + t * (v[m + 1] - v[m]);
-    }
+    // The pilot pair around k (the outermost pair at the edges).
+    int m = (k - offset) / 6;
+    if (k < offset)
+        m = 0;
+    m = min_of(m, n - 2);
+    const float t = float(k - (6 * m + offset)) / 6.0f;
+    return v[m] + t * (v[m + 1] - v[m]);
+}
+
+//! interpolate_frequency_at() for every subcarrier k = 0..n_sc-1 into \p h.
+template <typename C>
+GPURX_HD void interpolate_frequency(const C* v, int n, int offset, int n_sc, C* h)
+{
+    for (int k = 0; k < n_sc; k++)
+        h[k] = interpolate_frequency_at(v, n, offset, k);
 }
 
 /*!
@@ -74,7 +124,8 @@ inline void interpolate_frequency(const cf* v, int n, int offset, int n_sc, cf* 
  * linear between them; outside [l0, l1] linear extrapolation, or with
  * \p hold the nearer of the two.
  */
-inline cf interpolate_time(cf a, cf b, int l0, int l1, int l, bool hold)
+template <typename C>
+GPURX_HD C interpolate_time(C a, C b, int l0, int l1, int l, bool hold)
 {
     if (hold && l <= l0)
         return a;
