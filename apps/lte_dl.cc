@@ -133,8 +133,11 @@ int run(const apps::lte_dl_options& o)
     ro.dlsch.backend = o.backend;
     ro.dlsch.devices = o.devices;
     ro.dlsch.ue_category = o.ue_category;
+    ro.front_end = o.front_end;
+    ro.dlsch.cpu_threads = size_t(o.cpu_threads);
     downlink_receiver rx(ro);
     std::fprintf(stderr, "%s\n", rx.backend_line().c_str());
+    bool front_logged = false;
     std::ofstream jsonl;
     if (!o.jsonl.empty()) {
         jsonl.open(o.jsonl);
@@ -192,6 +195,10 @@ int run(const apps::lte_dl_options& o)
         for (auto& b : buf)
             p.push_back(b.data());
         rx.feed(p.data(), n);
+        if (rx.acquired() && !front_logged) {
+            std::fprintf(stderr, "%s\n", rx.front_end_line().c_str());
+            front_logged = true;
+        }
         drain();
         const auto now = std::chrono::steady_clock::now();
         if (!o.quiet && now - last > std::chrono::milliseconds(500)) {
@@ -220,8 +227,9 @@ int run(const apps::lte_dl_options& o)
     const double seconds = double(read_total) / rate;
     std::printf("subframes: %lld seen, %lld skipped (%lld lost, %lld without a readable control region)\n", subframes,
                 lost + no_control, lost, no_control);
-    std::printf("PDSCH: %lld; TBs: %lld decoded of %lld (%lld duplicates not decoded again)\n", pdschs, tbs_ok, tbs,
-                duplicates);
+    std::printf("PDSCH: %lld; TBs: %lld decoded of %lld (%lld duplicates not decoded again, %lld of unconfirmed "
+                "RNTIs dropped)\n",
+                pdschs, tbs_ok, tbs, duplicates, rx.unconfirmed_dropped());
     std::printf("%-8s %8s %8s %10s\n", "rnti", "TBs", "BLER", "Mbit/s");
     for (const auto& kv : per_rnti)
         std::printf("%-8d %8lld %8.4f %10.3f\n", kv.first, kv.second.tbs,

@@ -41,11 +41,14 @@ UEs:
 Receiver:
   --backend B            auto (default) | cpu | cuda: the DL-SCH decoder's
   --devices D            CUDA devices ("0", "0,1", "all"; default 0)
+  --cpu-threads N        CPU backend decoder threads (default 0: one per core)
   --ue-category N        the UEs' category 1..12 (default 4): their soft
                          buffer, which the eNodeB's rate matching follows;
                          0: no soft-buffer limit
   --detector A           TM3/TM4 MIMO detector: lmmse (default), mtt, kbest,
                          ml, one_pass
+  --front-end F          auto (default: the GPU when the decoder is on it) |
+                         cpu | cuda: OFDM demodulation and channel estimation
 
 Output:
   --jsonl FILE           one JSON object per decoded TB: sfn, subframe,
@@ -112,10 +115,16 @@ lte_dl_options parse_lte_dl_options(int argc, char** argv)
             o.backend = value(i);
             if (o.backend != "auto" && o.backend != "cpu" && o.backend != "cuda")
                 throw usage_error("--backend " + o.backend + ": auto, cpu or cuda");
+        } else if (name == "--cpu-threads") {
+            o.cpu_threads = int(to_int("--cpu-threads", value(i), 0, 1024));
         } else if (name == "--devices") {
             o.devices = value(i);
         } else if (name == "--ue-category") {
             o.ue_category = int(to_int("--ue-category", value(i), 0, 12));
+        } else if (name == "--front-end") {
+            o.front_end = value(i);
+            if (o.front_end != "auto" && o.front_end != "cpu" && o.front_end != "cuda")
+                throw usage_error("--front-end " + o.front_end + ": auto, cpu or cuda");
         } else if (name == "--detector") {
             o.detector = value(i);
         } else if (name == "--max-subframes") {

@@ -27,6 +27,8 @@ struct lte_dl_options {
     std::string pcap, jsonl;
     int ue_category = 4;
     std::string detector = "lmmse";
+    std::string front_end = "auto";
+    int cpu_threads = 0;             //!< DL-SCH CPU workers, 0: one per core
     long long max_subframes = 0;     //!< 0: the whole capture
     bool quiet = false;
     bool help = false;

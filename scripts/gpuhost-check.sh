@@ -8,7 +8,7 @@
 #            [bench-pipeline] [bench-flowgraph] [example] [ber] [bench-old-new]
 #            [bench-devices] [bench-viterbi-peers] [viterbi-ber] [mimo-ber]
 #            [latency] [bench-cpu-turbo] [bench-sch] [bench-cpu-sch] [bench-link] [bench-mimo-ofdm]
-#            [bench-scale-out] [hybrid]
+#            [bench-scale-out] [hybrid] [bench-lte]
 # bench-viterbi-peers also needs the peers' binaries carried in .peers/
 # (copied from ../shared/peers: libfec_viterbi_bench, grfec_cc_bench.py).
 # Writes logs to $OUT (or ./.devout). Nothing is compiled there: binaries
@@ -48,6 +48,15 @@ export PATH="$root/build/apps:$PATH"
 # Debian; on this host point it at the bundled one (a throwaway machine).
 [ $have_gr = 1 ] && ln -sf "$GPUROOT/usr/bin/python3.11" /usr/bin/python3
 export PYTHONUNBUFFERED=1
+# The LTE receiver's tests and benchmarks make their signals with lte_dl_gen
+# (a peer program, carried in .peers/ with lte_dl_rx, srsRAN's receiver).
+[ -x .peers/lte_dl_gen ] && export GPURX_LTE_DL_GEN=$root/.peers/lte_dl_gen
+# The LTE front end loads cuFFT on first use: the host's, or the one of its
+# Python packages (nvidia-cufft).
+if ! ldconfig -p 2>/dev/null | grep -q libcufft.so; then
+    cufft_dir=$(python3 -c 'import nvidia.cufft, os; print(os.path.join(list(nvidia.cufft.__path__)[0], "lib"))' 2>/dev/null)
+    [ -n "$cufft_dir" ] && export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$cufft_dir"
+fi
 status=0
 nvidia-smi -L || true
 gpurx-info | tee "$out/gpurx-info.txt"
@@ -74,6 +83,12 @@ for step in "$@"; do
       ;;
     bench-pipeline)
       build/bench/bench_pipeline --markdown | tee "$out/bench_pipeline.md"
+      ;;
+    bench-lte)
+      # The LTE downlink receiver against srsRAN's (lte_dl_rx) on the same
+      # captures, and the GPU front end (bench_lte_grid).
+      bash scripts/bench-lte-dl.sh "$out" || status=1
+      [ -x build/bench/bench_lte_grid ] && build/bench/bench_lte_grid 2>&1 | tee "$out/bench_lte_grid.txt"
       ;;
     bench-turbo)
       build/bench/bench_turbo --markdown | tee "$out/bench_turbo.md"

@@ -36,6 +36,12 @@ std::unique_ptr<viterbi_decoder> make_viterbi(cc_backend backend)
     switch (backend) {
     case cc_backend::simd: return std::make_unique<viterbi_simd>(code);
     case cc_backend::reference: return std::make_unique<viterbi_reference>(code);
+    case cc_backend::wrap_around:
+        // The same code, not tail-biting: the extended frame starts anywhere.
+        return std::make_unique<viterbi_simd>(viterbi_code(cc_constraint_length,
+                                                           { cc_generators[0], cc_generators[1], cc_generators[2] },
+                                                           viterbi::polynomial_order::msb_current,
+                                                           viterbi::termination::truncated));
     }
     throw std::invalid_argument("backend=" + std::to_string(int(backend)) + " is not a cc_backend");
 }
@@ -81,7 +87,28 @@ viterbi_path tail_biting_decoder::decode(const float* d_llr_in, int K, uint8_t* 
         d_llr.resize(n);
     for (size_t i = 0; i < n; i++)
         d_llr[i] = finite_llr(d_llr_in[i]);
-    return d_viterbi->decode(d_llr.data(), K, bits);
+    return run(K, bits);
+}
+
+viterbi_path tail_biting_decoder::run(int K, uint8_t* bits)
+{
+    if (d_backend != cc_backend::wrap_around)
+        return d_viterbi->decode(d_llr.data(), K, bits);
+    // [last W steps | the frame | first W steps], circularly (W may exceed
+    // K: the frame repeats). The truncated code starts in state 0: the
+    // first W steps are where that wrong start is forgotten, the last W
+    // where the best end state is decided; the middle K bits are kept.
+    const int W = cc_wrap_steps, steps = K + 2 * W;
+    d_ext_llr.resize(size_t(3) * size_t(steps));
+    d_ext_bits.resize(size_t(steps));
+    for (int i = 0; i < steps; i++) {
+        const int k = (((i - W) % K) + K) % K;
+        for (int j = 0; j < 3; j++)
+            d_ext_llr[size_t(3 * i + j)] = d_llr[size_t(3 * k + j)];
+    }
+    viterbi_path p = d_viterbi->decode(d_ext_llr.data(), steps, d_ext_bits.data());
+    std::copy(d_ext_bits.begin() + W, d_ext_bits.begin() + W + K, bits);
+    return p;
 }
 
 cc_crc16_result tail_biting_decoder::decode_with_crc16(const float* e_llr, int E, int payload_bits, uint8_t* bits)
@@ -104,7 +131,7 @@ cc_crc16_result tail_biting_decoder::decode_with_crc16(const float* e_llr, int E
     for (int k = 0, j = 0; k < E; k++, j = (j + 1 == int(n)) ? 0 : j + 1)
         d_llr[size_t(pattern[j])] += finite_llr(e_llr[k]);
     cc_crc16_result r;
-    r.metric = d_viterbi->decode(d_llr.data(), K, bits).metric;
+    r.metric = run(K, bits).metric;
     const uint16_t received = uint16_t(bits_to_value(bits + payload_bits, 16));
     r.crc_xor = uint16_t(received ^ crc16(bits, payload_bits));
     return r;

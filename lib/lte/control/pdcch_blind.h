@@ -63,7 +63,7 @@ struct blind_config {
 class pdcch_blind_decoder
 {
 public:
-    explicit pdcch_blind_decoder(cc_backend backend = cc_backend::simd) : d_decoder(backend) {}
+    explicit pdcch_blind_decoder(cc_backend backend = cc_backend::wrap_around) : d_decoder(backend) {}
 
     //! Runs \p jobs on \p cce_llr (72 per CCE). Jobs beyond the CCEs give
     //! crc_xor 0 and correlation 0.

@@ -12,9 +12,13 @@
 #include "lte/pdsch/pdsch_receiver.h"
 #include "lte/receiver/grant_of_dci.h"
 #include "lte/sync/subframe_tracker.h"
+#ifdef GPURX_HAVE_CUDA
+#include "lte/grid/cuda/grid_gpu.h"
+#endif
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace gr {
@@ -37,6 +41,8 @@ void downlink_options::validate() const
         throw std::invalid_argument("rntis: none given, and neither every_ue nor broadcast asked for");
     if (batch_subframes < 1 || batch_subframes > 1000)
         throw std::invalid_argument("batch_subframes=" + std::to_string(batch_subframes) + " is outside 1..1000");
+    if (front_end != "auto" && front_end != "cpu" && front_end != "cuda")
+        throw std::invalid_argument("front_end=" + front_end + " is not auto, cpu or cuda");
     if (!(search_ms >= 10.0 && search_ms <= 1000.0))
         throw std::invalid_argument("search_ms=" + std::to_string(search_ms) + " is outside 10..1000");
 }
@@ -69,6 +75,15 @@ struct downlink_receiver::chain {
     bool have_first = false;
     long long first_counter = 0, first_abs = 0;
     bool lost_track = false;
+#ifdef GPURX_HAVE_CUDA
+    // The GPU front end: subframes staged until a batch is full.
+    std::unique_ptr<grid_gpu> gpu;
+    std::vector<cf> staged;                //!< [b][rx][15 N]
+    std::vector<subframe_report> pending; //!< the staged subframes' reports
+    std::vector<subframe_grid> grids;
+    std::vector<channel_estimate> ests;
+    std::vector<uint8_t> ok;
+#endif
 
     chain(const acquisition_result& a, const downlink_options& o)
         : c(a.c),
@@ -116,6 +131,36 @@ downlink_receiver::downlink_receiver(const downlink_options& o) : d_o(o)
     d_o.validate();
     d_dlsch = std::make_unique<dlsch_decoder>(o.dlsch);
     d_search_buf.assign(size_t(o.n_rx), {});
+#ifndef GPURX_HAVE_CUDA
+    if (d_o.front_end == "cuda")
+        throw std::invalid_argument("front_end=cuda: this build has no CUDA");
+#endif
+    d_front_line = "front end: CPU";
+}
+
+bool downlink_receiver::want_gpu_front_end()
+{
+#ifdef GPURX_HAVE_CUDA
+    if (d_o.front_end == "cpu" || (d_o.front_end == "auto" && !d_dlsch->on_cuda()))
+        return false;
+    try {
+        const int device = d_o.dlsch.devices == "all" ? 0 : std::atoi(d_o.dlsch.devices.c_str());
+        d_chain->gpu = std::make_unique<grid_gpu>(d_chain->c, d_chain->fft_size, d_o.n_rx, d_o.batch_subframes, device);
+        d_chain->staged.assign(size_t(d_o.batch_subframes) * size_t(d_o.n_rx) *
+                                   size_t(d_chain->demod.subframe_samples()),
+                               cf(0.0f, 0.0f));
+        d_front_line = "front end: CUDA device " + std::to_string(device) + ", batches of " +
+                       std::to_string(d_o.batch_subframes) + " subframes";
+        return true;
+    } catch (const std::exception& e) {
+        if (d_o.front_end == "cuda")
+            throw;
+        d_front_line = std::string("front end: CPU (the CUDA one is not usable: ") + e.what() + ")";
+        return false;
+    }
+#else
+    return false;
+#endif
 }
 
 downlink_receiver::~downlink_receiver() = default;
@@ -142,6 +187,7 @@ void downlink_receiver::feed(const cf* const* rx, size_t n)
     for (const auto& t : d_chain->tracker.feed(rx, n))
         process(t);
     if (d_chain->lost_track) {
+        flush_gpu();
         collect(true);
         d_chain.reset();
         d_acq = acquisition_result{};
@@ -181,6 +227,7 @@ void downlink_receiver::try_acquire()
     }
     d_search_reason.clear();
     d_chain = std::make_unique<chain>(d_acq, d_o);
+    want_gpu_front_end();
     // The tracker starts at the search buffer's first sample.
     std::vector<std::vector<cf>> buf;
     buf.swap(d_search_buf);
@@ -202,6 +249,7 @@ void downlink_receiver::process(const tracked_subframe& t)
     r.subframe = int(abs % 10);
     r.cfo_hz = t.cfo_hz;
     if (t.status != subframe_status::ok) {
+        flush_gpu(); // the reports stay in order
         r.outcome = subframe_outcome::lost;
         r.reason = t.reason.empty() ? "no samples" : t.reason;
         if (t.status == subframe_status::track_lost)
@@ -209,6 +257,21 @@ void downlink_receiver::process(const tracked_subframe& t)
         d_reports.push_back(r);
         return;
     }
+#ifdef GPURX_HAVE_CUDA
+    if (ch.gpu) {
+        // Consecutive subframes fill a batch; anything else flushes it first.
+        if (!ch.pending.empty() && ch.pending.back().index + 1 != r.index)
+            flush_gpu();
+        const size_t per = size_t(ch.demod.subframe_samples());
+        cf* dst = ch.staged.data() + ch.pending.size() * size_t(d_o.n_rx) * per;
+        for (int a = 0; a < d_o.n_rx; a++)
+            std::copy(t.rx[size_t(a)].begin(), t.rx[size_t(a)].begin() + std::ptrdiff_t(per), dst + size_t(a) * per);
+        ch.pending.push_back(r);
+        if (int(ch.pending.size()) == d_o.batch_subframes)
+            flush_gpu();
+        return;
+    }
+#endif
     std::vector<const cf*> ptr;
     for (const auto& a : t.rx)
         ptr.push_back(a.data());
@@ -219,8 +282,40 @@ void downlink_receiver::process(const tracked_subframe& t)
         d_reports.push_back(r);
         return;
     }
-    r.noise_var = ch.h.noise_var;
-    auto cr = decode_control_region(ch.c, ch.grid, ch.h, ch.blind, ch.bcfg);
+    decode(r, ch.grid, ch.h);
+}
+
+void downlink_receiver::flush_gpu()
+{
+#ifdef GPURX_HAVE_CUDA
+    if (!d_chain || !d_chain->gpu || d_chain->pending.empty())
+        return;
+    chain& ch = *d_chain;
+    const size_t n = ch.pending.size();
+    const size_t per = size_t(d_o.n_rx) * size_t(ch.demod.subframe_samples());
+    // A partial batch: the rest zeros, whose estimates fail and are not used.
+    std::fill(ch.staged.begin() + std::ptrdiff_t(n * per), ch.staged.end(), cf(0.0f, 0.0f));
+    const auto& first = ch.pending.front();
+    ch.gpu->run(ch.staged.data(), subframe_time{ first.sfn, first.subframe }, ch.grids, ch.ests, &ch.ok);
+    std::vector<subframe_report> batch;
+    batch.swap(ch.pending);
+    for (size_t i = 0; i < n; i++) {
+        if (!ch.ok[i]) {
+            batch[i].outcome = subframe_outcome::no_control;
+            batch[i].reason = "no channel estimate";
+            d_reports.push_back(batch[i]);
+            continue;
+        }
+        decode(batch[i], ch.grids[i], ch.ests[i]);
+    }
+#endif
+}
+
+void downlink_receiver::decode(subframe_report r, const subframe_grid& grid, const channel_estimate& h)
+{
+    chain& ch = *d_chain;
+    r.noise_var = h.noise_var;
+    auto cr = decode_control_region(ch.c, grid, h, ch.blind, ch.bcfg);
     if (!cr.ok) {
         r.outcome = subframe_outcome::no_control;
         r.reason = cr.reason;
@@ -252,7 +347,7 @@ void downlink_receiver::process(const tracked_subframe& t)
             }
         pdsch_llrs llrs;
         if (why.empty())
-            why = ch.pdsch.receive(ch.c, r.cfi, g, ch.grid, ch.h, llrs);
+            why = ch.pdsch.receive(ch.c, r.cfi, g, grid, h, llrs);
         if (!why.empty()) {
             if (!m.pdcch_order)
                 r.reason += (r.reason.empty() ? "" : "; ") + std::string("rnti ") + std::to_string(m.rnti) +
@@ -304,6 +399,14 @@ void downlink_receiver::collect(bool)
     for (size_t i = 0; i < results.size(); i++) {
         downlink_tb t = d_meta[i];
         static_cast<dlsch_result&>(t) = std::move(results[i]);
+        if (d_o.every_ue && !is_broadcast_rnti(uint16_t(t.tb.rnti))) {
+            if (t.crc_ok)
+                d_confirmed.insert(t.tb.rnti);
+            else if (!t.duplicate && !d_confirmed.count(t.tb.rnti)) {
+                d_unconfirmed_dropped++;
+                continue;
+            }
+        }
         d_tbs.push_back(std::move(t));
     }
     d_meta.clear();
@@ -322,6 +425,7 @@ void downlink_receiver::finish()
             if (d_acq.found) {
                 d_search_reason.clear();
                 d_chain = std::make_unique<chain>(d_acq, d_o);
+                want_gpu_front_end();
                 for (const auto& t : d_chain->tracker.feed(ptr.data(), n))
                     process(t);
             } else {
@@ -331,6 +435,7 @@ void downlink_receiver::finish()
             d_search_reason = "the capture is too short to search (" + std::to_string(n) + " samples)";
         }
     }
+    flush_gpu();
     collect(true);
 }
 

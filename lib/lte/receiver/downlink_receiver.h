@@ -23,12 +23,14 @@
 #ifndef INCLUDED_GPURX_LTE_RECEIVER_DOWNLINK_RECEIVER_H
 #define INCLUDED_GPURX_LTE_RECEIVER_DOWNLINK_RECEIVER_H
 
+#include "lte/common/resource_grid.h"
 #include "lte/dlsch/dlsch_decoder.h"
 #include "lte/receiver/cell_acquisition.h"
 #include "mimo/mimo_config.h"
 
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -46,6 +48,10 @@ struct downlink_options {
     //! MIMO detector of TM3/TM4 (lib/mimo's algorithms).
     mimo::algorithm detector = mimo::algorithm::lmmse;
     dlsch_decoder_options dlsch; //!< backend, HARQ buffers, UE category
+    //! OFDM demodulation and channel estimation: "cpu", "cuda" (batches of
+    //! batch_subframes on the GPU, grid/cuda/), or "auto": on the GPU when
+    //! the DL-SCH decoder is and cuFFT loads, else on the CPU.
+    std::string front_end = "auto";
     //! Subframes whose TBs are handed to the decoder before their results
     //! are collected (the GPU decodes them in one batch).
     int batch_subframes = 10;
@@ -103,14 +109,23 @@ public:
     //! Why no cell (yet): the last search's reason.
     const std::string& search_status() const { return d_search_reason; }
     const std::string& backend_line() const { return d_dlsch->backend_line(); }
+    //! Where the front end runs, and why (one line, for a log).
+    const std::string& front_end_line() const { return d_front_line; }
     std::vector<uint16_t> active_rntis() const;
     long long samples_fed() const { return d_fed; }
+    //! Every-UE mode: failed TBs of RNTIs never confirmed by a CRC (false
+    //! PDCCH decodes), dropped.
+    long long unconfirmed_dropped() const { return d_unconfirmed_dropped; }
 
 private:
     struct chain;
     void try_acquire();
     void process(const struct tracked_subframe& t);
+    //! Control region, PDSCHs and their TBs of one demodulated subframe.
+    void decode(subframe_report r, const subframe_grid& grid, const channel_estimate& h);
+    void flush_gpu();
     void collect(bool all);
+    bool want_gpu_front_end();
 
     downlink_options d_o;
     std::unique_ptr<dlsch_decoder> d_dlsch;
@@ -122,7 +137,13 @@ private:
     std::vector<downlink_tb> d_tbs;
     std::vector<subframe_report> d_reports;
     std::vector<downlink_tb> d_meta; //!< submitted TBs' DCI details, in order
+    //! Every-UE mode: RNTIs with a TB that passed its CRC. A DCI of another
+    //! RNTI whose TB fails is taken for a false PDCCH decode: dropped and
+    //! counted, not reported as a block error.
+    std::set<int> d_confirmed;
+    long long d_unconfirmed_dropped = 0;
     int d_since_collect = 0;
+    std::string d_front_line;
 };
 
 } // namespace lte

@@ -11,7 +11,7 @@
 #include "lte/grid/ofdm_demod.h"
 
 #include <cuda_runtime_api.h>
-#include <cufft.h>
+#include "cuda/cufft_loader.h"
 
 #include <algorithm>
 #include <cstring>
@@ -118,7 +118,7 @@ void grid_gpu::state::release() noexcept
         if (s.stream)
             cudaStreamSynchronize(s.stream);
     if (have_plan)
-        cufftDestroy(plan);
+        cufft().destroy(plan);
     for (void* p : { (void*)d_fft, (void*)d_ls, (void*)d_v, (void*)d_symh, (void*)d_carry, (void*)d_crs,
                      (void*)d_factor, (void*)d_resid, (void*)d_bin, (void*)d_carry_ok })
         if (p)
@@ -225,7 +225,7 @@ grid_gpu::grid_gpu(const cell& c, int fft_size, int n_rx, int batch, int device,
         if (transforms > size_t(1 << 30))
             throw std::invalid_argument("batch=" + std::to_string(batch) + " makes too many FFTs for one plan");
         GRID_CUFFT_CHECK(
-            cufftPlanMany(&s.plan, 1, n, nullptr, 1, fft_size, nullptr, 1, fft_size, CUFFT_C2C, int(transforms)));
+            cufft().plan_many(&s.plan, 1, n, nullptr, 1, fft_size, nullptr, 1, fft_size, CUFFT_C2C, int(transforms)));
         s.have_plan = true;
         GPURX_CUDA_CHECK(cudaDeviceSynchronize()); // the tables' copies and memsets are done
     } catch (...) {
@@ -310,9 +310,9 @@ void grid_gpu::enqueue(const subframe_time& first)
     b.carry_ok = s.d_carry_ok;
 
     gpu::enqueue_cut_windows(L, b, st);
-    GRID_CUFFT_CHECK(cufftSetStream(s.plan, st));
+    GRID_CUFFT_CHECK(cufft().set_stream(s.plan, st));
     auto* fft = reinterpret_cast<cufftComplex*>(s.d_fft);
-    GRID_CUFFT_CHECK(cufftExecC2C(s.plan, fft, fft, CUFFT_FORWARD));
+    GRID_CUFFT_CHECK(cufft().exec_c2c(s.plan, fft, fft, CUFFT_FORWARD));
     gpu::enqueue_grid_and_estimate(L, b, st);
     GPURX_CUDA_CHECK(cudaEventRecord(sl.computed, st));
 
