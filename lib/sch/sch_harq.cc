@@ -142,7 +142,8 @@ void harq_pool::completed(int slot, bool crc_ok)
 
 void harq_pool::delivered_alone(const harq_request& req, bool crc_ok)
 {
-    if (crc_ok)
+    // No buffers: no HARQ state at all (every TB decoded as it comes).
+    if (crc_ok && !d_slots.empty())
         remember_delivered(key_of(req), req.ndi, req.tbs);
 }
 

@@ -27,7 +27,8 @@
 //    duplicate (its ACK was lost): reported (decision::duplicate) so that
 //    it is not delivered twice; the pool remembers the last delivered
 //    (ndi, tbs) of each of the most recent keys, as many as it has buffers
-//    (at least 64);
+//    (at least 64). A pool of 0 buffers keeps no HARQ state at all: no
+//    combining, no duplicates;
 //  - any other retransmission without a buffer (evicted, or never seen) is
 //    decoded alone: its first transmission was lost.
 #ifndef INCLUDED_GPURX_SCH_SCH_HARQ_H
@@ -82,7 +83,8 @@ public:
     //! The TB that was given \p slot has been decoded.
     void completed(int slot, bool crc_ok);
     //! A TB decoded without a buffer (slot -1) has been decoded: one that
-    //! passed is remembered, so that a duplicate of it is recognised.
+    //! passed is remembered, so that a duplicate of it is recognised
+    //! (not in a pool of 0 buffers).
     void delivered_alone(const harq_request& req, bool crc_ok);
 
     int buffers() const { return int(d_slots.size()); }

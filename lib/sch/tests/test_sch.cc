@@ -561,13 +561,19 @@ TEST(Harq, RetransmissionOfADeliveredTransportBlockIsADuplicate)
     pool.completed(d.slot, true);
     s.harq_reset = true;
     EXPECT_FALSE(pool.assign(s, p).duplicate);
-    // Without buffers (harq_buffers = 0), a TB decoded alone is remembered.
-    sch::harq_pool none(0);
+    // A TB decoded alone (its key's buffer in flight elsewhere, or evicted)
+    // is remembered too.
+    sch::harq_pool one(1);
     auto a = request(sch::DLSCH, 1000, 3000, 2, 0);
+    a.rnti = 90;
+    one.delivered_alone(sch::harq_request_of(a), true);
+    EXPECT_TRUE(one.assign(sch::harq_request_of(a), p).duplicate);
+    // Without buffers (harq_buffers = 0) there is no HARQ state: no duplicates.
+    sch::harq_pool none(0);
     d = none.assign(sch::harq_request_of(a), p);
     EXPECT_EQ(d.slot, -1);
     none.delivered_alone(sch::harq_request_of(a), true);
-    EXPECT_TRUE(none.assign(sch::harq_request_of(a), p).duplicate);
+    EXPECT_FALSE(none.assign(sch::harq_request_of(a), p).duplicate);
 }
 
 // Mixed subframes, noisy, on both backends: the CUDA decoder gives the CPU
