@@ -284,6 +284,35 @@ class qa_lte_dl_receiver(gr_unittest.TestCase):
         finally:
             cap.close()
 
+    def test_006_usrp_program_on_a_replay(self):
+        # gpurx-lte-dl --usrp's program, the radio replaced by the capture:
+        # its JSON lines are the truth's TBs (no HARQ here: no duplicates).
+        app = os.path.join(HERE, "..", "..", "apps", "gpurx_lte_dl_usrp.py")
+        cap = capture("-p 25 -x 1 -m 16 -n 30 -c 44")
+        try:
+            jsonl = os.path.join(cap.dir, "tbs.jsonl")
+            r = subprocess.run([sys.executable, "-B", app, "--replay", cap.files[0], "--rate", "%g" % cap.rate,
+                                "--backend", BACKEND, "--jsonl", jsonl, "--quiet"],
+                               capture_output=True, text=True, timeout=120)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertIn("cell 44: 25 PRB", r.stdout)
+            got = {}
+            with open(jsonl) as f:
+                for line in f:
+                    j = json.loads(line)
+                    self.assertEqual(sorted(j), sorted(["sfn", "subframe", "rnti", "tb", "tbs", "mcs", "rv", "ndi",
+                                                        "harq", "crc_ok", "payload"]))
+                    got[(j["sfn"], j["subframe"], j["rnti"], j["tb"])] = j
+            expected = expected_tbs(cap)
+            self.assertGreater(len(expected), 20)
+            for k, bits in expected.items():
+                self.assertIn(k, got)
+                self.assertTrue(got[k]["crc_ok"], k)
+                self.assertEqual(hex_bits(got[k]["payload"], len(bits)), bits, k)
+            self.assertIn("TBs: %d decoded of %d" % (len(expected), len(got)), r.stdout)
+        finally:
+            cap.close()
+
     def test_005_bad_parameters_name_themselves(self):
         cases = [
             (dict(sample_rate=5e6), "sample_rate"),
