@@ -45,7 +45,8 @@ std::unique_ptr<lte::mac_pcap_writer> open_pcap(const std::string& path)
     try {
         return std::make_unique<lte::mac_pcap_writer>(path);
     } catch (const std::exception& e) {
-        throw std::invalid_argument("pcap=\"" + path + "\": " + e.what());
+        // Its message names pcap and the path already.
+        throw std::invalid_argument(e.what());
     }
 }
 
