@@ -6,16 +6,21 @@
 // gpurx-lte-dl: every transport block of an LTE downlink capture
 // (lte_dl_options.cc's help says what it does and takes).
 #include "app_args.h"
+#include "app_output.h"
 #include "lte/output/mac_pcap.h"
 #include "lte/receiver/downlink_receiver.h"
 #include "lte_dl_options.h"
 
 #include <chrono>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <stdexcept>
+#include <string>
+#include <unistd.h>
 
 using namespace gr::gpurx;
 using namespace gr::gpurx::core::lte;
@@ -240,10 +245,44 @@ int run(const apps::lte_dl_options& o)
     return 0;
 }
 
+//! --usrp: a live cell through GNU Radio's USRP Source, in the Python
+//! program beside this one (gpurx_lte_dl_usrp.py: found beside the program,
+//! in libexec or the source tree), run with GNU Radio's Python and every
+//! argument passed through. Returns only when it cannot be run.
+int exec_usrp_program(int argc, char** argv)
+{
+    const std::string script = apps::find_script(argv[0], "gpurx_lte_dl_usrp.py", "apps");
+    const std::string py = apps::python();
+    std::vector<char*> args;
+    args.push_back(const_cast<char*>(py.c_str()));
+    args.push_back(const_cast<char*>(script.c_str()));
+    for (int i = 1; i < argc; i++)
+        args.push_back(argv[i]);
+    args.push_back(nullptr);
+    std::fflush(stdout);
+    std::fflush(stderr);
+    ::execvp(py.c_str(), args.data());
+    std::fprintf(stderr, "gpurx-lte-dl: --usrp: cannot run %s %s: %s\n", py.c_str(), script.c_str(),
+                 std::strerror(errno));
+    return 2;
+}
+
+bool wants_usrp(int argc, char** argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const std::string a = argv[i];
+        if (a == "--usrp" || a.rfind("--usrp=", 0) == 0)
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
+    if (wants_usrp(argc, argv))
+        return exec_usrp_program(argc, argv);
     try {
         const auto o = apps::parse_lte_dl_options(argc, argv);
         if (o.help) {

@@ -15,6 +15,7 @@ namespace apps {
 const char* lte_dl_help()
 {
     return R"(usage: gpurx-lte-dl --input FILE[,FILE2] [options]
+       gpurx-lte-dl --usrp ARGS --freq HZ [--gain DB] [--rate HZ] [--channels 1|2] [options]
 
 Decodes every transport block of an LTE downlink capture: cell search
 (PSS/SSS, any standard bandwidth, FDD), the MIB, PCFICH and PDCCH blind
@@ -49,6 +50,23 @@ Receiver:
                          ml, one_pass
   --front-end F          auto (default: the GPU when the decoder is on it) |
                          cpu | cuda: OFDM demodulation and channel estimation
+
+Live from a USRP (GNU Radio's USRP Source; gpurx_lte_dl_usrp.py, run with
+GNU Radio's Python, takes every option; its --help lists them all):
+  --usrp ARGS            UHD device arguments ("" the first device,
+                         "type=b200", "addr=192.168.10.2"); with it, no
+                         --input
+  --freq HZ              the downlink centre frequency
+  --gain DB              receive gain (default: the device's)
+  --rate HZ              a standard LTE rate the device gives exactly
+                         (default 30.72e6: any bandwidth)
+  --channels 1|2         receive channels (antennas)
+  --antenna, --subdev, --bandwidth, --clock-source, --time-source
+                         set only when given (an N2x0 refuses "internal")
+  --duration S           seconds to receive (default: until Ctrl-C)
+  Overflows ("O") are read from the rx_time tags: those subframes are
+  reported lost. The same --rnti, --backend, --devices, --ue-category,
+  --detector, --max-subframes, --jsonl, --pcap, --quiet and summary.
 
 Output:
   --jsonl FILE           one JSON object per decoded TB: sfn, subframe,

@@ -25,6 +25,9 @@ Blocks (each takes options=pipeline_options(...): batching, backend, GPUs):
     the gpurx-worker program; for the front end and collector programs
     (examples/scale_out_frontend.py, scale_out_collector.py):
     capture_tagger (capture.py), llr_pdu_to_int8 (C++), decoded_tb_sink
+  LTE downlink receiver (docs/lte-downlink.md): lte_dl_decoder (C++ sink: samples
+    in, every TB of the cell as messages), lte_dl_receiver (hierarchical, with
+    the counters a GUI shows)
 
 gr-fec coder objects (for fec.extended_decoder, tagged/async decoders,
 fec.bercurve_generator; one frame per call, for interoperability):
@@ -56,5 +59,6 @@ from .scale_out import (pdu_reorder, pdu_sequencer, pdu_shard_sink, worker_gate,
                         worker_heartbeat, worker_monitor)
 from .capture import capture_tagger
 from .collector import decoded_tb_sink
+from .lte_dl_receiver import lte_dl_receiver
 
 __version__ = version()

@@ -28,6 +28,7 @@ void bind_fec_coders(py::module& m);
 void bind_link(py::module& m);
 void bind_mimo_ofdm(py::module& m);
 void bind_scale_out(py::module& m);
+void bind_lte_dl_decoder(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() returns NULL on newer Pythons, hence the wrapper.
@@ -61,6 +62,7 @@ PYBIND11_MODULE(gpurx_python, m)
     bind_link(m);
     bind_mimo_ofdm(m);
     bind_scale_out(m);
+    bind_lte_dl_decoder(m);
     // ) END BINDING_FUNCTION_CALLS
     bind_generated_families(m);
 }
