@@ -57,7 +57,7 @@ for procs in $(( cores / 2 )) "$cores"; do
     wait
     end=$(date +%s.%N)
     sf=$(grep -h "^subframes:" "$out"/ours_tm3_p${procs}_*.txt | awk '{s+=$2} END {print s}')
-    ok=$(grep -h "^PDSCH:" "$out"/ours_tm3_p${procs}_*.txt | awk '{s+=$5} END {print s}')
+    ok=$(grep -h "^PDSCH:" "$out"/ours_tm3_p${procs}_*.txt | sed -n 's/.*TBs: \([0-9]*\) decoded.*/\1/p' | awk '{s+=$1} END {print s}')
     awk -v p="$procs" -v sf="$sf" -v ok="$ok" -v t0="$start" -v t1="$end" 'BEGIN {
         t = t1 - t0; printf "%d processes: %d subframes in %.2f s: %.0f subframes/s, %.2f cells in real time; TBs decoded %d\n",
         p, sf, t, sf / t, sf / t / 1000, ok }' | tee "$out/ours_tm3_p${procs}.summary"
