@@ -29,6 +29,13 @@ constexpr harq_field harq_fields[3] = {
     { "codeword", 0, 1, "an integer in 0..1" },
 };
 
+//! rnti, harq_process, codeword of a PDU as read from its metadata:
+//! present[i] false when absent (then v[i] is 0).
+struct harq_values {
+    bool present[3] = { false, false, false };
+    int64_t v[3] = { 0, 0, 0 };
+};
+
 //! The shard key of a HARQ buffer (fields in their ranges).
 uint64_t harq_shard_key(int64_t rnti, int64_t harq_process, int64_t codeword);
 

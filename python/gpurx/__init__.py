@@ -19,9 +19,10 @@ Blocks (each takes options=pipeline_options(...): batching, backend, GPUs):
     (hierarchical), burst_framer, burst_sync, packet_tagger, packet_counter,
     payload_source
   batch_copy (measures and tests the pipeline)
-  scale-out (docs/scale-out.md): pdu_sequencer, pdu_shard_sink, pdu_reorder
-    (C++ message blocks), worker_monitor, worker_gate (Python; ZMQ transport
-    by gr-zeromq), and
+  scale-out (docs/scale-out.md): pdu_sequencer, pdu_shard_sink, pdu_reorder,
+    worker_gate (C++ message blocks; worker_gate a thin Python wrapper of
+    worker_gate_block), worker_monitor (Python; ZMQ transport by
+    gr-zeromq), and
     the gpurx-worker program; for the front end and collector programs
     (examples/scale_out_frontend.py, scale_out_collector.py):
     capture_tagger (capture.py), llr_pdu_to_int8 (C++), decoded_tb_sink

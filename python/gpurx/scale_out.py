@@ -37,11 +37,11 @@ put back in order.
 - hash_ring, bounded_ring (shard_ring.py), harq_shard_key(): the hashing
   and balancing, for tests and tools.
 
-pdu_sequencer, pdu_shard_sink and pdu_reorder are C++ blocks (a few
-microseconds of CPU per PDU); worker_monitor, worker_gate and the heartbeat
-are Python message blocks (tens to a hundred microseconds per message,
-GNU Radio's Python message dispatch included); docs/scale-out.md has the
-measurements.
+pdu_sequencer, pdu_shard_sink, pdu_reorder and worker_gate's block are C++
+(a few microseconds of CPU per PDU; worker_gate is a thin Python wrapper
+around its block); worker_monitor and the heartbeat, which see a message
+per worker every interval and not per PDU, are Python message blocks;
+docs/scale-out.md has the measurements.
 """
 import os
 import re
@@ -50,6 +50,7 @@ import sys
 import threading
 import time
 import traceback
+import weakref
 
 
 import pmt
@@ -182,19 +183,6 @@ def harq_fields(meta):
     return tuple(out)
 
 
-def _harq_key(meta):
-    """(rnti, harq_process, codeword) of a PDU's metadata (codeword 0 when
-    absent), or None when rnti or harq_process is absent or a field is
-    not valid."""
-    try:
-        rnti, hp, cw = harq_fields(meta)
-    except bad_field:
-        return None
-    if rnti is None or hp is None:
-        return None
-    return (rnti, hp, cw or 0)
-
-
 _ENDPOINT_FORM = "tcp://host:port (port 1..65535), ipc://path or inproc://name"
 _TCP_HOST = re.compile(r"^(\*|[A-Za-z0-9_.\-]+|\[[0-9A-Fa-f:.]+\])$")
 
@@ -251,10 +239,6 @@ def zmq_block(who, param, endpoint, make):
 def new_instance():
     """A random 63-bit id of one worker process (its heartbeats carry it)."""
     return int.from_bytes(os.urandom(8), "big") >> 1
-
-
-def _is_pdu(msg):
-    return pmt.is_pair(msg) and pmt.is_dict(pmt.car(msg))
 
 
 class _block_thread:
@@ -501,10 +485,13 @@ def decoder_of(shard_key, n):
     return int(shard_key) % n
 
 
-class worker_gate(gr.basic_block):
-    """Between a worker's PULL and its decoders (the worker's one Python
-    block on the PDU path: each hop through a Python message handler costs
-    some 0.1 ms of CPU per PDU):
+class worker_gate:
+    """Between a worker's PULL and its decoders: a C++ block
+    (worker_gate_block, lib/blocks/scale_out over lib/scale_out/gate_router;
+    a few microseconds a PDU) under this thin wrapper, which keeps the
+    Python gate's parameters, attributes and watch() (Python decoder blocks
+    included); it stands for the block wherever one is expected
+    (to_basic_block(), msg_connect, GRC):
     - sends each PDU to one decoder: decoder_of(its "shard_key", decoders),
       the key computed from rnti, harq_process and codeword
       (harq_shard_key()) when the PDU has none; decoder 0 for a PDU with
@@ -528,6 +515,8 @@ class worker_gate(gr.basic_block):
       reported on "errors" ("bad HARQ field": field, value, expected, seq,
       worker), and, when it has a seq, a notice (cause "bad_harq_field")
       goes out on "dropped" as for a full queue; counted ("bad");
+    - whatever raises while it handles a PDU is reported on "errors"
+      ("internal error": port, error) and costs that PDU only;
     - with log_interval > 0, writes a line on stderr when started ("...:
       started, instance ..."), one every log_interval seconds with its rate
       and one when stopped.
@@ -540,7 +529,6 @@ class worker_gate(gr.basic_block):
     MAX_DECODERS = 64
 
     def __init__(self, name, decoders=1, max_queue=0, instance=None, log_interval=0.0):
-        gr.basic_block.__init__(self, "worker_gate", None, None)
         if not isinstance(name, str) or not name:
             raise ValueError("worker_gate: name must be a non-empty string, got %r" % (name,))
         if (isinstance(decoders, bool) or not isinstance(decoders, int)
@@ -556,30 +544,48 @@ class worker_gate(gr.basic_block):
                 or not 0 <= instance <= UINT64_MAX):
             raise ValueError("worker_gate: instance must be a uint64 (None: a new random one), "
                              "got %r" % (instance,))
-        if not isinstance(log_interval, (int, float)) or log_interval < 0:
+        if (isinstance(log_interval, bool) or not isinstance(log_interval, (int, float))
+                or not log_interval >= 0):
             raise ValueError("worker_gate: log_interval must be >= 0 seconds (0: no log), got %r"
                              % (log_interval,))
+        from .gpurx_python import worker_gate_block
+        self.block = worker_gate_block(name, decoders, max_queue, instance, float(log_interval))
         self.name_str = name
         self.name = pmt.intern(name)
         self.instance = instance
         self.max_queue = max_queue
         self.n = decoders
         self.log_interval = float(log_interval)
-        self._decoder_bbs = None
-        self._own_bb = None
-        self._reset = set()
-        self.passed = self.dropped = self.stale = self.bad = 0
-        self.ports = [pmt.intern("pdus%d" % i) for i in range(self.n)]
-        self._indices = [pmt.from_long(i) for i in range(self.n)]
-        self.message_port_register_in(PDUS)
-        for port in self.ports:
-            self.message_port_register_out(port)
-        if self.n == 1:
-            self.message_port_register_out(PDUS)
-        self.message_port_register_out(DROPPED)
-        self.message_port_register_out(ERRORS)
-        _set_handler(self, "pdus", self.handle)
-        self._log = _block_thread(self._log_rate, "worker gate log")
+        self._decoders = None
+
+    def to_basic_block(self):
+        return self.block.to_basic_block()
+
+    def __getattr__(self, attr):
+        # The rest of a block's methods (alias, message_subscribers, ...).
+        if attr == "block":
+            raise AttributeError(attr)
+        return getattr(self.block, attr)
+
+    @property
+    def passed(self):
+        """PDUs sent to a decoder."""
+        return self.block.passed()
+
+    @property
+    def dropped(self):
+        """PDUs dropped because max_queue PDUs waited."""
+        return self.block.dropped()
+
+    @property
+    def stale(self):
+        """PDUs dropped because they were meant for another instance."""
+        return self.block.stale()
+
+    @property
+    def bad(self):
+        """PDUs dropped for a bad HARQ field."""
+        return self.block.bad()
 
     def watch(self, decoders):
         """The decoder blocks on "pdus0" .. "pdus<n-1>", in that order (any
@@ -590,24 +596,22 @@ class worker_gate(gr.basic_block):
         if len(decoders) != self.n:
             raise ValueError("worker_gate.watch: %d decoder blocks for a gate of %d decoders"
                              % (len(decoders), self.n))
+        self.block.watch([d.to_basic_block() for d in decoders])
         self._decoders = decoders
-        self._decoder_bbs = [d.to_basic_block() for d in decoders]
+        # The log (a C++ thread) asks decoded() through a weak reference: the
+        # block holding this wrapper alive would be a cycle no collector sees.
+        me = weakref.ref(self)
+        self.block.set_decoded_source(lambda: me().decoded() if me() is not None else None)
 
     def queue(self, decoder=None):
         """PDUs waiting for the gate and, when watched, for one decoder
         (decoder None: for every decoder)."""
-        if self._own_bb is None:
-            self._own_bb = self.to_basic_block()
-        n = self._own_bb.nmsgs(PDUS)
-        if self._decoder_bbs is not None:
-            bbs = self._decoder_bbs if decoder is None else (self._decoder_bbs[decoder],)
-            n += sum(bb.nmsgs(PDUS) for bb in bbs)
-        return n
+        return self.block.queue(-1 if decoder is None else decoder)
 
     def decoded(self):
         """TBs the watched decoders have sent out (pdus_out()), or None when
         not watching decoders that count."""
-        if self._decoder_bbs is None or not all(hasattr(d, "pdus_out") for d in self._decoders):
+        if self._decoders is None or not all(hasattr(d, "pdus_out") for d in self._decoders):
             return None
         return sum(d.pdus_out() for d in self._decoders)
 
@@ -623,121 +627,7 @@ class worker_gate(gr.basic_block):
 
     def decoder_for(self, meta):
         """The index of the decoder that takes a PDU with metadata meta."""
-        if self.n == 1:
-            return 0
-        try:
-            key = _meta_int(meta, SHARD_KEY)
-        except TypeError:
-            key = None
-        if key is None:
-            harq = _harq_key(meta)
-            if harq is None:
-                return 0
-            key = harq_shard_key(*harq)
-        return decoder_of(key, self.n)
-
-    def _say(self, text):
-        sys.stderr.write("gpurx worker gate %s: %s\n" % (self.name_str, text))
-        sys.stderr.flush()
-
-    def _tally(self):
-        decoded = self.decoded()
-        return "%d passed to %d decoder(s)%s, %d dropped (queue full), %d stale%s" % (
-            self.passed, self.n, "" if decoded is None else ", %d decoded" % decoded,
-            self.dropped, self.stale, ", %d bad HARQ fields" % self.bad if self.bad else "")
-
-    def _log_rate(self):
-        last_t, last_n = time.monotonic(), 0
-        while not self._log.stop_event.wait(self.log_interval):
-            now = time.monotonic()
-            decoded = self.decoded()
-            n = self.passed if decoded is None else decoded
-            self._say("%s; %.1f TB/s %s over the last %.1f s"
-                      % (self._tally(), (n - last_n) / (now - last_t),
-                         "passed" if decoded is None else "decoded", now - last_t))
-            last_t, last_n = now, n
-
-    def start(self):
-        if self.n == 1:
-            # One decoder: publish on whichever of "pdus0" and "pdus" is
-            # connected (GRC connects "pdus").
-            bb = self.to_basic_block()
-            if (pmt.length(bb.message_subscribers(self.ports[0])) == 0
-                    and pmt.length(bb.message_subscribers(PDUS)) > 0):
-                self.ports[0] = PDUS
-        if self.log_interval > 0:
-            self._say("started, instance %016x, %d decoder(s), max_queue %d%s"
-                      % (self.instance, self.n, self.max_queue,
-                         "" if self._decoder_bbs is not None else " (the gate's own queue)"))
-            self._log.start()
-        return True
-
-    def stop(self):
-        if self.log_interval > 0:
-            self._log.stop()
-            self._say("stopped, " + self._tally())
-        return True
-
-    def handle(self, msg):
-        if not _is_pdu(msg):
-            self.message_port_pub(self.ports[0], msg)  # the decoder reports it
-            return
-        meta = pmt.car(msg)
-        try:
-            instance = _meta_int(meta, INSTANCE)
-        except TypeError:
-            instance = None
-        if instance is not None and instance != self.instance:
-            self.stale += 1
-            if self.stale == 1 or self.stale % 1000 == 0:
-                sys.stderr.write("gpurx-worker %s: %d PDU(s) meant for a previous instance at this "
-                                 "endpoint dropped\n" % (self.name_str, self.stale))
-                sys.stderr.flush()
-            return
-        try:
-            harq_fields(meta)
-        except bad_field as e:
-            self._drop_bad(meta, e)
-            return
-        i = self.decoder_for(meta)
-        meta = pmt.dict_add(pmt.dict_add(meta, WORKER, self.name), DECODER, self._indices[i])
-        if self.max_queue and self.queue(i) >= self.max_queue:
-            self.dropped += 1
-            key = _harq_key(meta)
-            if key is not None:
-                self._reset.add(key)
-            notice = pmt.dict_add(meta, DROPPED, pmt.intern("worker_queue_full"))
-            self.message_port_pub(DROPPED, pmt.cons(notice, pmt.init_u8vector(0, [])))
-            return
-        if self._reset:
-            key = _harq_key(meta)
-            if key in self._reset:
-                self._reset.discard(key)
-                meta = pmt.dict_add(meta, HARQ_RESET, pmt.PMT_T)
-        self.passed += 1
-        self.message_port_pub(self.ports[i], pmt.cons(meta, pmt.cdr(msg)))
-
-    def _drop_bad(self, meta, e):
-        """Drops a PDU whose HARQ field e names is not valid (no decoder
-        would take it; its shard key cannot be computed): reported on
-        "errors", and a notice on "dropped" (cause "bad_harq_field") so
-        that the collector reports its seq at once instead of waiting for
-        it."""
-        self.bad += 1
-        seq = _seq_of(meta)
-        self.message_port_pub(ERRORS, e.report(seq=seq, worker=self.name_str))
-        if seq is not None:
-            notice = pmt.dict_add(pmt.dict_add(meta, WORKER, self.name), DROPPED,
-                                  pmt.intern("bad_harq_field"))
-            self.message_port_pub(DROPPED, pmt.cons(notice, pmt.init_u8vector(0, [])))
-
-
-def _seq_of(meta):
-    """meta's "seq", or None when absent or not an integer."""
-    try:
-        return _meta_int(meta, SEQ)
-    except TypeError:
-        return None
+        return self.block.decoder_for(meta)
 
 
 def _worker_gate(name, instance, decoders, max_queue):
@@ -899,8 +789,8 @@ class worker_flowgraph(gr.top_block):
     each PDU to a decoder by its HARQ shard key: worker_gate, watching the
     decoders) -> one or
     more lte_sch_decoder_pdu -> zeromq.push_msg_sink (connects to send,
-    where the collector binds; the gate's drop notices go there too): one
-    Python block, the rest C++. With heartbeat (a ZMQ endpoint), a
+    where the collector binds; the gate's drop notices go there too): C++
+    blocks all along the PDU path. With heartbeat (a ZMQ endpoint), a
     zeromq.pub_msg_sink there (connecting, or binding with heartbeat_bind)
     publishes a heartbeat every heartbeat_interval_ms (the front end's
     worker_monitor takes them). decoded(), dropped(), stale() count PDUs;

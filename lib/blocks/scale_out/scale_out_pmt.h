@@ -13,6 +13,7 @@
 #define INCLUDED_GPURX_BLOCKS_SCALE_OUT_PMT_H
 
 #include "scale_out/harq_key.h"
+#include "scale_out/meta_int.h"
 #include <gnuradio/basic_block.h>
 #include <pmt/pmt.h>
 #include <cstdint>
@@ -36,13 +37,6 @@ inline const pmt::pmt_t& dropped() { static const pmt::pmt_t v = pmt::mp("droppe
 inline const pmt::pmt_t& worker() { static const pmt::pmt_t v = pmt::mp("worker"); return v; }
 inline const pmt::pmt_t& reason() { static const pmt::pmt_t v = pmt::mp("reason"); return v; }
 } // namespace keys
-
-//! A metadata integer: absent, not an integer, or its value (a uint64 or
-//! a long, as __int128).
-struct meta_int {
-    enum kind_t { absent, ill_typed, ok } kind = absent;
-    __int128 value = 0;
-};
 
 inline meta_int read_int(const pmt::pmt_t& v)
 {
@@ -129,13 +123,9 @@ struct bad_field {
     }
 };
 
-//! rnti, harq_process, codeword of a PDU's metadata: present[i] false when
-//! absent; false and *bad set on the first one there but not valid.
-struct harq_values {
-    bool present[3] = { false, false, false };
-    int64_t v[3] = { 0, 0, 0 };
-};
-
+//! rnti, harq_process, codeword of a PDU's metadata (harq_values:
+//! present[i] false when absent); false and bad set on the first one there
+//! but not valid.
 inline bool read_harq(const pmt::pmt_t& meta, harq_values& out, bad_field& bad)
 {
     static const pmt::pmt_t names[3] = { pmt::mp("rnti"), pmt::mp("harq_process"),

@@ -18,7 +18,11 @@ namespace py = pybind11;
 #include <gnuradio/gpurx/pdu_reorder.h>
 #include <gnuradio/gpurx/pdu_sequencer.h>
 #include <gnuradio/gpurx/pdu_shard_sink.h>
+#include <gnuradio/gpurx/worker_gate.h>
 
+#include <pmt/pmt.h>
+
+#include <memory>
 #include <stdexcept>
 
 namespace {
@@ -180,5 +184,54 @@ void bind_scale_out(py::module& m)
                  py::arg("instance"), py::arg("cause") = "restart_endpoint()")
             .def("set_lane_sink", &cls::set_lane_sink, py::arg("endpoint"), py::arg("block"),
                  py::arg("port"));
+    }
+    {
+        // The C++ block under python/gpurx/scale_out.py's worker_gate (which
+        // checks the parameters as the Python gate did, and watches Python
+        // decoder blocks): its per-PDU path.
+        using cls = ::gr::gpurx::worker_gate;
+        py::class_<cls, gr::block, gr::basic_block, std::shared_ptr<cls>>(
+            m, "worker_gate_block",
+            "The C++ block of gpurx.worker_gate (use that): routes each PDU to a decoder by its\n"
+            "HARQ shard key, drops stale PDUs and those beyond max_queue (docs/scale-out.md).")
+            .def(py::init(&cls::make), py::arg("name"), py::arg("decoders") = 1,
+                 py::arg("max_queue") = 0, py::arg("instance") = 0, py::arg("log_interval") = 0.0)
+            .def("worker_name", &cls::worker_name)
+            .def("instance", &cls::instance)
+            .def("decoders", &cls::decoders)
+            .def("max_queue", &cls::max_queue)
+            .def("log_interval", &cls::log_interval)
+            .def("passed", &cls::passed)
+            .def("dropped", &cls::dropped)
+            .def("stale", &cls::stale)
+            .def("bad", &cls::bad)
+            .def("watch", &cls::watch, py::arg("decoders"))
+            .def("watching", &cls::watching)
+            .def("queue", &cls::queue, py::arg("decoder") = -1)
+            .def("decoder_for", &cls::decoder_for, py::arg("meta"))
+            .def("inject_fault", &cls::inject_fault, py::arg("what"))
+            .def("set_decoded_source",
+                 [](cls& self, const py::object& fn) {
+                     if (fn.is_none()) {
+                         self.set_decoded_source(nullptr);
+                         return;
+                     }
+                     // Called from the block's log thread: the GIL is taken
+                     // around the call and around the callable's release.
+                     std::shared_ptr<py::object> held(new py::object(fn), [](py::object* o) {
+                         py::gil_scoped_acquire gil;
+                         delete o;
+                     });
+                     self.set_decoded_source([held]() -> int64_t {
+                         py::gil_scoped_acquire gil;
+                         try {
+                             py::object r = (*held)();
+                             return r.is_none() ? -1 : r.cast<int64_t>();
+                         } catch (const std::exception&) {
+                             return -1;
+                         }
+                     });
+                 },
+                 py::arg("decoded"));
     }
 }
