@@ -167,16 +167,13 @@ void dlsch_decoder::collect(bool block)
 {
     while (const auto* f = d_pipe->front(block)) {
         block = false;
-        // Frames leave in submission order: the first pending one that is
+        // Frames leave in submission order: the next pending one that is
         // in the pipeline and not done.
-        pending* e = nullptr;
-        for (auto& p : d_pending)
-            if (!p->done && p->res.decoded) {
-                e = p.get();
-                break;
-            }
-        if (!e)
+        while (d_head < d_pending.size() && (d_pending[d_head]->done || !d_pending[d_head]->res.decoded))
+            d_head++;
+        if (d_head == d_pending.size())
             throw std::logic_error("dlsch_decoder: a frame left that was not pending");
+        pending* e = d_pending[d_head].get();
         const auto* r = f->result_as<sch::frame_result>();
         const bool ok = !f->rejected && r && r->crc_ok == 1;
         e->res.crc_ok = ok;
@@ -207,6 +204,7 @@ std::vector<dlsch_result> dlsch_decoder::take()
         out.push_back(std::move(p->res));
     }
     d_pending.clear();
+    d_head = 0;
     return out;
 }
 

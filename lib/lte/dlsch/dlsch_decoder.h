@@ -113,6 +113,7 @@ private:
     sch::harq_pool d_harq;
     std::map<key, int> d_first_tbs; //!< the TBS of each process's current TB
     std::vector<std::unique_ptr<pending>> d_pending; //!< in submission order
+    size_t d_head = 0; //!< d_pending's first entry that may be in the pipeline
     uint64_t d_next = 0;
 };
 

@@ -77,8 +77,7 @@ struct downlink_receiver::chain {
     bool lost_track = false;
 #ifdef GPURX_HAVE_CUDA
     // The GPU front end: subframes staged until a batch is full.
-    std::unique_ptr<grid_gpu> gpu;
-    std::vector<cf> staged;                //!< [b][rx][15 N]
+    std::unique_ptr<grid_gpu> gpu;          //!< its pinned staging holds [b][rx][15 N]
     std::vector<subframe_report> pending; //!< the staged subframes' reports
     std::vector<subframe_grid> grids;
     std::vector<channel_estimate> ests;
@@ -146,9 +145,6 @@ bool downlink_receiver::want_gpu_front_end()
     try {
         const int device = d_o.dlsch.devices == "all" ? 0 : std::atoi(d_o.dlsch.devices.c_str());
         d_chain->gpu = std::make_unique<grid_gpu>(d_chain->c, d_chain->fft_size, d_o.n_rx, d_o.batch_subframes, device);
-        d_chain->staged.assign(size_t(d_o.batch_subframes) * size_t(d_o.n_rx) *
-                                   size_t(d_chain->demod.subframe_samples()),
-                               cf(0.0f, 0.0f));
         d_front_line = "front end: CUDA device " + std::to_string(device) + ", batches of " +
                        std::to_string(d_o.batch_subframes) + " subframes";
         return true;
@@ -262,8 +258,10 @@ void downlink_receiver::process(const tracked_subframe& t)
         // Consecutive subframes fill a batch; anything else flushes it first.
         if (!ch.pending.empty() && ch.pending.back().index + 1 != r.index)
             flush_gpu();
+        // Straight into the GPU's pinned staging (no batch is in flight
+        // between flushes: flush_gpu() collects the one it starts).
         const size_t per = size_t(ch.demod.subframe_samples());
-        cf* dst = ch.staged.data() + ch.pending.size() * size_t(d_o.n_rx) * per;
+        cf* dst = ch.gpu->staging() + ch.pending.size() * size_t(d_o.n_rx) * per;
         for (int a = 0; a < d_o.n_rx; a++)
             std::copy(t.rx[size_t(a)].begin(), t.rx[size_t(a)].begin() + std::ptrdiff_t(per), dst + size_t(a) * per);
         ch.pending.push_back(r);
@@ -294,9 +292,11 @@ void downlink_receiver::flush_gpu()
     const size_t n = ch.pending.size();
     const size_t per = size_t(d_o.n_rx) * size_t(ch.demod.subframe_samples());
     // A partial batch: the rest zeros, whose estimates fail and are not used.
-    std::fill(ch.staged.begin() + std::ptrdiff_t(n * per), ch.staged.end(), cf(0.0f, 0.0f));
+    cf* staged = ch.gpu->staging();
+    std::fill(staged + n * per, staged + size_t(d_o.batch_subframes) * per, cf(0.0f, 0.0f));
     const auto& first = ch.pending.front();
-    ch.gpu->run(ch.staged.data(), subframe_time{ first.sfn, first.subframe }, ch.grids, ch.ests, &ch.ok);
+    ch.gpu->submit_staged(subframe_time{ first.sfn, first.subframe });
+    ch.gpu->collect(ch.grids, ch.ests, &ch.ok);
     std::vector<subframe_report> batch;
     batch.swap(ch.pending);
     for (size_t i = 0; i < n; i++) {

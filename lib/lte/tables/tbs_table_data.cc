@@ -6,9 +6,9 @@
 // The numbers of 3GPP TS 36.213 Table 7.1.7.2.1-1 (I_TBS 0..33, N_PRB
 // 1..110, one layer) and of the one-layer to N-layer translation Tables
 // 7.1.7.2.2-1, 7.1.7.2.4-1 and 7.1.7.2.5-1 (TBS_L1 1544..75376, 1032..75376,
-// 776..75376). Data only, as published (ETSI TS 136 213): I_TBS 0..26 are
-// the rows the BER app has carried and tested (taken from OpenAirInterface's
-// copy, compared with srsRAN 4G's); I_TBS 27..33 (Release 12, the 256-QAM
+// 776..75376). Data only, as published (ETSI TS 136 213): I_TBS 0..26 from
+// OpenAirInterface's copy, compared with srsRAN 4G's (gpurx-lte-ber's table
+// before it used this one); I_TBS 27..33 (Release 12, the 256-QAM
 // MCS table) from srsRAN 4G's copy of V12.13.0; the translation tables from
 // the IMTAphy simulator's copy of V10.1.0. tests/test_lte_tables.cc checks
 // their structure: every size is one 36.212 segmentation takes without

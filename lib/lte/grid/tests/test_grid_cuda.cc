@@ -52,29 +52,6 @@ using gr::gpurx::core::lte::gpu::device_cf;
 
 namespace {
 
-struct bw_cell {
-    int n_prb, cell_id;
-};
-const bw_cell cases[] = { { 6, 0 }, { 25, 5 }, { 100, 301 } };
-
-std::string gen_args(const bw_cell& bc, int ports, int n, const std::string& extra = "")
-{
-    std::string a = "-p " + std::to_string(bc.n_prb) + " -c " + std::to_string(bc.cell_id) + " -n " +
-                    std::to_string(n) + " -m 9";
-    a += ports == 1 ? " -x 1 -a 1" : " -x 2 -a 2";
-    return a + " " + extra;
-}
-
-const lte_capture& cached_capture(const std::string& args, lte_rx_setup setup)
-{
-    static std::map<std::pair<std::string, int>, lte_capture> cache;
-    const auto key = std::make_pair(args, int(setup));
-    auto it = cache.find(key);
-    if (it == cache.end())
-        it = cache.emplace(key, generate_lte_capture(args, setup)).first;
-    return it->second;
-}
-
 //! Samples of subframes first..first+count-1, as grid_gpu takes them:
 //! [subframe][antenna][subframe_samples].
 std::vector<cf> batch_samples(const std::vector<std::vector<cf>>& rx, int samples, int first, int count)
