@@ -33,8 +33,46 @@ axis_demapper::axis_demapper(modulation m, bool exact)
     }
 }
 
+namespace {
+
+// demap_scaled's max-log arithmetic with the bits per axis known at compile
+// time: the same operations in the same order (so the same LLRs, bit for
+// bit), unrolled and without branches, for the receivers' per-RE loops.
+template <int K>
+void max_log_axes(const float* amp, std::complex<float> y, float inv, float* llr)
+{
+    constexpr int levels = 1 << K;
+    for (int axis = 0; axis < 2; axis++) {
+        const float v = axis ? y.imag() : y.real();
+        float min0[K], min1[K];
+        for (int j = 0; j < K; j++)
+            min0[j] = min1[j] = std::numeric_limits<float>::infinity();
+        for (int p = 0; p < levels; p++) {
+            const float e = v - amp[p];
+            const float d = e * e;
+            for (int j = 0; j < K; j++) {
+                float& m = (p >> (K - 1 - j)) & 1 ? min1[j] : min0[j];
+                m = d < m ? d : m;
+            }
+        }
+        for (int j = 0; j < K; j++)
+            llr[2 * j + axis] = (min0[j] - min1[j]) * inv;
+    }
+}
+
+} // namespace
+
 void axis_demapper::demap_scaled(std::complex<float> y, float inv, float* llr) const
 {
+    if (!d_exact) {
+        switch (d_bits) {
+        case 2: return max_log_axes<1>(d_amp.data(), y, inv, llr);
+        case 4: return max_log_axes<2>(d_amp.data(), y, inv, llr);
+        case 6: return max_log_axes<3>(d_amp.data(), y, inv, llr);
+        case 8: return max_log_axes<4>(d_amp.data(), y, inv, llr);
+        default: break;
+        }
+    }
     const int k = d_bits / 2;
     for (int axis = 0; axis < 2; axis++) {
         const float v = axis ? y.imag() : y.real();

@@ -10,6 +10,7 @@
 #include "turbo/turbo_implementations.h"
 
 #include <algorithm>
+#include <new>
 #include <stdexcept>
 
 namespace gr {
@@ -31,7 +32,12 @@ sch_cpu_kernel::sch_cpu_kernel(const sch_config& cfg) : d_cfg(cfg)
     d_cfg.validate();
     d_turbo_a = turbo_cpu(d_cfg.turbo_for(true));
     d_turbo_b = turbo_cpu(d_cfg.turbo_for(false));
-    d_soft.assign(size_t(d_cfg.harq_buffers) * d_cfg.soft_buffer_llrs(), 0);
+    const size_t n = size_t(d_cfg.harq_buffers) * d_cfg.soft_buffer_llrs();
+    if (n > 0) {
+        d_soft.reset(static_cast<int16_t*>(std::calloc(n, sizeof(int16_t))));
+        if (!d_soft)
+            throw std::bad_alloc();
+    }
 }
 
 size_t sch_cpu_kernel::scratch_bytes(size_t max_frames) const
@@ -79,7 +85,7 @@ void sch_cpu_kernel::run(const batch_view& b, worker_pool& pool)
     }
     const size_t llrs = d_cfg.soft_buffer_llrs();
     auto soft_of = [&](const sch::frame_params& p, int r) -> int16_t* {
-        return p.harq_slot >= 0 ? d_soft.data() + size_t(p.harq_slot) * llrs + size_t(r) * sch::MAX_CB_LLRS
+        return p.harq_slot >= 0 ? d_soft.get() + size_t(p.harq_slot) * llrs + size_t(r) * sch::MAX_CB_LLRS
                                 : nullptr;
     };
     auto staged = [&](size_t i) {

@@ -15,6 +15,7 @@
 #include "sch/sch_config.h"
 #include "sch/sch_rate_match.h"
 
+#include <cstdlib>
 #include <memory>
 #include <vector>
 
@@ -36,7 +37,10 @@ private:
     sch_config d_cfg;
     std::unique_ptr<cpu_kernel> d_turbo_a; //!< TBs of one code block (CRC24A stop)
     std::unique_ptr<cpu_kernel> d_turbo_b; //!< the others (CRC24B stop)
-    std::vector<int16_t> d_soft;           //!< harq_buffers x soft_buffer_llrs()
+    //! harq_buffers x soft_buffer_llrs(), zero. calloc'd rather than a
+    //! vector: a large calloc gets the kernel's zero pages, so a pool sized
+    //! for many UEs costs nothing until its buffers are used.
+    std::unique_ptr<int16_t, void (*)(void*)> d_soft{ nullptr, std::free };
     sch::circular_order_cache d_orders;
     sch::cb_list d_cbs;
 };

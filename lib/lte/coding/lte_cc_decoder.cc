@@ -137,6 +137,28 @@ cc_crc16_result tail_biting_decoder::decode_with_crc16(const float* e_llr, int E
     return r;
 }
 
+float tail_biting_decoder::correlation(const uint8_t* bits, int K, const float* e_llr, int E)
+{
+    check_K(K);
+    if (E < 1)
+        throw std::invalid_argument("E=" + std::to_string(E) + " is not positive");
+    const size_t n = size_t(3) * K;
+    if (d_reencoded.size() < n)
+        d_reencoded.resize(n);
+    cc_encode(bits, K, d_reencoded.data());
+    const std::vector<int>& pattern = pattern_of(K);
+    // e_k = d[pattern[k mod 3K]] (lte_cc.h); s_k = +1 for bit 1.
+    float dot = 0.0f, energy = 0.0f;
+    for (int k = 0, j = 0; k < E; k++, j = (j + 1 == int(n)) ? 0 : j + 1) {
+        const float l = std::isfinite(e_llr[k]) ? e_llr[k] : 0.0f;
+        dot += d_reencoded[size_t(pattern[size_t(j)])] ? l : -l;
+        energy += l * l;
+    }
+    if (!(energy > 0.0f) || !std::isfinite(energy))
+        return 0.0f;
+    return float(double(dot) / std::sqrt(double(E) * double(energy)));
+}
+
 namespace {
 tail_biting_decoder& thread_decoder()
 {
@@ -150,6 +172,11 @@ viterbi_path cc_decode(const float* d_llr, int K, uint8_t* bits) { return thread
 cc_crc16_result cc_decode_with_crc16(const float* e_llr, int E, int payload_bits, uint8_t* bits)
 {
     return thread_decoder().decode_with_crc16(e_llr, E, payload_bits, bits);
+}
+
+float cc_correlation(const uint8_t* bits, int K, const float* e_llr, int E)
+{
+    return thread_decoder().correlation(bits, K, e_llr, E);
 }
 
 } // namespace lte

@@ -89,6 +89,14 @@ public:
      */
     cc_crc16_result decode_with_crc16(const float* e_llr, int E, int payload_bits, uint8_t* bits);
 
+    /*!
+     * How well \p K decoded bits (payload and parity, as decode_with_crc16
+     * writes them) explain the \p E soft bits \p e_llr they were decoded
+     * from: reencoded_correlation's value, with this decoder's cached rate
+     * matching pattern and buffers (no allocation once K has been seen).
+     */
+    float correlation(const uint8_t* bits, int K, const float* e_llr, int E);
+
     cc_backend backend() const { return d_backend; }
     //! The Viterbi decoder's registry name ("cpu-simd", "cpu-reference").
     const char* decoder_name() const;
@@ -106,6 +114,7 @@ private:
     std::vector<float> d_ext_llr; // wrap_around: the extended frame
     std::vector<uint8_t> d_ext_bits;
     std::vector<float> d_llr;                   // 3K, finite
+    std::vector<uint8_t> d_reencoded;           // correlation: 3K coded bits
     std::vector<std::vector<int>> d_patterns;   // [K], empty until met
 };
 
@@ -116,6 +125,7 @@ private:
  */
 viterbi_path cc_decode(const float* d_llr, int K, uint8_t* bits);
 cc_crc16_result cc_decode_with_crc16(const float* e_llr, int E, int payload_bits, uint8_t* bits);
+float cc_correlation(const uint8_t* bits, int K, const float* e_llr, int E);
 
 } // namespace lte
 } // namespace core

@@ -13,7 +13,7 @@ namespace lte {
 
 control_region_result decode_control_region(const cell& c, const subframe_grid& g, const channel_estimate& h,
                                             pdcch_blind_decoder& decoder, const blind_config& cfg,
-                                            float min_cfi_correlation)
+                                            float min_cfi_correlation, float gate_sigmas)
 {
     control_region_result r;
     r.pcfich = decode_pcfich(c, g, h);
@@ -23,7 +23,9 @@ control_region_result decode_control_region(const cell& c, const subframe_grid& 
     }
     r.layout = make_control_layout(c, r.pcfich.cfi);
     r.cce_llr = pdcch_cce_llrs(r.layout, g, h);
-    r.dcis = decoder.decode(r.layout, r.cce_llr.data(), g.time.subframe, cfg);
+    r.cce_power = pdcch_cce_power(r.layout, g, h);
+    r.n_rx = g.n_rx;
+    r.dcis = decoder.decode(r.layout, r.cce_llr.data(), g.time.subframe, cfg, r.gate(gate_sigmas));
     r.ok = true;
     return r;
 }

@@ -29,17 +29,27 @@ struct control_region_result {
     std::string reason;
     control_layout layout;      //!< of the decoded CFI
     std::vector<float> cce_llr; //!< 72 per CCE
+    std::vector<float> cce_power; //!< per CCE, pdcch_cce_power (empty: no noise estimate)
+    //! The blind decoders' gate on cce_power (sigmas from the caller); none
+    //! without a noise estimate.
+    cce_power_gate gate(float sigmas) const
+    {
+        return { cce_power.empty() ? nullptr : cce_power.data(), n_rx, sigmas };
+    }
+    int n_rx = 1;
     std::vector<dci_message> dcis;
 };
 
 /*!
  * Decodes the control region of the grid's subframe. A PCFICH whose best
  * codeword correlates below \p min_cfi_correlation (nothing there, or
- * noise) gives ok = false with the reason.
+ * noise) gives ok = false with the reason. PDCCH candidates on CCEs that
+ * hold no more power than noise are not decoded (cce_power_gate with
+ * \p gate_sigmas; 0 decodes every one).
  */
 control_region_result decode_control_region(const cell& c, const subframe_grid& g, const channel_estimate& h,
                                             pdcch_blind_decoder& decoder, const blind_config& cfg,
-                                            float min_cfi_correlation = 0.3f);
+                                            float min_cfi_correlation = 0.3f, float gate_sigmas = 2.0f);
 
 } // namespace lte
 } // namespace core

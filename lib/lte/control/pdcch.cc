@@ -7,6 +7,7 @@
 #include "lte/control/control_demap.h"
 #include "sch/lte_scrambling.h"
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -30,6 +31,31 @@ std::vector<float> pdcch_cce_llrs(const control_layout& lay, const subframe_grid
         if (scr[i])
             llr[i] = -llr[i];
     return llr;
+}
+
+std::vector<float> pdcch_cce_power(const control_layout& lay, const subframe_grid& g, const channel_estimate& h)
+{
+    const float n0 = h.noise_var;
+    if (!(n0 > 0.0f) || !std::isfinite(n0) || g.n_rx < 1)
+        return {};
+    std::vector<float> power(size_t(lay.n_cce), 0.0f);
+    const size_t plane = size_t(g.n_symbols) * size_t(g.n_sc);
+    if (lay.cce_re.size() < size_t(36) * size_t(lay.n_cce) || g.re.size() < size_t(g.n_rx) * plane)
+        throw std::invalid_argument("control layout or grid smaller than its dimensions say");
+    for (int n = 0; n < lay.n_cce; n++) {
+        double sum = 0.0;
+        for (int a = 0; a < g.n_rx; a++) {
+            const cf* rx = &g.re[size_t(a) * plane];
+            for (int i = 0; i < 36; i++) {
+                const size_t off = size_t(lay.cce_re[size_t(36 * n + i)]);
+                if (off < plane)
+                    sum += double(std::norm(rx[off]));
+            }
+        }
+        const double p = sum / (36.0 * g.n_rx * double(n0));
+        power[size_t(n)] = std::isfinite(p) ? float(p) : 0.0f;
+    }
+    return power;
 }
 
 } // namespace lte

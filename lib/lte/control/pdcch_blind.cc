@@ -17,22 +17,22 @@ namespace lte {
 
 float reencoded_correlation(const uint8_t* bits, int K, const float* llr, int E)
 {
-    std::vector<uint8_t> d(static_cast<size_t>(3 * K)), e(static_cast<size_t>(E));
-    cc_encode(bits, K, d.data());
-    cc_rate_match(d.data(), K, E, e.data());
-    double dot = 0.0, energy = 0.0;
-    for (int i = 0; i < E; i++) {
-        const double l = std::isfinite(llr[i]) ? llr[i] : 0.0;
-        dot += e[size_t(i)] ? l : -l;
-        energy += l * l;
-    }
-    if (!(energy > 0.0))
-        return 0.0f;
-    return float(dot / std::sqrt(double(E) * energy));
+    return cc_correlation(bits, K, llr, E);
+}
+
+bool cce_power_gate::passes(int ncce, int agg) const
+{
+    if (power == nullptr || !(sigmas > 0.0f))
+        return true;
+    float sum = 0.0f;
+    for (int n = ncce; n < ncce + agg; n++)
+        sum += power[n];
+    const float mean = sum / float(agg);
+    return mean >= 1.0f + sigmas / std::sqrt(36.0f * float(agg) * float(std::max(1, n_rx)));
 }
 
 void pdcch_blind_decoder::run(const float* cce_llr, int n_cce, const std::vector<pdcch_job>& jobs,
-                              pdcch_job_results& out)
+                              pdcch_job_results& out, const cce_power_gate& gate)
 {
     int max_bits = 0;
     for (const auto& j : jobs)
@@ -45,12 +45,17 @@ void pdcch_blind_decoder::run(const float* cce_llr, int n_cce, const std::vector
         const pdcch_job& job = jobs[j];
         if (job.ncce < 0 || job.agg < 1 || job.ncce + job.agg > n_cce || job.payload_bits < 1)
             continue;
+        if (!gate.passes(job.ncce, job.agg)) {
+            d_jobs_gated++;
+            continue;
+        }
+        d_jobs_run++;
         const float* llr = cce_llr + size_t(72 * job.ncce);
         const int E = 72 * job.agg, K = job.payload_bits + 16;
         uint8_t* bits = &out.bits[j * size_t(max_bits)];
         const cc_crc16_result r = d_decoder.decode_with_crc16(llr, E, job.payload_bits, bits);
         out.crc_xor[j] = r.crc_xor;
-        out.correlation[j] = reencoded_correlation(bits, K, llr, E);
+        out.correlation[j] = d_decoder.correlation(bits, K, llr, E);
     }
 }
 
@@ -91,7 +96,8 @@ std::vector<dci_message> drop_overlapping_decodes(std::vector<scored_dci> found)
 }
 
 std::vector<dci_message> pdcch_blind_decoder::decode(const control_layout& lay, const float* cce_llr,
-                                                      int subframe, const blind_config& cfg)
+                                                      int subframe, const blind_config& cfg,
+                                                      const cce_power_gate& gate)
 {
     const dci_sizes sizes = dci_payload_sizes(lay.c);
     const int size_01a = sizes.of(dci_format::f1a), size_1c = sizes.of(dci_format::f1c);
@@ -121,7 +127,7 @@ std::vector<dci_message> pdcch_blind_decoder::decode(const control_layout& lay, 
         wants.push_back(w.second);
     }
     pdcch_job_results res;
-    run(cce_llr, lay.n_cce, jobs, res);
+    run(cce_llr, lay.n_cce, jobs, res, gate);
 
     auto format_of_ue_size = [&](int s) {
         for (dci_format f : cfg.ue_formats)

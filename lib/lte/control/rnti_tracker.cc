@@ -60,7 +60,8 @@ std::vector<uint16_t> rnti_tracker::seen_rntis() const
     return v;
 }
 
-std::vector<tracked_dci> rnti_tracker::process(const control_layout& lay, const float* cce_llr, int subframe)
+std::vector<tracked_dci> rnti_tracker::process(const control_layout& lay, const float* cce_llr, int subframe,
+                                               const cce_power_gate& gate)
 {
     const dci_sizes sizes = dci_payload_sizes(lay.c);
     const int size_01a = sizes.of(dci_format::f1a), size_1c = sizes.of(dci_format::f1c);
@@ -83,7 +84,7 @@ std::vector<tracked_dci> rnti_tracker::process(const control_layout& lay, const 
         in_common.push_back(w.second);
     }
     pdcch_job_results res;
-    d_decoder.run(cce_llr, lay.n_cce, jobs, res);
+    d_decoder.run(cce_llr, lay.n_cce, jobs, res, gate);
 
     auto format_of_ue_size = [&](int s, bool& ok) {
         for (dci_format f : d_cfg.ue_formats)

@@ -62,7 +62,9 @@ public:
      * One subframe: the DCIs that pass the checks (broadcast ones and those
      * of candidate or active C-RNTIs), counting each RNTI's sighting.
      */
-    std::vector<tracked_dci> process(const control_layout& lay, const float* cce_llr, int subframe);
+    std::vector<tracked_dci> process(const control_layout& lay, const float* cce_llr, int subframe,
+                                     const cce_power_gate& gate = {});
+    const pdcch_blind_decoder& decoder() const { return d_decoder; }
 
     //! An RNTI known from elsewhere: active at once.
     void add_rnti(uint16_t rnti);

@@ -45,6 +45,8 @@ void downlink_options::validate() const
         throw std::invalid_argument("front_end=" + front_end + " is not auto, cpu or cuda");
     if (!(search_ms >= 10.0 && search_ms <= 1000.0))
         throw std::invalid_argument("search_ms=" + std::to_string(search_ms) + " is outside 10..1000");
+    if (!(pdcch_gate_sigmas >= 0.0f && pdcch_gate_sigmas <= 100.0f))
+        throw std::invalid_argument("pdcch_gate_sigmas=" + std::to_string(pdcch_gate_sigmas) + " is outside 0..100");
 }
 
 const char* subframe_outcome_name(subframe_outcome o)
@@ -315,7 +317,7 @@ void downlink_receiver::decode(subframe_report r, const subframe_grid& grid, con
 {
     chain& ch = *d_chain;
     r.noise_var = h.noise_var;
-    auto cr = decode_control_region(ch.c, grid, h, ch.blind, ch.bcfg);
+    auto cr = decode_control_region(ch.c, grid, h, ch.blind, ch.bcfg, 0.3f, d_o.pdcch_gate_sigmas);
     if (!cr.ok) {
         r.outcome = subframe_outcome::no_control;
         r.reason = cr.reason;
@@ -325,7 +327,7 @@ void downlink_receiver::decode(subframe_report r, const subframe_grid& grid, con
     r.cfi = cr.pcfich.cfi;
     std::vector<dci_message> dcis;
     if (ch.rntis) {
-        for (auto& td : ch.rntis->process(cr.layout, cr.cce_llr.data(), r.subframe))
+        for (auto& td : ch.rntis->process(cr.layout, cr.cce_llr.data(), r.subframe, cr.gate(d_o.pdcch_gate_sigmas)))
             dcis.push_back(std::move(td.msg));
     } else {
         dcis = std::move(cr.dcis);

@@ -58,6 +58,10 @@ struct downlink_options {
     //! Samples a cell search looks at (4 radio frames: the MIB can be
     //! combined over a whole PBCH period).
     double search_ms = 40.0;
+    //! PDCCH candidates whose CCEs hold no more power than noise are not
+    //! decoded (control/pdcch_blind.h, cce_power_gate): this many standard
+    //! deviations of the noise-only power above it. 0 decodes every one.
+    float pdcch_gate_sigmas = 2.0f;
 
     //! Throws std::invalid_argument naming the bad field.
     void validate() const;

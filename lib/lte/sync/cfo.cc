@@ -5,6 +5,9 @@
  */
 #include "lte/sync/cfo.h"
 
+#include <volk/volk.h>
+
+#include <algorithm>
 #include <cmath>
 
 namespace gr {
@@ -14,16 +17,15 @@ namespace lte {
 
 void mix(const cf* in, cf* out, size_t n, double phase, double step)
 {
-    constexpr size_t BLOCK = 256;
-    const cf w(float(std::cos(step)), float(std::sin(step)));
+    // A float phasor increment is off by up to ~6e-8 rad: 1024 steps keep
+    // the drift within 1e-4 rad before the next exact start.
+    constexpr size_t BLOCK = 1024;
+    const lv_32fc_t w(float(std::cos(step)), float(std::sin(step)));
     for (size_t b = 0; b < n; b += BLOCK) {
         const double a = std::fmod(phase + step * double(b), 2.0 * M_PI);
-        cf z(float(std::cos(a)), float(std::sin(a)));
+        lv_32fc_t z(float(std::cos(a)), float(std::sin(a)));
         const size_t e = std::min(n, b + BLOCK);
-        for (size_t i = b; i < e; i++) {
-            out[i] = in[i] * z;
-            z *= w;
-        }
+        volk_32fc_s32fc_x2_rotator_32fc(out + b, in + b, w, &z, unsigned(e - b));
     }
 }
 

@@ -21,8 +21,9 @@ namespace lte {
 
 /*!
  * out[i] = in[i] exp(j (phase + step i)), i = 0..n-1 (in and out may be the
- * same). The phasor is recomputed exactly every 256 samples so the error
- * does not grow with n.
+ * same). VOLK's rotator turns each block of 1024 samples; the block's first
+ * phasor is computed exactly (in double), so the error does not grow with
+ * n.
  */
 void mix(const cf* in, cf* out, size_t n, double phase, double step);
 
