@@ -190,6 +190,7 @@ int run(const apps::lte_dl_options& o)
     };
     std::vector<std::vector<cf>> buf;
     const size_t chunk = size_t(rate * 0.01); // 10 ms
+    double search_wall = 0.0; // until the cell was found (srsRAN's pdsch_ue times what follows)
     long long read_total = 0;
     for (;;) {
         const size_t n = in.read(chunk, buf);
@@ -203,6 +204,7 @@ int run(const apps::lte_dl_options& o)
         if (rx.acquired() && !front_logged) {
             std::fprintf(stderr, "%s\n", rx.front_end_line().c_str());
             front_logged = true;
+            search_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         }
         drain();
         const auto now = std::chrono::steady_clock::now();
@@ -242,6 +244,11 @@ int run(const apps::lte_dl_options& o)
                     seconds > 0 ? kv.second.bits / seconds / 1e6 : 0.0);
     std::printf("throughput: %.3f Mbit/s of TB bits over %.3f s of capture; wall time %.3f s, %.0f subframes/s\n",
                 seconds > 0 ? ok_bits / seconds / 1e6 : 0.0, seconds, wall, subframes / wall);
+    // The subframes after the cell search, over the time they took (the
+    // first 10 ms read with the search's last chunk included).
+    if (rx.acquired() && wall > search_wall)
+        std::printf("tracking: %.3f s after a cell search of %.3f s, %.0f subframes/s\n", wall - search_wall,
+                    search_wall, subframes / (wall - search_wall));
     return 0;
 }
 

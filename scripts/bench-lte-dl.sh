@@ -28,7 +28,7 @@ run_ours() { # name [taskset -c N] args...
     if [ "$1" = taskset ]; then pin=(taskset -c "$3"); shift 3; fi
     "${pin[@]}" gpurx-lte-dl --quiet "$@" > "$out/$name.txt" 2> "$out/$name.err"
     local rc=$?
-    tail -n 1 "$out/$name.txt"; tail -n 1 "$out/$name.err"
+    tail -n 2 "$out/$name.txt"; tail -n 1 "$out/$name.err"
     return $rc
 }
 echo "== one core: 25 PRB TM1"

@@ -40,6 +40,14 @@ public:
     void demap(std::complex<float> y, float n0, float* llr) const { demap_scaled(y, 1.0f / n0, llr); }
     //! The same with 1/N0 given (a caller that keeps it across symbols).
     void demap_scaled(std::complex<float> y, float inv_n0, float* llr) const;
+    /*!
+     * demap() of \p n symbols, each with its own noise power: bits() LLRs
+     * of y[i] at llr[i * bits()]. A noise power that is not positive (a
+     * symbol not seen) gives LLRs 0. Max-log: the same LLRs as demap(), bit
+     * for bit, several symbols at a time (the AVX2 build where the CPU has
+     * it); exact: demap() symbol by symbol.
+     */
+    void demap_many(const std::complex<float>* y, const float* n0, size_t n, float* llr) const;
     int bits() const { return d_bits; }
 
 private:

@@ -5,6 +5,7 @@
  */
 #include "lte/pdsch/pdsch_receiver.h"
 
+#include "lte/pdsch/pdsch_lmmse_many.h"
 #include "lte/pdsch/pdsch_precoding.h"
 #include "lte/pdsch/pdsch_re_map.h"
 #include "mimo/mimo_detector.h"
@@ -28,16 +29,6 @@ const qam::axis_demapper& demapper_of(int qm)
     return qm == 2 ? d2 : qm == 4 ? d4 : qm == 6 ? d6 : d8;
 }
 
-//! qm LLRs of z = s + noise of variance n0 (n0 = 0: the symbol was not
-//! seen, LLRs 0).
-inline void demap(cf z, float n0, int qm, float* llr)
-{
-    if (!(n0 > 0.0f)) {
-        std::fill(llr, llr + qm, 0.0f);
-        return;
-    }
-    demapper_of(qm).demap(z, n0, llr);
-}
 
 } // namespace
 
@@ -200,18 +191,17 @@ std::string pdsch_receiver::receive(const cell& c,
 void pdsch_receiver::detect_single_port(float n0, pdsch_llrs& out)
 {
     const int qm = out.g[0] / std::max(1, out.n_re);
-    float* llr = out.llr[0].data();
-    for (int i = 0; i < out.n_re; i++) {
-        float n0_eff;
-        const cf z = mrc_one_port(&d_y[size_t(i) * d_nr],
-                                  &d_h[size_t(i) * d_nr * d_np],
-                                  d_nr,
-                                  d_np,
-                                  1.0f,
-                                  n0,
-                                  &n0_eff);
-        demap(z, n0_eff, qm, llr + size_t(i) * qm);
-    }
+    d_z[0].resize(size_t(out.n_re));
+    d_zn0[0].resize(size_t(out.n_re));
+    for (int i = 0; i < out.n_re; i++)
+        d_z[0][size_t(i)] = mrc_one_port(&d_y[size_t(i) * d_nr],
+                                         &d_h[size_t(i) * d_nr * d_np],
+                                         d_nr,
+                                         d_np,
+                                         1.0f,
+                                         n0,
+                                         &d_zn0[0][size_t(i)]);
+    demapper_of(qm).demap_many(d_z[0].data(), d_zn0[0].data(), size_t(out.n_re), out.llr[0].data());
 }
 
 // §6.3.3.3 puts d(2i) on layer 0 and d(2i+1) on layer 1, §6.3.4.3 sends
@@ -223,14 +213,16 @@ void pdsch_receiver::detect_single_port(float n0, pdsch_llrs& out)
 void pdsch_receiver::detect_sfbc(float n0, float amp, pdsch_llrs& out)
 {
     const int qm = out.g[0] / std::max(1, out.n_re);
-    float* llr = out.llr[0].data();
     const size_t hs = size_t(d_nr) * d_np;
+    // z[i] is codeword symbol i (x0, x1 of the pair at REs i, i + 1).
+    d_z[0].assign(size_t(out.n_re), cf(0.0f, 0.0f));
+    d_zn0[0].assign(size_t(out.n_re), 0.0f);
+    cf* z = d_z[0].data();
+    float* zn0 = d_zn0[0].data();
     for (int i = 0; i + 1 < out.n_re; i += 2) {
         int pa = 0, pb = 1;
         if (d_np == 4)
             pa = (i % 4) / 2, pb = pa + 2;
-        cf z0, z1;
-        float n0_eff[2];
         sfbc_2port_combine(&d_y[size_t(i) * d_nr],
                            &d_y[size_t(i + 1) * d_nr],
                            &d_h[size_t(i) * hs],
@@ -241,12 +233,11 @@ void pdsch_receiver::detect_sfbc(float n0, float amp, pdsch_llrs& out)
                            pb,
                            amp * inv_sqrt2,
                            n0,
-                           &z0,
-                           &z1,
-                           n0_eff);
-        demap(z0, n0_eff[0], qm, llr + size_t(i) * qm);
-        demap(z1, n0_eff[1], qm, llr + size_t(i + 1) * qm);
+                           &z[i],
+                           &z[i + 1],
+                           &zn0[i]);
     }
+    demapper_of(qm).demap_many(z, zn0, size_t(out.n_re), out.llr[0].data());
 }
 
 void pdsch_receiver::detect_layers(const pdsch_grant& g,
@@ -274,31 +265,76 @@ void pdsch_receiver::detect_layers(const pdsch_grant& g,
     cf p[4], heff[2 * 8];
     if (!cdd)
         codebook_2port(nl, g.codebook_index, p);
-    // The detectors write layer after layer, qm LLRs each; the per-stream
-    // path of mixed modulations leaves 8 (the most) per layer.
-    const int stride = library ? qm_of[0] : 8;
+    // The library's detectors write layer after layer, qm LLRs each.
+    const int stride = qm_of[0];
     std::vector<float> tmp(size_t(nl) * 8);
     const size_t hs = size_t(d_nr) * d_np;
     const double n0_det = std::min(std::max(double(n0), double(mimo::min_noise_variance)),
                                    double(mimo::max_noise_variance));
+    if (!library) {
+        // Per-stream LMMSE: each layer's z and noise for every RE, then each
+        // layer demapped in one go, its symbols going to its codeword's
+        // places (§6.3.3.2: symbol m i + pos of a codeword on m layers is on
+        // its layer pos, RE i).
+        for (int j = 0; j < nl; j++) {
+            d_z[j].resize(size_t(out.n_re));
+            d_zn0[j].resize(size_t(out.n_re));
+        }
+        if (d_np == 2 && d_nr <= 2) {
+            lmmse_many_args a;
+            a.y = d_y.data();
+            a.h = d_h.data();
+            a.n = out.n_re;
+            a.nr = d_nr;
+            a.nl = nl;
+            a.amp = amp;
+            a.n0 = n0;
+            a.cdd = cdd;
+            a.p = p;
+            for (int j = 0; j < nl; j++) {
+                a.z[j] = d_z[j].data();
+                a.n0_out[j] = d_zn0[j].data();
+            }
+            lmmse_streams_many(a);
+        } else {
+            for (int i = 0; i < out.n_re; i++) {
+                if (cdd)
+                    large_delay_cdd_2port(i, p);
+                effective_channel(&d_h[size_t(i) * hs], p, d_nr, d_np, nl, amp, heff);
+                cf z[2];
+                float n0_eff[2];
+                lmmse_streams(&d_y[size_t(i) * d_nr], heff, d_nr, nl, n0, z, n0_eff);
+                for (int j = 0; j < nl; j++) {
+                    d_z[j][size_t(i)] = z[j];
+                    d_zn0[j][size_t(i)] = n0_eff[j];
+                }
+            }
+        }
+        for (int j = 0; j < nl; j++) {
+            const int qm = qm_of[j];
+            float* dst = out.llr[size_t(cw_of[j])].data();
+            if (m_of[j] == 1) {
+                demapper_of(qm).demap_many(d_z[j].data(), d_zn0[j].data(), size_t(out.n_re), dst);
+                continue;
+            }
+            d_llr_tmp.resize(size_t(out.n_re) * qm);
+            demapper_of(qm).demap_many(d_z[j].data(), d_zn0[j].data(), size_t(out.n_re), d_llr_tmp.data());
+            for (int i = 0; i < out.n_re; i++)
+                std::copy(&d_llr_tmp[size_t(i) * qm],
+                          &d_llr_tmp[size_t(i) * qm] + qm,
+                          dst + (size_t(m_of[j]) * i + pos_of[j]) * qm);
+        }
+        return;
+    }
     for (int i = 0; i < out.n_re; i++) {
         if (cdd)
             large_delay_cdd_2port(i, p);
         effective_channel(&d_h[size_t(i) * hs], p, d_nr, d_np, nl, amp, heff);
         const cf* y = &d_y[size_t(i) * d_nr];
-        if (library) {
-            detector_slot& s = *d_det[size_t(cdd ? (i & 1) : 0)];
-            s.use(heff, d_nr, nl, qm_of[0], n0_det);
-            s.det->detect(y, tmp.data());
-        } else {
-            cf z[2];
-            float n0_eff[2];
-            lmmse_streams(y, heff, d_nr, nl, n0, z, n0_eff);
-            for (int j = 0; j < nl; j++)
-                demap(z[j], n0_eff[j], qm_of[j], tmp.data() + size_t(j) * stride);
-        }
-        // §6.3.3.2: symbol m i + pos of a codeword on m layers is on its
-        // layer pos, RE i.
+        detector_slot& s = *d_det[size_t(cdd ? (i & 1) : 0)];
+        s.use(heff, d_nr, nl, qm_of[0], n0_det);
+        s.det->detect(y, tmp.data());
+        // §6.3.3.2, as above.
         for (int j = 0; j < nl; j++) {
             const int qm = qm_of[j];
             const size_t at = (size_t(m_of[j]) * i + pos_of[j]) * qm;

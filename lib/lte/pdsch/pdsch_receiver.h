@@ -105,6 +105,11 @@ private:
     int d_nr = 0, d_np = 0;
     std::vector<cf> d_y; //!< [re][rx]
     std::vector<cf> d_h; //!< [re][rx][port]
+    //! Per layer (or SFBC symbol stream): the combined symbols z = x +
+    //! noise and their noise powers, demapped together (demap_many).
+    std::vector<cf> d_z[2];
+    std::vector<float> d_zn0[2];
+    std::vector<float> d_llr_tmp;
     std::vector<std::unique_ptr<detector_slot>> d_det;
 };
 

@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <random>
+#include <vector>
 
 using namespace gr::gpurx;
 using core::qam::modulation;
@@ -177,6 +178,41 @@ TEST(QamDemap, AxisDemapperMatchesTheFullMaxLog)
                     << core::qam::modulation_name(m) << " bit " << b << " y " << y << " n0 " << n0;
         }
     }
+}
+
+// demap_many (several symbols at a time, each with its noise) gives demap's
+// LLRs bit for bit, max-log and exact, at lengths that are and are not a
+// multiple of its eight lanes; a noise power that is not positive or not a
+// number gives LLRs 0.
+TEST(QamDemap, ManyEqualsOneAtATime)
+{
+    std::mt19937 rng(8);
+    std::normal_distribution<float> nd(0.0f, 0.9f);
+    std::uniform_real_distribution<float> n0s(0.005f, 4.0f);
+    for (bool exact : { false, true })
+        for (auto m : { core::qam::modulation::qpsk, core::qam::modulation::qam16, core::qam::modulation::qam64,
+                        core::qam::modulation::qam256 }) {
+            const core::qam::axis_demapper d(m, exact);
+            const int bits = d.bits();
+            for (size_t n : { size_t(0), size_t(1), size_t(7), size_t(8), size_t(9), size_t(64), size_t(333) }) {
+                std::vector<std::complex<float>> y(n);
+                std::vector<float> n0(n), got(n * bits, -1.0f);
+                for (size_t i = 0; i < n; i++) {
+                    y[i] = { nd(rng), nd(rng) };
+                    n0[i] = i % 11 == 3 ? 0.0f : i % 13 == 5 ? -1.0f : i % 17 == 6 ? std::nanf("") : n0s(rng);
+                }
+                d.demap_many(y.data(), n0.data(), n, got.data());
+                for (size_t i = 0; i < n; i++) {
+                    float want[8] = {};
+                    if (n0[i] > 0.0f)
+                        d.demap(y[i], n0[i], want);
+                    for (int b = 0; b < bits; b++)
+                        ASSERT_EQ(got[i * bits + size_t(b)], want[b])
+                            << core::qam::modulation_name(m) << (exact ? " exact" : " max-log") << " n " << n
+                            << " symbol " << i << " bit " << b << " n0 " << n0[i];
+                }
+            }
+        }
 }
 
 // The exact demapper against ln sum exp over the whole constellation.
