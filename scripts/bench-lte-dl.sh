@@ -8,6 +8,11 @@
 #    cells decoded in real time = subframes per second / 1000.
 # Every run checks its TBs against the generator's truth (lte_dl_rx's "match"
 # and gpurx-lte-dl's --jsonl compared by scripts/lte-dl-compare.py).
+# lte_dl_rx is given the RNTIs (from the truth); so is gpurx-lte-dl in the
+# side-by-side runs, and the one-core runs are repeated with --rnti all
+# (every UE learnt from the PDCCH), which lte_dl_rx cannot do.
+# Rates: lte_dl_rx times the subframes after its cell search; gpurx-lte-dl
+# prints both its whole wall time and that rate ("tracking:").
 # Usage: scripts/bench-lte-dl.sh OUTDIR [subframes]
 set -uo pipefail
 out=${1:-.devout}
@@ -34,15 +39,25 @@ run_ours() { # name [taskset -c N] args...
 echo "== one core: 25 PRB TM1"
 taskset -c 0 "$rx" -i "$cap/tm1" -j "$cap/tm1.jsonl" -q -t 1 2>&1 | tail -n 2 | tee "$out/srsran_tm1_1core.txt"
 run_ours ours_tm1_1core taskset -c 0 --input "$cap/tm1" --rate 7.68e6 --backend cpu --front-end cpu \
-    --jsonl "$out/ours_tm1.jsonl" --cpu-threads 1 || status=1
+    --rnti 0x1234 --jsonl "$out/ours_tm1.jsonl" --cpu-threads 1 || status=1
 "$py" scripts/lte-dl-compare.py "$cap/tm1.jsonl" "$out/ours_tm1.jsonl" | tee -a "$out/ours_tm1_1core.txt" || status=1
+echo "-- the same, every UE learnt (--rnti all)"
+run_ours ours_tm1_1core_all taskset -c 0 --input "$cap/tm1" --rate 7.68e6 --backend cpu --front-end cpu \
+    --rnti all --jsonl "$out/ours_tm1_all.jsonl" --cpu-threads 1 || status=1
+"$py" scripts/lte-dl-compare.py "$cap/tm1.jsonl" "$out/ours_tm1_all.jsonl" | tee -a "$out/ours_tm1_1core_all.txt" || status=1
 echo "== one core: 100 PRB TM3 2x2, four UEs"
 taskset -c 0 "$rx" -i "$cap/tm3" -a 2 -r all -j "$cap/tm3.jsonl" -q -t 1 2>&1 | tail -n 2 | tee "$out/srsran_tm3_1core.txt"
+rntis=0x1234,0x1235,0x1236,0x1237
 run_ours ours_tm3_1core taskset -c 0 --input "$cap/tm3.0,$cap/tm3.1" --rate 30.72e6 --backend cpu --front-end cpu \
-    --jsonl "$out/ours_tm3_cpu.jsonl" --cpu-threads 1 || status=1
+    --rnti "$rntis" --jsonl "$out/ours_tm3_cpu.jsonl" --cpu-threads 1 || status=1
 "$py" scripts/lte-dl-compare.py "$cap/tm3.jsonl" "$out/ours_tm3_cpu.jsonl" | tee -a "$out/ours_tm3_1core.txt" || status=1
+echo "-- the same, every UE learnt (--rnti all)"
+run_ours ours_tm3_1core_all taskset -c 0 --input "$cap/tm3.0,$cap/tm3.1" --rate 30.72e6 --backend cpu --front-end cpu \
+    --rnti all --jsonl "$out/ours_tm3_cpu_all.jsonl" --cpu-threads 1 || status=1
+"$py" scripts/lte-dl-compare.py "$cap/tm3.jsonl" "$out/ours_tm3_cpu_all.jsonl" | tee -a "$out/ours_tm3_1core_all.txt" || status=1
 echo "== GPU, one process: 100 PRB TM3 2x2"
-run_ours ours_tm3_gpu1 --input "$cap/tm3.0,$cap/tm3.1" --rate 30.72e6 --backend cuda --jsonl "$out/ours_tm3_gpu.jsonl" || status=1
+run_ours ours_tm3_gpu1 --input "$cap/tm3.0,$cap/tm3.1" --rate 30.72e6 --backend cuda --rnti "$rntis" \
+    --jsonl "$out/ours_tm3_gpu.jsonl" || status=1
 "$py" scripts/lte-dl-compare.py "$cap/tm3.jsonl" "$out/ours_tm3_gpu.jsonl" | tee -a "$out/ours_tm3_gpu1.txt" || status=1
 cores=$(nproc)
 echo "== whole host ($cores cores): srsRAN with every core"
@@ -51,7 +66,7 @@ for procs in $(( cores / 2 )) "$cores"; do
     echo "== whole host: $procs gpurx-lte-dl processes, GPU shared"
     start=$(date +%s.%N)
     for i in $(seq 1 "$procs"); do
-        gpurx-lte-dl --quiet --input "$cap/tm3.0,$cap/tm3.1" --rate 30.72e6 --backend cuda --cpu-threads 1 \
+        gpurx-lte-dl --quiet --input "$cap/tm3.0,$cap/tm3.1" --rate 30.72e6 --backend cuda --cpu-threads 1 --rnti "$rntis" \
             > "$out/ours_tm3_p${procs}_$i.txt" 2>&1 &
     done
     wait
