@@ -338,11 +338,11 @@ void downlink_receiver::decode(subframe_report r, const subframe_grid& grid, con
         r.dcis++;
         pdsch_grant g;
         std::string why = grant_of_dci(ch.c, m, g);
-        for (int i = 0; i < 2 && why.empty(); i++)
-            if (g.tb[size_t(i)].enabled && g.tb[size_t(i)].tbs == 0) {
-                g.tb[size_t(i)].tbs = d_dlsch->process_tbs(ch.c.cell_id, m.rnti, g.tb[size_t(i)].harq_process, i);
-                if (g.tb[size_t(i)].tbs == 0)
-                    why = "mcs=" + std::to_string(g.tb[size_t(i)].mcs) +
+        for (auto& gt : g.tb)
+            if (why.empty() && gt.enabled && gt.tbs == 0) {
+                gt.tbs = d_dlsch->process_tbs(ch.c.cell_id, m.rnti, gt.harq_process, gt.tb_index);
+                if (gt.tbs == 0)
+                    why = "mcs=" + std::to_string(gt.mcs) +
                           " (a retransmission) of a HARQ process without a first transmission";
             }
         pdsch_llrs llrs;
@@ -358,14 +358,15 @@ void downlink_receiver::decode(subframe_report r, const subframe_grid& grid, con
         for (int q = 0; q < 2; q++) {
             if (llrs.g[size_t(q)] <= 0)
                 continue;
-            const int i = llrs.tb[size_t(q)];
-            const pdsch_tb& gt = g.tb[size_t(i)];
+            // q is the codeword (the scrambling's); the TB's DCI index names
+            // its HARQ buffer (they differ under the swap flag).
+            const pdsch_tb& gt = g.tb[size_t(llrs.tb[size_t(q)])];
             dlsch_tb tb;
             tb.cell_id = ch.c.cell_id;
             tb.sfn = r.sfn;
             tb.subframe = r.subframe;
             tb.rnti = m.rnti;
-            tb.tb_index = i;
+            tb.tb_index = gt.tb_index;
             tb.codeword = q;
             tb.harq_process = gt.harq_process;
             tb.ndi = gt.ndi;
