@@ -9,6 +9,7 @@
 #include "lte/control/rnti_tracker.h"
 #include "lte/grid/channel_estimator.h"
 #include "lte/grid/ofdm_demod.h"
+#include "lte/mac/rar.h"
 #include "lte/pdsch/pdsch_receiver.h"
 #include "lte/receiver/grant_of_dci.h"
 #include "lte/sync/subframe_tracker.h"
@@ -45,6 +46,23 @@ void downlink_options::validate() const
         throw std::invalid_argument("front_end=" + front_end + " is not auto, cpu or cuda");
     if (!(search_ms >= 10.0 && search_ms <= 1000.0))
         throw std::invalid_argument("search_ms=" + std::to_string(search_ms) + " is outside 10..1000");
+}
+
+std::vector<uint16_t> rar_temporary_rntis(const dlsch_result& r, std::string& error)
+{
+    error.clear();
+    std::vector<uint16_t> v;
+    if (!r.crc_ok || !is_ra_rnti(uint16_t(r.tb.rnti)))
+        return v;
+    const rar_pdu p = parse_rar_bits(r.bits.data(), r.bits.size());
+    if (!p.ok) {
+        error = p.error;
+        return v;
+    }
+    for (const auto& a : p.rars)
+        if (is_c_rnti_value(a.tc_rnti))
+            v.push_back(a.tc_rnti);
+    return v;
 }
 
 const char* subframe_outcome_name(subframe_outcome o)
@@ -400,6 +418,19 @@ void downlink_receiver::collect(bool)
     for (size_t i = 0; i < results.size(); i++) {
         downlink_tb t = d_meta[i];
         static_cast<dlsch_result&>(t) = std::move(results[i]);
+        t.rar_tc_rntis = rar_temporary_rntis(t, t.rar_error);
+        if (!t.rar_error.empty())
+            d_rar_malformed++;
+        if (d_o.every_ue && d_chain && d_chain->rntis)
+            for (uint16_t tc : t.rar_tc_rntis) {
+                // The RAR passed a 24-bit CRC: its RNTI is real, so it is
+                // searched at once (no sightings needed) and its failed TBs
+                // are block errors, not false PDCCH decodes.
+                if (!d_chain->rntis->is_active(tc))
+                    d_rar_learnt++;
+                d_chain->rntis->add_rnti(tc);
+                d_confirmed.insert(tc);
+            }
         if (d_o.every_ue && !is_broadcast_rnti(uint16_t(t.tb.rnti))) {
             if (t.crc_ok)
                 d_confirmed.insert(t.tb.rnti);
