@@ -111,8 +111,14 @@ void write_json(std::ofstream& j, const downlink_tb& t)
 {
     j << "{\"sfn\":" << t.tb.sfn << ",\"subframe\":" << t.tb.subframe << ",\"rnti\":" << t.tb.rnti
       << ",\"tb\":" << t.tb.tb_index << ",\"tbs\":" << t.tb.tbs << ",\"mcs\":" << t.tb.mcs << ",\"rv\":" << t.tb.rv
-      << ",\"ndi\":" << t.tb.ndi << ",\"harq\":" << t.tb.harq_process << ",\"crc_ok\":" << (t.crc_ok ? "true" : "false")
-      << ",\"payload\":\"" << (t.decoded ? bits_hex(t.bits) : "") << "\"}\n";
+      << ",\"ndi\":" << t.tb.ndi << ",\"harq\":" << t.tb.harq_process << ",\"crc_ok\":" << (t.crc_ok ? "true" : "false");
+    if (!t.rar_tc_rntis.empty()) {
+        j << ",\"rar_tc_rntis\":[";
+        for (size_t i = 0; i < t.rar_tc_rntis.size(); i++)
+            j << (i ? "," : "") << t.rar_tc_rntis[i];
+        j << "]";
+    }
+    j << ",\"payload\":\"" << (t.decoded ? bits_hex(t.bits) : "") << "\"}\n";
 }
 
 int run(const apps::lte_dl_options& o)
@@ -237,6 +243,8 @@ int run(const apps::lte_dl_options& o)
     std::printf("PDSCH: %lld; TBs: %lld decoded of %lld (%lld duplicates not decoded again, %lld of unconfirmed "
                 "RNTIs dropped)\n",
                 pdschs, tbs_ok, tbs, duplicates, rx.unconfirmed_dropped());
+    std::printf("random access responses: %lld C-RNTIs learnt, %lld malformed\n", rx.rar_rntis_learnt(),
+                rx.rars_malformed());
     std::printf("%-8s %8s %8s %10s\n", "rnti", "TBs", "BLER", "Mbit/s");
     for (const auto& kv : per_rnti)
         std::printf("%-8d %8lld %8.4f %10.3f\n", kv.first, kv.second.tbs,

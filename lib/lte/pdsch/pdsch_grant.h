@@ -43,6 +43,9 @@ const char* pdsch_scheme_name(pdsch_scheme s);
 //! One transport block of a grant.
 struct pdsch_tb {
     bool enabled = false;
+    //! The DCI's TB this is (0: TB 1, 1: TB 2): it names the HARQ buffer,
+    //! whichever codeword the TB travels on.
+    int tb_index = 0;
     int mcs = 0;          //!< I_MCS (DCI 1A for SI/P/RA-RNTI: I_TBS as the DCI says)
     int tbs = 0;          //!< transport block size, bits (from 36.213 §7.1.7)
     int rv = 0;           //!< redundancy version 0..3
@@ -70,6 +73,10 @@ struct pdsch_grant {
     bool distributed = false;
     int gap = 1;
 
+    //! The TBs in codeword order: tb[0] travels on codeword 0, tb[1] on
+    //! codeword 1 (the scrambling's q, 36.211 §6.3.1). A DCI's TB-to-codeword
+    //! swap flag (36.212 §5.3.3.1.5) has been applied; each TB keeps its
+    //! DCI index in tb_index. A lone TB is on codeword 0 wherever it is.
     std::array<pdsch_tb, 2> tb;
 
     pdsch_scheme scheme = pdsch_scheme::single_port;

@@ -9,6 +9,7 @@
 #include "lte/control/rnti_tracker.h"
 #include "lte/grid/channel_estimator.h"
 #include "lte/grid/ofdm_demod.h"
+#include "lte/mac/rar.h"
 #include "lte/pdsch/pdsch_receiver.h"
 #include "lte/receiver/grant_of_dci.h"
 #include "lte/sync/subframe_tracker.h"
@@ -47,6 +48,23 @@ void downlink_options::validate() const
         throw std::invalid_argument("search_ms=" + std::to_string(search_ms) + " is outside 10..1000");
     if (!(pdcch_gate_sigmas >= 0.0f && pdcch_gate_sigmas <= 100.0f))
         throw std::invalid_argument("pdcch_gate_sigmas=" + std::to_string(pdcch_gate_sigmas) + " is outside 0..100");
+}
+
+std::vector<uint16_t> rar_temporary_rntis(const dlsch_result& r, std::string& error)
+{
+    error.clear();
+    std::vector<uint16_t> v;
+    if (!r.crc_ok || !is_ra_rnti(uint16_t(r.tb.rnti)))
+        return v;
+    const rar_pdu p = parse_rar_bits(r.bits.data(), r.bits.size());
+    if (!p.ok) {
+        error = p.error;
+        return v;
+    }
+    for (const auto& a : p.rars)
+        if (is_c_rnti_value(a.tc_rnti))
+            v.push_back(a.tc_rnti);
+    return v;
 }
 
 const char* subframe_outcome_name(subframe_outcome o)
@@ -340,11 +358,11 @@ void downlink_receiver::decode(subframe_report r, const subframe_grid& grid, con
         r.dcis++;
         pdsch_grant g;
         std::string why = grant_of_dci(ch.c, m, g);
-        for (int i = 0; i < 2 && why.empty(); i++)
-            if (g.tb[size_t(i)].enabled && g.tb[size_t(i)].tbs == 0) {
-                g.tb[size_t(i)].tbs = d_dlsch->process_tbs(ch.c.cell_id, m.rnti, g.tb[size_t(i)].harq_process, i);
-                if (g.tb[size_t(i)].tbs == 0)
-                    why = "mcs=" + std::to_string(g.tb[size_t(i)].mcs) +
+        for (auto& gt : g.tb)
+            if (why.empty() && gt.enabled && gt.tbs == 0) {
+                gt.tbs = d_dlsch->process_tbs(ch.c.cell_id, m.rnti, gt.harq_process, gt.tb_index);
+                if (gt.tbs == 0)
+                    why = "mcs=" + std::to_string(gt.mcs) +
                           " (a retransmission) of a HARQ process without a first transmission";
             }
         pdsch_llrs llrs;
@@ -360,14 +378,15 @@ void downlink_receiver::decode(subframe_report r, const subframe_grid& grid, con
         for (int q = 0; q < 2; q++) {
             if (llrs.g[size_t(q)] <= 0)
                 continue;
-            const int i = llrs.tb[size_t(q)];
-            const pdsch_tb& gt = g.tb[size_t(i)];
+            // q is the codeword (the scrambling's); the TB's DCI index names
+            // its HARQ buffer (they differ under the swap flag).
+            const pdsch_tb& gt = g.tb[size_t(llrs.tb[size_t(q)])];
             dlsch_tb tb;
             tb.cell_id = ch.c.cell_id;
             tb.sfn = r.sfn;
             tb.subframe = r.subframe;
             tb.rnti = m.rnti;
-            tb.tb_index = i;
+            tb.tb_index = gt.tb_index;
             tb.codeword = q;
             tb.harq_process = gt.harq_process;
             tb.ndi = gt.ndi;
@@ -401,6 +420,19 @@ void downlink_receiver::collect(bool)
     for (size_t i = 0; i < results.size(); i++) {
         downlink_tb t = d_meta[i];
         static_cast<dlsch_result&>(t) = std::move(results[i]);
+        t.rar_tc_rntis = rar_temporary_rntis(t, t.rar_error);
+        if (!t.rar_error.empty())
+            d_rar_malformed++;
+        if (d_o.every_ue && d_chain && d_chain->rntis)
+            for (uint16_t tc : t.rar_tc_rntis) {
+                // The RAR passed a 24-bit CRC: its RNTI is real, so it is
+                // searched at once (no sightings needed) and its failed TBs
+                // are block errors, not false PDCCH decodes.
+                if (!d_chain->rntis->is_active(tc))
+                    d_rar_learnt++;
+                d_chain->rntis->add_rnti(tc);
+                d_confirmed.insert(tc);
+            }
         if (d_o.every_ue && !is_broadcast_rnti(uint16_t(t.tb.rnti))) {
             if (t.crc_ok)
                 d_confirmed.insert(t.tb.rnti);

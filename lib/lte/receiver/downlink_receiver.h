@@ -16,7 +16,8 @@
 //
 // RNTIs: the C-RNTIs given, and SI-RNTI; or every UE of the cell
 // (rnti_tracker: RNTIs recovered from the PDCCH CRC, believed once the
-// re-encoded DCI matches its soft bits and the RNTI has been seen twice).
+// re-encoded DCI matches its soft bits and the RNTI has been seen twice;
+// and the Temporary C-RNTIs of random access responses, believed at once).
 // A lost stretch (a gap fed, a lost track) is reported per subframe, never
 // decoded as if the stream were contiguous; after a lost track the cell is
 // searched for again.
@@ -90,7 +91,21 @@ struct subframe_report {
 struct downlink_tb : dlsch_result {
     int ncce = 0, agg = 0;
     bool common_space = false;
+    //! A TB of an RA-RNTI that passed its CRC: the Temporary C-RNTIs of its
+    //! random access response (rar_temporary_rntis()), or why its MAC PDU is
+    //! malformed (rar_error).
+    std::vector<uint16_t> rar_tc_rntis;
+    std::string rar_error;
 };
+
+/*!
+ * The Temporary C-RNTIs that a random access response hands out (36.321
+ * §6.1.5, §6.2.3), read from \p r when it is a TB of an RA-RNTI that passed
+ * its CRC, else none. Only C-RNTI values (is_c_rnti_value()) are returned:
+ * they become the UEs' C-RNTIs after contention resolution. A malformed
+ * PDU gives none and its reason in \p error (cleared otherwise).
+ */
+std::vector<uint16_t> rar_temporary_rntis(const dlsch_result& r, std::string& error);
 
 class downlink_receiver
 {
@@ -120,6 +135,11 @@ public:
     //! Every-UE mode: failed TBs of RNTIs never confirmed by a CRC (false
     //! PDCCH decodes), dropped.
     long long unconfirmed_dropped() const { return d_unconfirmed_dropped; }
+    //! Every-UE mode: C-RNTIs learnt from random access responses (each
+    //! counted once, when it was not searched for already).
+    long long rar_rntis_learnt() const { return d_rar_learnt; }
+    //! RA-RNTI TBs that passed their CRC but hold no well-formed RAR PDU.
+    long long rars_malformed() const { return d_rar_malformed; }
 
 private:
     struct chain;
@@ -146,6 +166,7 @@ private:
     //! counted, not reported as a block error.
     std::set<int> d_confirmed;
     long long d_unconfirmed_dropped = 0;
+    long long d_rar_learnt = 0, d_rar_malformed = 0;
     int d_since_collect = 0;
     std::string d_front_line;
 };

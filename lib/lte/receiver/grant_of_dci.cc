@@ -39,8 +39,19 @@ std::string grant_of_dci(const cell& c, const dci_message& m, pdsch_grant& g)
         return "an uplink grant (format 0)";
     if (m.pdcch_order)
         return "a PDCCH order (random access), no PDSCH";
-    if (m.format == dci_format::f1b || m.format == dci_format::f1d)
-        return std::string("format ") + dci_format_name(m.format) + " is not received (TM6, TM5)";
+    const bool rank1 = m.format == dci_format::f1b || m.format == dci_format::f1d;
+    if (rank1) {
+        if (c.ports != 2)
+            return std::string("format ") + dci_format_name(m.format) + " with " + std::to_string(c.ports) +
+                   " ports: only 2-port precoding is received";
+        // 36.212 Table 5.3.3.1.3A-2: 1 means the UE's last PUSCH PMI report.
+        if (m.format == dci_format::f1b && m.pmi_confirmation != 0)
+            return "format 1B PMI confirmation 1: precoded with the UE's PMI report, which the receiver does not see";
+        // 36.213 Table 7.1.5-1: field 0 is -3 dB, and the PDSCH step
+        // receives every grant at the one P_A it is given.
+        if (m.format == dci_format::f1d && m.power_offset == 0)
+            return "format 1D downlink power offset -3 dB: only 0 dB (field 1) is received";
+    }
     g = pdsch_grant{};
     g.rnti = m.rnti;
     switch (m.ra_type) {
@@ -75,7 +86,14 @@ std::string grant_of_dci(const cell& c, const dci_message& m, pdsch_grant& g)
         n_cw += m.tb[i].enabled ? 1 : 0;
     if (n_cw == 0)
         return "no transport block enabled";
-    if (m.format == dci_format::f2) {
+    if (rank1) {
+        // 36.213 §7.1.4 (TM6), §7.1.5 (TM5): one layer, closed-loop precoded
+        // with the TPMI's entry of 36.211 Table 6.3.4.2.3-1 (36.212 Tables
+        // 5.3.3.1.3A-1, 5.3.3.1.4A-1: 2 ports, TPMI 0..3 = codebook index).
+        g.scheme = pdsch_scheme::spatial_multiplexing;
+        g.n_layers = 1;
+        g.codebook_index = m.precoding;
+    } else if (m.format == dci_format::f2) {
         if (c.ports != 2)
             return "format 2 with " + std::to_string(c.ports) + " ports: only 2-port precoding is received";
         if (!dci2_precoding(n_cw, m.precoding, g))
@@ -100,13 +118,21 @@ std::string grant_of_dci(const cell& c, const dci_message& m, pdsch_grant& g)
     const bool spatial = g.scheme == pdsch_scheme::large_delay_cdd || g.scheme == pdsch_scheme::spatial_multiplexing;
     const int tbs_layers = spatial ? g.n_layers / n_cw : 1;
 
-    // g.tb[i] is the DCI's TB i: its index names its HARQ buffer; the PDSCH
-    // step puts the first enabled one on codeword 0.
+    // The codeword each enabled TB travels on (36.212 §5.3.3.1.5): with
+    // both enabled, TB 1 on codeword 0 and TB 2 on codeword 1, exchanged by
+    // the swap flag (Table 5.3.3.1.5-1); with one disabled the other is on
+    // codeword 0 and the flag is reserved (Table 5.3.3.1.5-2).
+    int cw_of_tb[2] = { 0, 0 };
+    if (n_cw == 2) {
+        cw_of_tb[0] = m.swap ? 1 : 0;
+        cw_of_tb[1] = m.swap ? 0 : 1;
+    }
     for (int i = 0; i < m.n_tb && i < 2; i++) {
         if (!m.tb[i].enabled)
             continue;
-        pdsch_tb& t = g.tb[size_t(i)];
+        pdsch_tb& t = g.tb[size_t(cw_of_tb[i])];
         t.enabled = true;
+        t.tb_index = i;
         t.mcs = m.tb[i].mcs;
         t.rv = m.tb[i].rv;
         t.ndi = m.tb[i].ndi;

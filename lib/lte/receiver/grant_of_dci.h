@@ -8,7 +8,10 @@
 // the MCS table, the TBS of its layers, N_PRB^1A and format 1C for
 // broadcast RNTIs; 0 for a retransmission-only MCS, which the DL-SCH layer
 // resolves), and the transmission scheme the format and the cell's ports
-// imply (36.213 §7.1: TM1/TM2 formats 1, 1A; TM3 2A; TM4 2).
+// imply (36.213 §7.1: TM1/TM2 formats 1, 1A; TM3 2A; TM4 2; TM5 1D at a
+// power offset of 0 dB and TM6 1B with its TPMI: one precoded layer). The TBs go
+// into the grant in codeword order, the swap flag of formats 2 and 2A
+// applied (36.212 §5.3.3.1.5), each with its DCI index for HARQ.
 #ifndef INCLUDED_GPURX_LTE_RECEIVER_GRANT_OF_DCI_H
 #define INCLUDED_GPURX_LTE_RECEIVER_GRANT_OF_DCI_H
 

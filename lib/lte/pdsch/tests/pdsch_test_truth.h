@@ -20,6 +20,7 @@
 #include "pdsch_test_decode.h"
 
 #include <cmath>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -102,9 +103,15 @@ struct capture_tally {
     }
 };
 
+//! A test's own grant for an entry of the truth's pdsch_list, in place of
+//! grant_of_truth() (the TBs in codeword order, as pdsch_grant has them).
+using truth_grant_fn =
+    std::function<core::lte::pdsch_grant(const nlohmann::json& p, const core::lte::cell& c)>;
+
 inline capture_tally receive_capture(const std::string& args,
                                      lte_rx_setup setup,
-                                     const core::lte::pdsch_rx_options& opt = {})
+                                     const core::lte::pdsch_rx_options& opt = {},
+                                     const truth_grant_fn& grant_fn = {})
 {
     using namespace core::lte;
     const lte_capture cap = generate_lte_capture(args, setup);
@@ -166,7 +173,7 @@ inline capture_tally receive_capture(const std::string& args,
         }
         const int cfi = t.at("cfi").get<int>();
         for (const auto& p : t.at("pdsch_list")) {
-            const pdsch_grant g = grant_of_truth(p, c.ports);
+            const pdsch_grant g = grant_fn ? grant_fn(p, c) : grant_of_truth(p, c.ports);
             const std::string where = "sf " + std::to_string(t.at("sf").get<int>()) +
                                       " rnti " + std::to_string(g.rnti) + " " +
                                       p.at("tx_scheme").get<std::string>();
