@@ -49,6 +49,7 @@ pdsch_re_indices(const cell& c, int subframe, int cfi, const prb_allocation& prb
 {
     check_args(c, subframe, cfi, prbs);
     std::vector<int32_t> re;
+    re.reserve(size_t(12) * size_t(c.symbols_per_slot()) * (prbs.slot[0].size() + prbs.slot[1].size()));
     const int n_sc = c.n_sc();
     for_each_pdsch_re(
         c, subframe, cfi, prbs, [&](int l, int k) { re.push_back(l * n_sc + k); });

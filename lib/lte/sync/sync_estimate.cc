@@ -65,9 +65,17 @@ void sync_accumulator::add(const std::array<cf, SYNC_LENGTH>& pss_bins,
 
 double sync_accumulator::coherent(double delay, int fft_size) const
 {
+    // turn[n] = w^k for subcarrier offset k = -31..-1, 1..31: powers of one
+    // phasor (conjugated below DC) instead of a sine and cosine each; the
+    // delay search calls this some sixty times per estimate.
     std::array<std::complex<double>, SYNC_LENGTH> turn;
-    for (int n = 0; n < SYNC_LENGTH; n++)
-        turn[size_t(n)] = std::polar(1.0, 2.0 * M_PI * sync_subcarrier_offset(n) * delay / fft_size);
+    const std::complex<double> w = std::polar(1.0, 2.0 * M_PI * delay / fft_size);
+    std::complex<double> wk(1.0, 0.0);
+    for (int k = 1; k <= SYNC_LENGTH / 2; k++) {
+        wk *= w;
+        turn[size_t(30 + k)] = wk;            // offset +k: n = k + 30
+        turn[size_t(31 - k)] = std::conj(wk); // offset -k: n = 31 - k
+    }
     double m = 0.0;
     for (const auto& h : d_channels) {
         std::complex<double> c(0.0, 0.0);
