@@ -88,13 +88,12 @@ def path_seed(seed, a, p):
 
 
 class fading_channel(gr.top_block):
-    def __init__(self, ports_in, out, rx, rate, profile, doppler, snr, seed,
+    def __init__(self, ports_in, out, rx, rate, profile, doppler, snrs, seed,
                  nof_prb, lead, measure_dir=None):
         gr.top_block.__init__(self, "lte_fading_channel")
         fft = int(round(rate / 15e3))
         if nof_prb is None:
             nof_prb = PRB_OF_FFT[fft]
-        self.noise_var = 0.0 if snr is None else 10 ** (-snr / 10) * fft / (12 * nof_prb)
         self.fft, self.nof_prb = fft, nof_prb
         self.outputs, self.signal_files, self.noise_files = [], [], []
         fdts = doppler / rate
@@ -123,23 +122,31 @@ class fading_channel(gr.top_block):
                 sig = blocks.add_cc()
                 for i, ch in enumerate(paths):
                     self.connect(ch, (sig, i))
-            total = blocks.add_cc()
-            noise = analog.noise_source_c(analog.GR_GAUSSIAN, math.sqrt(self.noise_var),
-                                          1 + 2 * seed + 10000 * a)
-            noise_head = blocks.head(gr.sizeof_gr_complex, self.nsamples)
-            self.connect(noise, noise_head)
-            self.connect(sig, (total, 0))
-            self.connect(noise_head, (total, 1))
-            name = out if rx == 1 else "%s.%d" % (out, a)
-            self.connect(total, blocks.file_sink(gr.sizeof_gr_complex, name, False))
-            self.outputs.append(name)
+            for k, snr in enumerate(snrs):
+                var = 0.0 if snr is None else 10 ** (-snr / 10) * fft / (12 * nof_prb)
+                # the noise's seed from (seed, antenna, SNR): the same noise for an SNR
+                # whatever the list it is in
+                ks = 0 if snr is None else int(round(snr * 4)) + 400
+                noise = analog.noise_source_c(analog.GR_GAUSSIAN, math.sqrt(var),
+                                              1 + 2 * seed + 1000 * ks + 10 ** 7 * a)
+                noise_head = blocks.head(gr.sizeof_gr_complex, self.nsamples)
+                total = blocks.add_cc()
+                self.connect(noise, noise_head)
+                self.connect(sig, (total, 0))
+                self.connect(noise_head, (total, 1))
+                name = out if len(snrs) == 1 else "%s_%g" % (out, snr)
+                if rx == 2:
+                    name += ".%d" % a
+                self.connect(total, blocks.file_sink(gr.sizeof_gr_complex, name, False))
+                self.outputs.append(name)
+                if measure_dir:
+                    fn = os.path.join(measure_dir, "noise.%d.%d" % (a, k))
+                    self.connect(noise_head, blocks.file_sink(gr.sizeof_gr_complex, fn, False))
+                    self.noise_files.append((a, snr, fn))
             if measure_dir:
                 fs = os.path.join(measure_dir, "sig.%d" % a)
-                fn = os.path.join(measure_dir, "noise.%d" % a)
                 self.connect(sig, blocks.file_sink(gr.sizeof_gr_complex, fs, False))
-                self.connect(noise_head, blocks.file_sink(gr.sizeof_gr_complex, fn, False))
                 self.signal_files.append(fs)
-                self.noise_files.append(fn)
 
 
 def main():
@@ -152,7 +159,9 @@ def main():
     ap.add_argument("--prb", type=int, default=None, help="nof_prb (default: from the rate)")
     ap.add_argument("--profile", choices=sorted(PROFILES), default="EPA")
     ap.add_argument("--doppler", type=float, default=5.0, help="maximum Doppler, Hz")
-    ap.add_argument("--snr", type=float, default=None, help="per-RE SNR, dB (default: no noise)")
+    ap.add_argument("--snr", default=None,
+                    help="per-RE SNR, dB (default: no noise); a list X,Y,..: one output per SNR, "
+                         "PREFIX_X (1 rx) or PREFIX_X.0, PREFIX_X.1, the same fading, new noise")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--lead", type=int, default=8, help="samples of delay before the first tap")
     ap.add_argument("--measure", action="store_true",
@@ -161,24 +170,26 @@ def main():
     ports = args.ports_in.split(",")
     t0 = time.time()
     tmpd = tempfile.mkdtemp() if args.measure else None
+    snrs = [None] if args.snr is None else [float(x) for x in args.snr.split(",")]
     tb = fading_channel(ports, args.out, args.rx, args.rate, args.profile, args.doppler,
-                        args.snr, args.seed, args.prb, args.lead, tmpd)
+                        snrs, args.seed, args.prb, args.lead, tmpd)
     tb.run()
     if args.measure:
         pin = sum(float(np.mean(np.abs(np.fromfile(f, np.complex64)) ** 2)) for f in ports)
         for a in range(args.rx):
             s = np.fromfile(tb.signal_files[a], np.complex64)
-            n = np.fromfile(tb.noise_files[a], np.complex64)
             g = float(np.mean(np.abs(s) ** 2)) / pin
-            line = "rx %d: channel power gain %.3f (%+.2f dB)" % (a, g, 10 * math.log10(g))
-            if args.snr is not None:
-                pn = float(np.mean(np.abs(n) ** 2))
-                snr_n = 10 * math.log10(tb.fft / (12 * tb.nof_prb) / pn)
-                line += ", SNR asked %.2f dB, measured %.2f dB (noise), %.2f dB (received)" % (
-                    args.snr, snr_n, snr_n + 10 * math.log10(g))
-            print(line)
+            print("rx %d: channel power gain %.3f (%+.2f dB)" % (a, g, 10 * math.log10(g)))
             os.remove(tb.signal_files[a])
-            os.remove(tb.noise_files[a])
+            for a2, snr, fn in tb.noise_files:
+                if a2 != a:
+                    continue
+                if snr is not None:
+                    pn = float(np.mean(np.abs(np.fromfile(fn, np.complex64)) ** 2))
+                    snr_n = 10 * math.log10(tb.fft / (12 * tb.nof_prb) / pn)
+                    print("rx %d: SNR asked %.2f dB, measured %.2f dB (noise), %.2f dB (received)" % (
+                        a, snr, snr_n, snr_n + 10 * math.log10(g)))
+                os.remove(fn)
         os.rmdir(tmpd)
     print("lte-fading-channel: %s %g Hz, %d port(s) -> %d rx, %.1f s" % (
         args.profile, args.doppler, len(ports), args.rx, time.time() - t0), file=sys.stderr)
