@@ -8,10 +8,14 @@
 # HARQ; TM1 one antenna, TM3 two antennas (2x2, both codewords). SNR: the
 # generator's per-RE SNR (-N) of one port at unit mean path gain. A seed is
 # a new payload, fading and noise; the fading of a seed is the same at every
-# SNR and both MCS. Prints a markdown table of BLER per point, then per
-# scheme and MCS the SNR at BLER 10% of each receiver (linear interpolation
-# of log10 BLER between the last point at or above 10% and the next one; a
-# BLER of 0 counts as half a TB) and their difference.
+# SNR and both MCS. Prints a markdown table of BLER per point (a TB is
+# good when its payload equals the truth; the files in which a receiver
+# found no cell, of one per seed, beside), then per scheme and MCS the SNR
+# at BLER 10% of each receiver (linear interpolation of log10 BLER between
+# the last point at or above 10% and the next one; a BLER of 0 counts as
+# half a TB) and their difference: over all files, and over the files in
+# which both receivers found the cell (PDCCH and PDSCH without the cell
+# search).
 #
 # Usage: scripts/lte-dl-fidelity-fading.sh [subframes] [seeds] [profile] [doppler_hz] [rows]
 #   rows: "TM:MCS:SNR_FIRST:SNR_LAST[:STEP] ..." (integer dB, step 1 dB), default the four rows
@@ -44,16 +48,20 @@ worker() { # tm mcs first last step seed: one line per SNR to $tmp/res.<...>
     "$py" "$scripts/lte-fading-channel.py" --ports-in "$ports" --out "$d/r" --rx "$a" --rate 7.68e6 \
         --profile "$profile" --doppler "$doppler" --snr "$snrs" --seed "$s" 2> /dev/null
     for snr in $(seq "$first" "$step" "$last"); do
-        local in="$d/r_$snr" line exp eq srs
+        local in="$d/r_$snr" line exp eq srs out acq_ours=1 acq_srs=1
         [ "$a" = 2 ] && in="$d/r_$snr.0,$d/r_$snr.1"
-        "$ours" --quiet --input "$in" --rate 7.68e6 --rnti 0x1234 --backend cpu --front-end cpu \
-            --jsonl "$d/o.jsonl" > /dev/null 2>&1
+        rm -f "$d/o.jsonl"
+        out=$("$ours" --quiet --input "$in" --rate 7.68e6 --rnti 0x1234 --backend cpu --front-end cpu \
+            --jsonl "$d/o.jsonl" 2>&1)
+        echo "$out" | grep -q "^cell [0-9]*:" || acq_ours=0
+        touch "$d/o.jsonl"
         line=$("$py" "$scripts/lte-dl-compare.py" "$d/t.jsonl" "$d/o.jsonl")
         exp=$(echo "$line" | sed -n 's/^truth TBs \([0-9]*\):.*/\1/p')
         eq=$(echo "$line" | sed -n 's/.*: \([0-9]*\) decoded equal.*/\1/p')
-        srs=$("$rx" -i "$d/r_$snr" -a "$a" -p 25 -c 0 -x "$tm" -j "$d/t.jsonl" -q 2>/dev/null |
-            sed -n 's/^decoded \([0-9]*\) of \([0-9]*\) TBs.*/\1/p')
-        echo "$tm $mcs $snr $s ${exp:-0} ${eq:-0} ${srs:-0}" >> "$tmp/res.$tm.$mcs.$s"
+        out=$("$rx" -i "$d/r_$snr" -a "$a" -p 25 -c 0 -x "$tm" -j "$d/t.jsonl" -q 2>&1)
+        echo "$out" | grep -q "no cell found" && acq_srs=0
+        srs=$(echo "$out" | sed -n 's/^decoded \([0-9]*\) of \([0-9]*\) TBs.*/\1/p')
+        echo "$tm $mcs $snr $s ${exp:-0} ${eq:-0} ${srs:-0} $acq_ours $acq_srs" >> "$tmp/res.$tm.$mcs.$s"
         rm -f "$d"/r_"$snr"*
     done
     rm -rf "$d"
@@ -71,34 +79,42 @@ wait
 cat "$tmp"/res.* | "$py" -c '
 import math, sys
 prof, dop = sys.argv[1], sys.argv[2]
-pts = {}
-for line in sys.stdin:
-    tm, mcs, snr, s, exp, eq, srs = map(int, line.split())
-    t = pts.setdefault((tm, mcs, snr), [0, 0, 0])
-    t[0] += exp; t[1] += eq; t[2] += srs
+files = [tuple(map(int, line.split())) for line in sys.stdin]
 name = lambda tm: "TM1 1x1" if tm == 1 else "TM3 2x2"
-print("| scheme | channel | MCS | SNR dB | TBs | BLER gr-gpurx | BLER srsRAN |")
-print("|---|---|---|---|---|---|---|")
-curves = {}
+def curves(both_found):
+    pts = {}
+    for tm, mcs, snr, s, exp, eq, srs, ao, asr in files:
+        t = pts.setdefault((tm, mcs, snr), [0, 0, 0, 0, 0])
+        t[3] += 1 - ao; t[4] += 1 - asr
+        if both_found and not (ao and asr):
+            continue
+        t[0] += exp; t[1] += eq; t[2] += srs
+    return pts
+pts = curves(False)
+print("| scheme | channel | MCS | SNR dB | TBs | BLER gr-gpurx | BLER srsRAN | no cell: gr-gpurx | srsRAN |")
+print("|---|---|---|---|---|---|---|---|---|")
 for (tm, mcs, snr) in sorted(pts):
-    n, a, b = pts[(tm, mcs, snr)]
-    ba, bb = 1 - a / n, 1 - b / n
-    print("| %s | %s %s Hz | %d | %.1f | %d | %.3f | %.3f |" % (name(tm), prof, dop, mcs, snr, n, ba, bb))
-    curves.setdefault((tm, mcs), []).append((snr, ba, bb, n))
+    n, a, b, na, nb = pts[(tm, mcs, snr)]
+    print("| %s | %s %s Hz | %d | %.1f | %d | %.3f | %.3f | %d | %d |" % (
+        name(tm), prof, dop, mcs, snr, n, 1 - a / n, 1 - b / n, na, nb))
 def cross(c, k):
     last = max((i for i in range(len(c)) if c[i][k] >= 0.1), default=None)
     if last is None or last + 1 >= len(c):
         return None
     (s1, b1), (s2, b2) = (c[last][0], c[last][k]), (c[last + 1][0], c[last + 1][k])
-    n2 = c[last + 1][3]
-    l1, l2 = math.log10(b1), math.log10(max(b2, 0.5 / n2))
+    l1, l2 = math.log10(b1), math.log10(max(b2, 0.5 / c[last + 1][3]))
     return s1 + (math.log10(0.1) - l1) / (l2 - l1) * (s2 - s1)
-print()
-print("| scheme | channel | MCS | SNR at BLER 10%: gr-gpurx | srsRAN | gr-gpurx - srsRAN |")
-print("|---|---|---|---|---|---|")
 f = lambda x: "-" if x is None else "%.2f dB" % x
-for (tm, mcs), c in sorted(curves.items()):
-    x, y = cross(c, 1), cross(c, 2)
-    d = "-" if x is None or y is None else "%+.2f dB" % (x - y)
-    print("| %s | %s %s Hz | %d | %s | %s | %s |" % (name(tm), prof, dop, mcs, f(x), f(y), d))
+print()
+print("| scheme | channel | MCS | files | SNR at BLER 10%: gr-gpurx | srsRAN | gr-gpurx - srsRAN |")
+print("|---|---|---|---|---|---|---|")
+for both, what in ((False, "all"), (True, "both found the cell")):
+    cs = {}
+    for (tm, mcs, snr), (n, a, b, na, nb) in sorted(curves(both).items()):
+        if n:
+            cs.setdefault((tm, mcs), []).append((snr, 1 - a / n, 1 - b / n, n))
+    for (tm, mcs), c in sorted(cs.items()):
+        x, y = cross(c, 1), cross(c, 2)
+        d = "-" if x is None or y is None else "%+.2f dB" % (x - y)
+        print("| %s | %s %s Hz | %d | %s | %s | %s | %s |" % (name(tm), prof, dop, mcs, what, f(x), f(y), d))
 ' "$profile" "$doppler"
