@@ -47,6 +47,9 @@ worker() { # tm mcs first last step seed: one line per SNR to $tmp/res.<...>
     if [ "$tm" = 1 ]; then a=1; ports="$d/p"; else a=2; ports="$d/p.0,$d/p.1"; fi
     "$py" "$scripts/lte-fading-channel.py" --ports-in "$ports" --out "$d/r" --rx "$a" --rate 7.68e6 \
         --profile "$profile" --doppler "$doppler" --snr "$snrs" --seed "$s" 2> /dev/null
+    if [ "$first" = "$last" ]; then # one SNR: the channel script writes r, r.0, r.1
+        if [ "$a" = 1 ]; then mv "$d/r" "$d/r_$first"; else mv "$d/r.0" "$d/r_$first.0"; mv "$d/r.1" "$d/r_$first.1"; fi
+    fi
     for snr in $(seq "$first" "$step" "$last"); do
         local in="$d/r_$snr" line exp eq srs out acq_ours=1 acq_srs=1
         [ "$a" = 2 ] && in="$d/r_$snr.0,$d/r_$snr.1"
