@@ -171,7 +171,7 @@ def generate(a):
     enc = pdu_server(gpurx.lte_sch_encoder_pdu("dlsch", max_tbs=max_tbs, max_g=max(g, 8)))
     ctl = pdu_server(gpurx.lte_sch_decoder_pdu(
         "dlsch", 6, "scaled-max-log-map", a.llr, a.ues * a.harq, True, max_tbs, max(g, 8),
-        "auto", gpurx.pipeline_options(backend="cpu", cpu_threads=1)))
+        "auto", options=gpurx.pipeline_options(backend="cpu", cpu_threads=1)))
     entries, refs, chunks = [], [], []
     state = {}  # (ue, hp) -> dict(bits, k (transmissions so far), ndi, tb, fail_first)
     ndis = {}

@@ -87,7 +87,7 @@ def tb_decoding_chain(p, rnti, cell_id, backend, iterations, len_tag_key, input_
     options: the decoder's pipeline_options (default: batches of up to 64
     TBs, 3 in flight, launched 1 ms after their first TB)."""
     decoder = lte_sch_decoder_tagged("dlsch", iterations, "scaled-max-log-map", "float", 0, True,
-                                     max(p["tbs"], 16), max(p["g"], 8), "auto", len_tag_key,
+                                     max(p["tbs"], 16), max(p["g"], 8), "auto", 0, 1, len_tag_key,
                                      options or pipeline_options(64, 3, 1000, backend))
     chain = [decoder, packet_counter(len_tag_key)]
     if input_tags:

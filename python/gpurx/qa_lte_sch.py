@@ -17,12 +17,18 @@ lte_sch_encoder_pdu / _tagged) on the backend named by GPURX_TEST_BACKEND:
   contradicting retransmission is reported and decoded alone;
 - every kind of bad input reported on "errors", naming the field and its
   value, with the neighbouring PDUs intact and in order; bad constructor
-  parameters raise naming the parameter.
+  parameters raise naming the parameter;
+- the UE category's soft buffer: a TB rate matched with category 2's N_cb
+  (TM 3) by the reference model of tests/reference decodes with
+  ue_category=2, tm=3 and fails without the limit, or when the TB's own
+  "n_soft" says none.
 
 The noise comes from numpy with fixed seeds. The HARQ case (TBS 6120, G
 7200, QPSK, sigma 0.9) is the one lib/sch/tests/test_sch.cc runs on the
 core decoder.
 """
+import os
+import sys
 import time
 
 import numpy as np
@@ -534,6 +540,10 @@ class qa_lte_sch(gr_unittest.TestCase):
                  (lambda: gpurx.lte_sch_decoder_pdu(implementation="fpga"), "implementation"),
                  (lambda: gpurx.lte_sch_decoder_tagged("x"), "channel"),
                  (lambda: gpurx.lte_sch_decoder_tagged(len_tag_key=""), "len_tag_key"),
+                 (lambda: gpurx.lte_sch_decoder_pdu(ue_category=13), "ue_category=13"),
+                 (lambda: gpurx.lte_sch_decoder_tagged(ue_category=-1), "ue_category=-1"),
+                 (lambda: gpurx.lte_sch_decoder_pdu(ue_category=4, tm=0), "tm=0"),
+                 (lambda: gpurx.lte_sch_decoder_pdu("ulsch", ue_category=4), "ue_category=4"),
                  (lambda: gpurx.lte_sch_encoder_pdu("x"), "channel"),
                  (lambda: gpurx.lte_sch_encoder_pdu(max_tbs=0), "max_tbs"),
                  (lambda: gpurx.lte_sch_encoder_tagged(max_g=3), "max_g")]
@@ -541,6 +551,48 @@ class qa_lte_sch(gr_unittest.TestCase):
             with self.assertRaises(ValueError, msg=name) as ctx:
                 make()
             self.assertIn(name, str(ctx.exception))
+
+    # ---- UE category: the downlink soft buffer -----------------------------
+    def test_025_ue_category_limits_n_cb(self):
+        # The expectation comes from 36.306 and 36.212 by hand and from the
+        # reference model in tests/reference (written from the specifications
+        # by someone else), not from this module's tables: category 2 has
+        # N_soft 1237248 (36.306 Table 4.1-1) and K_C 1; TM 3 gives K_MIMO 2;
+        # FDD M_DL_HARQ 8, M_limit 8. N_IR = floor(1237248 / (1 * 2 * 8)) =
+        # 77328. TBS 31704 is 6 code blocks of K 5312 (K_w 3 * 32 * 167 =
+        # 16032), so N_cb = min(floor(77328 / 6), 16032) = 12888 (36.212
+        # 5.1.4.1.2): the limit bites. rv 1 makes k0 depend on N_cb (3674
+        # with the limit, 4342 without), and E = 14400 > N_cb wraps the
+        # limited buffer, so the limited codeword decodes alone only with
+        # the same N_cb.
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                        "tests", "reference"))
+        import lte_sch_reference as ref
+        tbs, g, qm, rv = 31704, 86400, 6, 1
+        n_soft, kc, k_mimo = 1237248, 1, 2
+        self.assertEqual(ref.soft_buffer_size(16032, 6, "dlsch", n_soft, kc, k_mimo), 12888)
+        self.assertEqual(ref.k0_of(167, 12888, rv), 3674)
+        self.assertEqual(ref.k0_of(167, 16032, rv), 4342)
+        bits = self.rng.integers(0, 2, tbs).astype(np.uint8)
+        f = fields(tbs, g, qm, rv=rv)
+        limited = ref.encode(bits, "dlsch", tbs, rv, qm, g, f["rnti"], f["cell_id"], f["subframe"],
+                             n_soft=n_soft, kc=kc, k_mimo=k_mimo)
+        whole = ref.encode(bits, "dlsch", tbs, rv, qm, g, f["rnti"], f["cell_id"], f["subframe"])
+        self.assertGreater(int(np.count_nonzero(np.asarray(limited) != np.asarray(whole))), g // 4)
+        # No "n_soft" in the metadata: the block's ue_category and tm decide.
+        pdu = llr_pdu(tb_meta(**f), noiseless_llrs(limited))
+        no_limit = llr_pdu(tb_meta(**fields(tbs, g, qm, rv=rv, n_soft=0)), noiseless_llrs(limited))
+        cases = [(dict(ue_category=2, tm=3), pdu, True),
+                 (dict(ue_category=2, tm=4), pdu, True),
+                 (dict(), pdu, False),                         # the default: no limit
+                 (dict(ue_category=2, tm=1), pdu, False),      # K_MIMO 1: N_cb = K_w
+                 (dict(ue_category=2, tm=3), no_limit, False)]  # the TB's own n_soft=0 wins
+        for params, p, ok in cases:
+            outs, errs = run_pdus(decoder_pdu(harq_buffers=0, **params), [p], 1)
+            self.assertEqual(errs, [], params)
+            self.assertEqual(self.decoded(outs[0])[0], ok, params)
+            if ok:
+                np.testing.assert_array_equal(out_bits(outs[0]), bits)
 
     def test_024_several_gpus_refused(self):
         if BACKEND != "cuda" or not gpurx.cuda_available(1):

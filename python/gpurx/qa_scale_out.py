@@ -179,7 +179,8 @@ def reference_decoder(max_tbs=MAX_TBS, harq_buffers=HARQ_BUFFERS, iterations=6,
                       early_termination=True, cpu_threads=0, backend=None):
     return gpurx.lte_sch_decoder_pdu(
         "dlsch", iterations, "scaled-max-log-map", "int8", harq_buffers, early_termination,
-        max_tbs, 262144, "auto", gpurx.pipeline_options(backend=backend or BACKEND, cpu_threads=cpu_threads))
+        max_tbs, 262144, "auto",
+        options=gpurx.pipeline_options(backend=backend or BACKEND, cpu_threads=cpu_threads))
 
 
 def make_traffic(n_pdus, seed=1):

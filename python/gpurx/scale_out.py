@@ -845,7 +845,7 @@ class worker_flowgraph(gr.top_block):
                                           cpu_threads=cpu_threads)
             self.decoders.append(gpurx.lte_sch_decoder_pdu(
                 channel, iterations, "scaled-max-log-map", input, harq_buffers,
-                bool(early_termination), max_tbs, max_g, "auto", opts))
+                bool(early_termination), max_tbs, max_g, "auto", options=opts))
         self.decoder = self.decoders[0]
         self.name = name or listen
         self.instance = new_instance()

@@ -8,6 +8,7 @@
 #include "blocks/drivers/llr_staging.h"
 #include "blocks/sch/sch_metadata.h"
 #include "cuda/cuda_probe.h"
+#include "lte/tables/tables.h"
 #include "pipeline/backend.h"
 #include "sch/sch_implementations.h"
 
@@ -33,11 +34,34 @@ core::sch_config sch_decoder_args::config() const
     return c;
 }
 
+soft_buffer_defaults sch_decoder_args::soft_defaults() const
+{
+    if (ue_category < 0 || ue_category > 12)
+        throw std::invalid_argument("ue_category=" + std::to_string(ue_category) +
+                                    " is not in 0..12 (0: no soft-buffer limit)");
+    if (tm < 1 || tm > 10)
+        throw std::invalid_argument("tm=" + std::to_string(tm) + " is not in 1..10");
+    soft_buffer_defaults d;
+    if (ue_category == 0)
+        return d;
+    // 36.212 5.1.4.1.2 limits N_cb on the DL-SCH only (N_cb = K_w on the
+    // UL-SCH): a category there would be ignored silently, so refuse it.
+    if (core::sch::parse_channel(channel) != core::sch::DLSCH)
+        throw std::invalid_argument("ue_category=" + std::to_string(ue_category) + " with channel=\"" + channel +
+                                    "\": the uplink has no soft-buffer limit; use ue_category=0");
+    const auto c = core::lte::soft_buffer_of(ue_category, tm);
+    d.n_soft = c.n_soft;
+    d.kc = c.kc;
+    d.k_mimo = c.k_mimo;
+    return d;
+}
+
 sch_decoder_adapter sch_decoder_args::adapter(deployment, const pipeline_options& options) const
 {
     const auto cfg = config();
+    const auto soft = soft_defaults();
     check_sch_devices(options, cfg);
-    return sch_decoder_adapter(cfg, core::sch::parse_channel(channel), parse_sch_input(input));
+    return sch_decoder_adapter(cfg, core::sch::parse_channel(channel), parse_sch_input(input), soft);
 }
 
 core::turbo::input_kind parse_sch_input(const std::string& input)
@@ -80,8 +104,9 @@ void check_sch_devices(const pipeline_options& o, const core::sch_config& cfg)
 
 sch_decoder_adapter::sch_decoder_adapter(const core::sch_config& cfg,
                                          sch::channel_kind channel,
-                                         core::turbo::input_kind input)
-    : d_cfg(cfg), d_channel(channel), d_input(input),
+                                         core::turbo::input_kind input,
+                                         const soft_buffer_defaults& soft)
+    : d_cfg(cfg), d_channel(channel), d_input(input), d_soft(soft),
       d_harq(std::make_unique<sch_harq_admission>(cfg.harq_buffers))
 {
     d_cfg.validate();
@@ -120,7 +145,7 @@ bool sch_decoder_adapter::shape_frame(uint64_t n, const pmt::pmt_t& meta, frame_
         return false;
     }
     sch::tb_request req;
-    if (!tb_request_of(meta, d_channel, (long long)n, req, why))
+    if (!tb_request_of(meta, d_channel, (long long)n, req, why, d_soft))
         return false;
     if (req.tbs > d_cfg.max_tbs) {
         why = "tbs=" + std::to_string(req.tbs) + ": more than max_tbs=" + std::to_string(d_cfg.max_tbs) +

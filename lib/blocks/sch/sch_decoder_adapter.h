@@ -20,6 +20,7 @@
 
 #include "blocks/drivers/frame_adapter.h"
 #include "blocks/sch/sch_harq_admission.h"
+#include "blocks/sch/sch_metadata.h"
 #include "sch/sch_config.h"
 #include "turbo/turbo_frame.h"
 
@@ -48,9 +49,11 @@ std::string soft_buffer_report(const core::sch_config& cfg, const std::string& b
 class sch_decoder_adapter final : public frame_adapter
 {
 public:
+    //! \p soft: the soft-buffer parameters of a TB whose metadata lacks them.
     sch_decoder_adapter(const core::sch_config& cfg,
                         core::sch::channel_kind channel,
-                        core::turbo::input_kind input);
+                        core::turbo::input_kind input,
+                        const soft_buffer_defaults& soft = {});
 
     core::frame_types types() const override;
     core::kernel_factories kernels() const override;
@@ -80,6 +83,7 @@ private:
     core::sch_config d_cfg;
     core::sch::channel_kind d_channel;
     core::turbo::input_kind d_input;
+    soft_buffer_defaults d_soft;
     core::implementation_choice d_choice;
     std::unique_ptr<sch_harq_admission> d_harq; // moved with the adapter: its address stays
 };

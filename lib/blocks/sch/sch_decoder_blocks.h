@@ -12,6 +12,7 @@
 
 #include "blocks/drivers/deployment_args.h"
 #include "blocks/sch/sch_decoder_adapter.h"
+#include "blocks/sch/sch_metadata.h"
 #include "lte_sch_decoder_params.h"
 
 #include <gnuradio/logger.h>
@@ -25,6 +26,11 @@ struct sch_decoder_args : lte_sch_decoder_params, deployment_args {
     //! The decoder's options; throws std::invalid_argument naming the bad
     //! parameter and its value.
     core::sch_config config() const;
+    //! What ue_category and tm give a TB whose metadata has no "n_soft"
+    //! (no limit for category 0); throws std::invalid_argument naming
+    //! ue_category or tm when out of range, or ue_category when non-zero on
+    //! the uplink, which has no soft-buffer limit.
+    soft_buffer_defaults soft_defaults() const;
 
     //! Logs \p blk's soft buffers (its own logger's name, info).
     template <typename Block>

@@ -52,7 +52,8 @@ bool tb_request_of(const pmt::pmt_t& meta,
                    core::sch::channel_kind channel,
                    long long g_items,
                    core::sch::tb_request& req,
-                   std::string& why)
+                   std::string& why,
+                   const soft_buffer_defaults& soft)
 {
     if (!pmt::is_dict(meta)) {
         why = "metadata is " + pmt_description(meta) + ", not a dict";
@@ -60,6 +61,8 @@ bool tb_request_of(const pmt::pmt_t& meta,
     }
     req = core::sch::tb_request{};
     req.channel = channel;
+    req.kc = soft.kc;
+    req.k_mimo = soft.k_mimo;
     long long v;
     struct field {
         const char* key;
@@ -98,7 +101,7 @@ bool tb_request_of(const pmt::pmt_t& meta,
         return false;
     }
     req.harq_reset = v == 1;
-    v = 0;
+    v = soft.n_soft;
     if (!int_key(meta, "n_soft", need::optional, v, why))
         return false;
     req.n_soft = long(v);

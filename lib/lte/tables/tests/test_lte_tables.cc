@@ -14,6 +14,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <set>
+#include <string>
+
 using namespace gr::gpurx::core;
 using namespace gr::gpurx::core::lte;
 
@@ -85,6 +89,42 @@ TEST(Tbs, EverySizeSegmentsWithoutFiller)
                 EXPECT_GE(t[l][j].ln, t[l][j - 1].ln);
             }
         }
+}
+
+// §7.1.7.2.2, .4, .5: on more than 55, 36, 27 PRBs a TB of 2, 3, 4 layers
+// takes the translation of its one-layer TBS, so every one-layer TBS of
+// I_TBS 0..33 on those PRBs needs an entry. The tables here are Release
+// 10's (up to TBS_L1 75376); I_TBS 27..33 (Release 12) reach the eight
+// sizes below, whose Release 12 rows this library does not carry: tbs_of
+// refuses them, naming itbs. Every other one-layer TBS has its entry.
+TEST(Tbs, EveryOneLayerSizeHasItsTranslation)
+{
+    const std::set<int> release12 = { 76208, 78704, 81176, 84760, 87936, 90816, 93800, 97896 };
+    const tables::tbs_translation* t[3] = { tables::tbs_two_layers, tables::tbs_three_layers, tables::tbs_four_layers };
+    const int count[3] = { tables::tbs_two_layers_count, tables::tbs_three_layers_count, tables::tbs_four_layers_count };
+    const int first_prb[3] = { 56, 37, 28 };
+    for (int l = 0; l < 3; l++) {
+        std::set<int> missing;
+        for (int i = 0; i <= MAX_ITBS; i++)
+            for (int n = first_prb[l]; n <= MAX_PRB; n++) {
+                const int l1 = tables::tbs_one_layer[i][n - 1];
+                const bool found = std::binary_search(
+                    t[l], t[l] + count[l], tables::tbs_translation{ l1, 0 },
+                    [](const tables::tbs_translation& a, const tables::tbs_translation& b) { return a.l1 < b.l1; });
+                if (found) {
+                    EXPECT_NO_THROW(tbs_of(i, n, l + 2)) << i << " " << n;
+                    continue;
+                }
+                missing.insert(l1);
+                try {
+                    tbs_of(i, n, l + 2);
+                    ADD_FAILURE() << "I_TBS " << i << " N_PRB " << n << ": " << (l + 2) << " layers not refused";
+                } catch (const std::invalid_argument& e) {
+                    EXPECT_NE(std::string(e.what()).find("itbs=" + std::to_string(i)), std::string::npos) << e.what();
+                }
+            }
+        EXPECT_EQ(missing, release12) << (l + 2) << " layers";
+    }
 }
 
 TEST(Tbs, RowsGrow)
