@@ -42,6 +42,10 @@ enum class frequency_interpolation {
 struct channel_estimator_options {
     frequency_interpolation frequency = frequency_interpolation::averaged;
     int average_span = 7;              //!< CRS per moving average (odd, >= 3); also the noise estimate's
+    //! A narrower moving average (odd, >= 3, below average_span; 0: none),
+    //! taken for a subframe whose channel bends within average_span CRS
+    //! (wide_average_wins: a long delay spread), with its noise estimate.
+    int narrow_span = 3;
     bool hold_in_time = true;          //!< beyond the outermost CRS symbols: hold (else extrapolate linearly)
     bool use_previous_subframe = true; //!< interpolate from the previous subframe's last CRS symbol
     int noise_ports = 0;               //!< ports the noise estimate uses (1, 2); 0: 2 if the cell has them, else 1
@@ -65,6 +69,9 @@ public:
      */
     bool estimate(const subframe_grid& g, channel_estimate& est);
 
+    //! The moving average the last estimate() used (average_span or narrow_span).
+    int last_span() const { return d_last_span; }
+
     //! Forgets the previous subframe (after a gap or a timing change).
     void reset() { d_have_previous = false; }
 
@@ -79,6 +86,9 @@ private:
     std::vector<cf> d_last;
     subframe_time d_previous;
     bool d_have_previous = false;
+    int d_last_span = 0;
+    // One subframe's LS values and both moving averages, [rx][port][crs symbol][pilot].
+    std::vector<cf> d_ls, d_wide, d_narrow;
 };
 
 } // namespace lte

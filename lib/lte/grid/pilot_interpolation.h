@@ -95,6 +95,28 @@ GPURX_HD void smooth_pilots(const C* ls, int n, int half, C* out, double& resid,
 }
 
 /*!
+ * Whether a subframe's pilots are better averaged over the wide window
+ * (2 \p half + 1 pilots) than the narrow one (2 \p half_narrow + 1), from
+ * the residuals and weights smooth_pilots() gave for each over the
+ * subframe. Each resid / weight estimates the noise s2 where the channel is
+ * linear over the window; where it bends within a window (a long delay
+ * spread: EVA, ETU), the wide one's also holds the bias b_w^2 / (1 - 1/w)
+ * that its average makes. An average's error is b^2 + s2 / (window), so the
+ * wide one wins while b_w^2 - b_n^2, about (noise_wide - noise_narrow)
+ * (1 - 1/w), stays below s2 (1/n - 1/w), s2 taken from the narrow window.
+ * Without weight on either side (too few pilots): the wide one.
+ */
+GPURX_HD bool wide_average_wins(double resid_wide, double weight_wide, double resid_narrow, double weight_narrow,
+                                int half, int half_narrow)
+{
+    if (!(weight_wide > 0.0) || !(weight_narrow > 0.0))
+        return true;
+    const double wide = double(2 * half + 1), narrow = double(2 * half_narrow + 1);
+    const double s2_wide = resid_wide / weight_wide, s2_narrow = resid_narrow / weight_narrow;
+    return (s2_wide - s2_narrow) * (1.0 - 1.0 / wide) <= s2_narrow * (1.0 / narrow - 1.0 / wide);
+}
+
+/*!
  * The channel at subcarrier \p k from \p n pilot values at k = 6 m +
  * offset: linear between neighbouring pilots, and linearly extrapolated from
  * the two outermost ones below the first and above the last.

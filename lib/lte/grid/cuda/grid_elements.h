@@ -55,6 +55,7 @@ struct grid_layout {
     int crs_l[max_ports][max_crs_symbols] = {};      //!< their symbols l, ascending
     int crs_offset[max_ports][max_crs_symbols] = {}; //!< their subcarriers: k = 6 m + offset
     int half = 0;           //!< channel_estimator_options::average_span / 2
+    int half_narrow = 0;    //!< narrow_span / 2 (0: the wide average always)
     int averaged = 0;       //!< frequency_interpolation::averaged (else linear)
     int hold = 0;           //!< hold_in_time
     int use_previous = 0;   //!< use_previous_subframe
@@ -73,6 +74,9 @@ struct grid_buffers {
     device_cf* ls = nullptr;
     device_cf* v = nullptr;
     double* resid = nullptr;
+    device_cf* v_narrow = nullptr; //!< the narrow average (half_narrow > 0)
+    double* resid_narrow = nullptr;
+    int* wide = nullptr;           //!< [b]: 1 when subframe b takes the wide average
     device_cf* symh = nullptr;
     float* noise = nullptr; //!< [b]
     int* ok = nullptr;      //!< [b]: 1 when the estimate succeeded
@@ -163,6 +167,11 @@ GPURX_HD void smooth_at(const grid_layout& L, const grid_buffers& B, size_t i)
     B.v[i] = L.averaged ? s : ls[m];
     // The residual counts in both modes (the CPU's smooth_pilots always runs).
     B.resid[i] = smoothing_residual_at(ls[m], s, L.n_pil, L.half, m);
+    if (L.half_narrow > 0) {
+        const device_cf sn = smoothed_pilot_at(ls, L.n_pil, L.half_narrow, m);
+        B.v_narrow[i] = L.averaged ? sn : ls[m];
+        B.resid_narrow[i] = smoothing_residual_at(ls[m], sn, L.n_pil, L.half_narrow, m);
+    }
 }
 
 // --- 4. each CRS symbol at every subcarrier
@@ -171,7 +180,8 @@ GPURX_HD size_t frequency_count(const grid_layout& L)
 {
     return size_t(L.batch) * L.n_rx * L.ports * max_crs_symbols * L.n_sc;
 }
-//! After smooth_at() of the whole row.
+//! After smooth_at() of the whole row and finish_noise() of its subframe
+//! (which chose the average).
 GPURX_HD void frequency_at(const grid_layout& L, const grid_buffers& B, size_t i)
 {
     const size_t row = i / size_t(L.n_sc);
@@ -180,7 +190,8 @@ GPURX_HD void frequency_at(const grid_layout& L, const grid_buffers& B, size_t i
     split_row(L, row, b, a, p, j);
     if (j >= L.n_crs[p])
         return;
-    B.symh[i] = interpolate_frequency_at(B.v + row * L.n_pil, L.n_pil, L.crs_offset[p][j], k);
+    const device_cf* v = L.half_narrow > 0 && !B.wide[b] ? B.v_narrow : B.v;
+    B.symh[i] = interpolate_frequency_at(v + row * L.n_pil, L.n_pil, L.crs_offset[p][j], k);
 }
 
 // --- 5. per subframe: the noise variance and whether the estimate succeeded
@@ -193,7 +204,7 @@ GPURX_HD size_t noise_terms_per_subframe(const grid_layout& L)
 //! residual to \p all (every port: the finiteness test) and, for the noise
 //! ports, to \p resid, with its expectation per unit noise to \p weight.
 GPURX_HD void add_noise_term(const grid_layout& L, const grid_buffers& B, int b, size_t e, double& resid,
-                             double& weight, double& all)
+                             double& weight, double& resid_n, double& weight_n, double& all)
 {
     const int m = int(e % size_t(L.n_pil));
     const size_t rib = e / size_t(L.n_pil); // (a ports + p) 4 + j
@@ -206,11 +217,25 @@ GPURX_HD void add_noise_term(const grid_layout& L, const grid_buffers& B, int b,
     if (p < L.noise_ports) {
         resid += r;
         weight += smoothing_weight_at(L.n_pil, L.half, m);
+        if (L.half_narrow > 0) {
+            resid_n += B.resid_narrow[size_t(b) * noise_terms_per_subframe(L) + e];
+            weight_n += smoothing_weight_at(L.n_pil, L.half_narrow, m);
+        }
     }
 }
-//! Subframe \p b's noise_var (resid / weight) and success (both sums finite).
-GPURX_HD void finish_noise(const grid_buffers& B, int b, double resid, double weight, double all)
+//! Subframe \p b's average (wide_average_wins), its noise_var (resid /
+//! weight of that average) and success (both sums finite).
+GPURX_HD void finish_noise(const grid_layout& L, const grid_buffers& B, int b, double resid, double weight,
+                           double resid_n, double weight_n, double all)
 {
+    const bool wide =
+        L.half_narrow == 0 || wide_average_wins(resid, weight, resid_n, weight_n, L.half, L.half_narrow);
+    if (B.wide)
+        B.wide[b] = wide ? 1 : 0;
+    if (!wide) {
+        resid = resid_n;
+        weight = weight_n;
+    }
     const double nv = weight > 0.0 ? resid / weight : 0.0;
     const bool good = finite_value(nv) && finite_value(all);
     B.noise[b] = good ? float(nv) : 0.0f;

@@ -85,6 +85,9 @@ struct grid_gpu::state {
     device_cf *d_fft = nullptr, *d_ls = nullptr, *d_v = nullptr, *d_symh = nullptr, *d_carry = nullptr;
     device_cf *d_crs = nullptr, *d_factor = nullptr;
     double* d_resid = nullptr;
+    device_cf* d_v_narrow = nullptr;
+    double* d_resid_narrow = nullptr;
+    int* d_wide = nullptr;
     int *d_bin = nullptr, *d_carry_ok = nullptr;
 
     struct slot {
@@ -120,7 +123,8 @@ void grid_gpu::state::release() noexcept
     if (have_plan)
         cufft().destroy(plan);
     for (void* p : { (void*)d_fft, (void*)d_ls, (void*)d_v, (void*)d_symh, (void*)d_carry, (void*)d_crs,
-                     (void*)d_factor, (void*)d_resid, (void*)d_bin, (void*)d_carry_ok })
+                     (void*)d_factor, (void*)d_resid, (void*)d_bin, (void*)d_carry_ok, (void*)d_v_narrow,
+                     (void*)d_resid_narrow, (void*)d_wide })
         if (p)
             cudaFree(p);
     for (auto& s : slots) {
@@ -188,6 +192,11 @@ grid_gpu::grid_gpu(const cell& c, int fft_size, int n_rx, int batch, int device,
         s.d_ls = device_alloc<device_cf>(rows * n_pil, "LS values");
         s.d_v = device_alloc<device_cf>(rows * n_pil, "smoothed pilots");
         s.d_resid = device_alloc<double>(rows * n_pil, "residuals");
+        if (s.layout.half_narrow > 0) {
+            s.d_v_narrow = device_alloc<device_cf>(rows * n_pil, "narrow-smoothed pilots");
+            s.d_resid_narrow = device_alloc<double>(rows * n_pil, "narrow residuals");
+        }
+        s.d_wide = device_alloc<int>(B, "average choices");
         s.d_symh = device_alloc<device_cf>(rows * s.n_sc, "CRS symbols");
         s.d_carry = device_alloc<device_cf>(size_t(n_rx) * c.ports * s.n_sc, "carried CRS symbol");
         s.d_carry_ok = device_alloc<int>(1, "carry flag");
@@ -302,6 +311,9 @@ void grid_gpu::enqueue(const subframe_time& first)
     b.ls = s.d_ls;
     b.v = s.d_v;
     b.resid = s.d_resid;
+    b.v_narrow = s.d_v_narrow;
+    b.resid_narrow = s.d_resid_narrow;
+    b.wide = s.d_wide;
     b.symh = s.d_symh;
     b.noise = sl.d_noise;
     b.ok = sl.d_ok;

@@ -78,25 +78,30 @@ __global__ void frequency_kernel(grid_layout L, grid_buffers B)
 __global__ void noise_kernel(grid_layout L, grid_buffers B)
 {
     __shared__ double s_resid[noise_threads], s_weight[noise_threads], s_all[noise_threads];
+    __shared__ double s_resid_n[noise_threads], s_weight_n[noise_threads];
     const int b = int(blockIdx.x);
     const size_t n = noise_terms_per_subframe(L);
-    double resid = 0.0, weight = 0.0, all = 0.0;
+    double resid = 0.0, weight = 0.0, resid_n = 0.0, weight_n = 0.0, all = 0.0;
     for (size_t e = threadIdx.x; e < n; e += blockDim.x)
-        add_noise_term(L, B, b, e, resid, weight, all);
+        add_noise_term(L, B, b, e, resid, weight, resid_n, weight_n, all);
     s_resid[threadIdx.x] = resid;
     s_weight[threadIdx.x] = weight;
+    s_resid_n[threadIdx.x] = resid_n;
+    s_weight_n[threadIdx.x] = weight_n;
     s_all[threadIdx.x] = all;
     __syncthreads();
     for (int w = noise_threads / 2; w > 0; w /= 2) {
         if (int(threadIdx.x) < w) {
             s_resid[threadIdx.x] += s_resid[threadIdx.x + w];
             s_weight[threadIdx.x] += s_weight[threadIdx.x + w];
+            s_resid_n[threadIdx.x] += s_resid_n[threadIdx.x + w];
+            s_weight_n[threadIdx.x] += s_weight_n[threadIdx.x + w];
             s_all[threadIdx.x] += s_all[threadIdx.x + w];
         }
         __syncthreads();
     }
     if (threadIdx.x == 0)
-        finish_noise(B, b, s_resid[0], s_weight[0], s_all[0]);
+        finish_noise(L, B, b, s_resid[0], s_weight[0], s_resid_n[0], s_weight_n[0], s_all[0]);
 }
 
 __global__ void time_kernel(grid_layout L, grid_buffers B)
@@ -127,10 +132,12 @@ void enqueue_grid_and_estimate(const grid_layout& L, const grid_buffers& B, cuda
     GPURX_CUDA_CHECK_LAUNCH("lte grid least_squares_kernel");
     smooth_kernel<<<blocks_for(pilot_count(L)), threads, 0, s>>>(L, B);
     GPURX_CUDA_CHECK_LAUNCH("lte grid smooth_kernel");
-    frequency_kernel<<<blocks_for(frequency_count(L)), threads, 0, s>>>(L, B);
-    GPURX_CUDA_CHECK_LAUNCH("lte grid frequency_kernel");
+    // The noise first: it chooses each subframe's average, which the
+    // frequency interpolation reads.
     noise_kernel<<<unsigned(L.batch), noise_threads, 0, s>>>(L, B);
     GPURX_CUDA_CHECK_LAUNCH("lte grid noise_kernel");
+    frequency_kernel<<<blocks_for(frequency_count(L)), threads, 0, s>>>(L, B);
+    GPURX_CUDA_CHECK_LAUNCH("lte grid frequency_kernel");
     time_kernel<<<blocks_for(time_count(L)), threads, 0, s>>>(L, B);
     GPURX_CUDA_CHECK_LAUNCH("lte grid time_kernel");
     carry_kernel<<<blocks_for(carry_count(L)), threads, 0, s>>>(L, B);

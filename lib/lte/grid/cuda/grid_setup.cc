@@ -44,6 +44,7 @@ grid_layout make_grid_layout(const cell& c, const ofdm_demodulator& demod, int b
         L.n_crs[p] = j;
     }
     L.half = o.average_span / 2;
+    L.half_narrow = o.narrow_span / 2;
     L.averaged = o.frequency == frequency_interpolation::averaged ? 1 : 0;
     L.hold = o.hold_in_time ? 1 : 0;
     L.use_previous = o.use_previous_subframe ? 1 : 0;

@@ -176,7 +176,8 @@ cf linear_channel(int rx, int p, int abs_symbol, int k)
  * 36.211 §6.12 (the inverse of ofdm_demodulator's scale: the grid comes back
  * as it went in): one vector per antenna.
  */
-std::vector<std::vector<cf>> crs_only_samples(const cell& c, int fft, int n_rx, int sf_first, int count)
+std::vector<std::vector<cf>> crs_only_samples(const cell& c, int fft, int n_rx, int sf_first, int count,
+                                              double second_path_delay_s = 0.0)
 {
     numerology num;
     num.fft_size = fft;
@@ -195,8 +196,14 @@ std::vector<std::vector<cf>> crs_only_samples(const cell& c, int fft, int n_rx, 
                     if (crs_symbol(c, p, ls))
                         for (int m = 0; m < 2 * c.n_prb; m++) {
                             const int k = 6 * m + crs_offset(c, p, ls, ns);
+                            // With a second path (0.8 as strong, later): the
+                            // channel bends in frequency.
+                            const double ph = -2.0 * M_PI * k * 15e3 * second_path_delay_s;
+                            const cf bend = second_path_delay_s > 0.0
+                                                ? 1.0f + 0.8f * cf(float(std::cos(ph)), float(std::sin(ph)))
+                                                : cf(1.0f, 0.0f);
                             bins[size_t(fft_bin_of(k, n_sc, fft))] =
-                                linear_channel(a, p, sf * n_sym + l, k) * r[size_t(m)];
+                                linear_channel(a, p, sf * n_sym + l, k) * bend * r[size_t(m)];
                         }
                 gr::gpurx::core::ofdm::fft(bins.data(), size_t(fft), true); // without 1/N
                 const float scale = 1.0f / std::sqrt(float(n_sc));
@@ -233,6 +240,9 @@ public:
         d_ls.resize(rows * L.n_pil);
         d_v.resize(rows * L.n_pil);
         d_resid.resize(rows * L.n_pil);
+        d_v_narrow.resize(rows * L.n_pil);
+        d_resid_narrow.resize(rows * L.n_pil);
+        d_wide.resize(size_t(batch));
         d_symh.resize(rows * L.n_sc);
         d_noise.resize(size_t(batch));
         d_ok.resize(size_t(batch));
@@ -260,6 +270,9 @@ public:
         B.ls = d_ls.data();
         B.v = d_v.data();
         B.resid = d_resid.data();
+        B.v_narrow = d_v_narrow.data();
+        B.resid_narrow = d_resid_narrow.data();
+        B.wide = d_wide.data();
         B.symh = d_symh.data();
         B.noise = d_noise.data();
         B.ok = d_ok.data();
@@ -283,14 +296,14 @@ public:
             gpu::least_squares_at(L, B, i);
         for (size_t i = 0; i < gpu::pilot_count(L); i++)
             gpu::smooth_at(L, B, i);
+        for (int b = 0; b < L.batch; b++) {
+            double resid = 0.0, weight = 0.0, resid_n = 0.0, weight_n = 0.0, all = 0.0;
+            for (size_t e = 0; e < gpu::noise_terms_per_subframe(L); e++)
+                gpu::add_noise_term(L, B, b, e, resid, weight, resid_n, weight_n, all);
+            gpu::finish_noise(L, B, b, resid, weight, resid_n, weight_n, all);
+        }
         for (size_t i = 0; i < gpu::frequency_count(L); i++)
             gpu::frequency_at(L, B, i);
-        for (int b = 0; b < L.batch; b++) {
-            double resid = 0.0, weight = 0.0, all = 0.0;
-            for (size_t e = 0; e < gpu::noise_terms_per_subframe(L); e++)
-                gpu::add_noise_term(L, B, b, e, resid, weight, all);
-            gpu::finish_noise(B, b, resid, weight, all);
-        }
         for (size_t i = 0; i < gpu::time_count(L); i++)
             gpu::time_at(L, B, i);
         for (size_t i = 0; i < gpu::carry_count(L); i++)
@@ -324,9 +337,10 @@ private:
     channel_estimator_options d_opt;
     ofdm_demodulator d_demod;
     gpu::grid_layout d_L;
-    std::vector<device_cf> d_in, d_fft, d_grid, d_crs, d_factor, d_ls, d_v, d_symh, d_est, d_carry;
+    std::vector<device_cf> d_in, d_fft, d_grid, d_crs, d_factor, d_ls, d_v, d_v_narrow, d_symh, d_est, d_carry;
+    std::vector<int> d_wide;
     std::vector<int> d_bin, d_ok;
-    std::vector<double> d_resid;
+    std::vector<double> d_resid, d_resid_narrow;
     std::vector<float> d_noise;
     int d_carry_ok = 0;
     bool d_have_last = false;
@@ -518,6 +532,43 @@ void check_not_finite()
 
 // ------------------------------------------------------------- no GPU needed
 
+//! A channel that bends within the wide moving average (a second path 2.5 us
+//! later): the narrow average is chosen per subframe (the CPU's estimate
+//! differs from its wide-only one), and the GPU front end makes the same
+//! choice and the same estimate as the CPU, batches of 1 and 3.
+template <typename R>
+void check_narrow_average()
+{
+    cell c;
+    c.n_prb = 25;
+    c.cell_id = 17;
+    c.ports = 2;
+    const int fft = 512, n_rx = 2;
+    const auto all = crs_only_samples(c, fft, n_rx, 0, 3, 2.5e-6);
+    const std::vector<subframe_time> times = { time_of(0), time_of(1), time_of(2) };
+    const channel_estimator_options o; // narrow_span 3 by default
+    channel_estimator_options wide_only;
+    wide_only.narrow_span = 0;
+    const cpu_result cpu = run_cpu(c, fft, all, times, o), cpu_wide = run_cpu(c, fft, all, times, wide_only);
+    bool same_nf = true;
+    EXPECT_GT(worst_difference(cpu.ests[1].h, cpu_wide.ests[1].h, same_nf), 0.05 * rms(cpu.ests[1].h))
+        << "the CPU kept the wide average on a bent channel";
+    for (int batch : { 1, 3 }) {
+        auto runner = make_runner<R>(c, fft, n_rx, batch, o);
+        std::vector<subframe_grid> grids;
+        std::vector<channel_estimate> ests;
+        std::vector<uint8_t> ok;
+        for (int i = 0; i < 3; i += batch) {
+            const auto in = batch_samples(all, runner->subframe_samples(), i, batch);
+            ASSERT_EQ(runner->run(in.data(), times[size_t(i)], grids, ests, &ok), batch);
+            for (int b = 0; b < batch; b++)
+                expect_agreement(grids[size_t(b)], ests[size_t(b)], ok[size_t(b)], cpu, size_t(i + b),
+                                 "bent channel, batch " + std::to_string(batch) + ", subframe " +
+                                     std::to_string(i + b));
+        }
+    }
+}
+
 TEST(GridGpu, RejectsBadParametersBeforeTheGpu)
 {
     cell c;
@@ -598,6 +649,8 @@ TEST(GridGpuHostTwin, MatchesCpuOnCapturesAtBatchSizes1_5And20)
 
 TEST(GridGpuHostTwin, FourPortsInterpolateFromThePreviousBatch) { check_four_ports<host_twin>(); }
 
+TEST(GridGpuHostTwin, NarrowAverageOnABentChannelAsTheCpu) { check_narrow_average<host_twin>(); }
+
 TEST(GridGpuHostTwin, SamplesNotFiniteAreReportedAsTheCpuReportsThem) { check_not_finite<host_twin>(); }
 
 // ------------------------------------------------------------------ the GPU
@@ -609,6 +662,8 @@ TEST(GridGpuCuda, MatchesCpuOnCapturesAtBatchSizes1_5And20)
 }
 
 TEST(GridGpuCuda, FourPortsInterpolateFromThePreviousBatch) { check_four_ports<grid_gpu>(); }
+
+TEST(GridGpuCuda, NarrowAverageOnABentChannelAsTheCpu) { check_narrow_average<grid_gpu>(); }
 
 TEST(GridGpuCuda, SamplesNotFiniteAreReportedAsTheCpuReportsThem) { check_not_finite<grid_gpu>(); }
 
