@@ -726,10 +726,16 @@ TEST(Pipeline, CpuDrainResumesAHeldPipeline)
     std::atomic<bool> stop{ false };
     const auto k = counting_copy_kernels(items_run, stop, 1);
     auto cfg = make_cfg({ 2, batch, 1000000 }, vlen);
-    cfg.cpu_threads = 2;
+    // One thread, the caller's: item 0 sets stop and the check before item 1
+    // cancels. With two, the second thread could take items 1..3 before
+    // item 0 set it, and the batch ran whole (seen once on a loaded 16-core host).
+    cfg.cpu_threads = 1;
     auto pipe = core::make_pipeline(k, test::cpu_backend(), cfg);
-    bool asked = false;
-    pipe->set_cancel_check([&] { return asked = true, stop.load(); });
+    std::atomic<bool> asked{ false };
+    pipe->set_cancel_check([&] {
+        asked = true;
+        return stop.load();
+    });
     std::vector<float> x(vlen, 1.5f);
     for (size_t i = 0; i < batch; i++)
         pipe->submit(x.data(), vlen * sizeof(float), vlen * sizeof(float), nullptr, i);
