@@ -139,6 +139,7 @@ int run(const apps::lte_dl_options& o)
     ro.n_rx = n_rx;
     ro.sample_rate = rate;
     ro.every_ue = o.every_ue;
+    ro.tm = o.tm;
     ro.rntis = o.rntis;
     ro.detector = core::mimo::parse_algorithm(o.detector);
     ro.dlsch.backend = o.backend;

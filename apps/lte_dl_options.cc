@@ -38,6 +38,9 @@ UEs:
                          learnt from the PDCCH; or the C-RNTIs to decode
                          (decimal or 0x-hex). SI-, P- and RA-RNTI grants
                          are decoded in both cases
+  --tm N                 the UEs' transmission mode 1..7, as RRC sets it:
+                         the DCI formats searched (TM5: 1D, TM6: 1B);
+                         default 0, unknown: 1A, 1, 2A, 2
 
 Receiver:
   --backend B            auto (default) | cpu | cuda: the DL-SCH decoder's
@@ -137,6 +140,8 @@ lte_dl_options parse_lte_dl_options(int argc, char** argv)
             o.cpu_threads = int(to_int("--cpu-threads", value(i), 0, 1024));
         } else if (name == "--devices") {
             o.devices = value(i);
+        } else if (name == "--tm") {
+            o.tm = int(to_int("--tm", value(i), 0, 7));
         } else if (name == "--ue-category") {
             o.ue_category = int(to_int("--ue-category", value(i), 0, 12));
         } else if (name == "--front-end") {

@@ -26,6 +26,7 @@ struct lte_dl_options {
     std::string devices = "0";
     std::string pcap, jsonl;
     int ue_category = 4;
+    int tm = 0;                      //!< the UEs' transmission mode, 0 unknown
     std::string detector = "lmmse";
     std::string front_end = "auto";
     int cpu_threads = 0;             //!< DL-SCH CPU workers, 0: one per core

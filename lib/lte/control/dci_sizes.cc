@@ -106,6 +106,22 @@ dci_sizes dci_payload_sizes(const cell& c)
     return s;
 }
 
+std::vector<dci_format> ue_formats_of_tm(int tm)
+{
+    switch (tm) {
+    case 0: return { dci_format::f1a, dci_format::f1, dci_format::f2a, dci_format::f2 };
+    case 1:
+    case 2:
+    case 7: return { dci_format::f1a, dci_format::f1 };
+    case 3: return { dci_format::f1a, dci_format::f2a };
+    case 4: return { dci_format::f1a, dci_format::f2 };
+    case 5: return { dci_format::f1a, dci_format::f1d };
+    case 6: return { dci_format::f1a, dci_format::f1b };
+    default: break;
+    }
+    throw std::invalid_argument("tm=" + std::to_string(tm) + " is not 0 (unknown) or 1..7");
+}
+
 } // namespace lte
 } // namespace core
 } // namespace gpurx

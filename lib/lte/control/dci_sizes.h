@@ -15,6 +15,7 @@
 #include "lte/common/resource_blocks.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace gr {
 namespace gpurx {
@@ -26,6 +27,15 @@ constexpr int dci_format_count = 8;
 
 //! "0", "1", "1A", "1B", "1C", "1D", "2", "2A" (the generator's spelling).
 const char* dci_format_name(dci_format f);
+
+/*!
+ * The downlink formats a UE of transmission mode \p tm is told of in its
+ * UE-specific space (36.213 Table 7.1-5): 1A and the mode's own (1, 2A, 2,
+ * 1D, 1B for TM1/2/7, 3, 4, 5, 6). \p tm 0, the mode unknown: 1A, 1, 2A,
+ * 2 (1B and 1D share a size that may be 1's, so only the mode tells them
+ * apart). Throws std::invalid_argument naming tm outside 0..7.
+ */
+std::vector<dci_format> ue_formats_of_tm(int tm);
 
 //! ceil(log2(n (n + 1) / 2)): a type-2 resource indication value's bits.
 int riv_bits(int n);

@@ -46,6 +46,8 @@ void downlink_options::validate() const
         throw std::invalid_argument("front_end=" + front_end + " is not auto, cpu or cuda");
     if (!(search_ms >= 10.0 && search_ms <= 1000.0))
         throw std::invalid_argument("search_ms=" + std::to_string(search_ms) + " is outside 10..1000");
+    if (tm < 0 || tm > 7)
+        throw std::invalid_argument("tm=" + std::to_string(tm) + " is not 0 (unknown) or 1..7");
     if (!(pdcch_gate_sigmas >= 0.0f && pdcch_gate_sigmas <= 100.0f))
         throw std::invalid_argument("pdcch_gate_sigmas=" + std::to_string(pdcch_gate_sigmas) + " is outside 0..100");
 }
@@ -116,9 +118,11 @@ struct downlink_receiver::chain {
           pdsch(pdsch_options(o))
     {
         bcfg.common_space = o.broadcast;
+        bcfg.ue_formats = ue_formats_of_tm(o.tm);
         if (o.every_ue) {
             rnti_tracker_config rc;
             rc.common_space = o.broadcast;
+            rc.ue_formats = bcfg.ue_formats;
             rntis = std::make_unique<rnti_tracker>(rc);
             bcfg.common_space = false; // the tracker searches it
         } else {

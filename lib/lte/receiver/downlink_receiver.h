@@ -46,6 +46,10 @@ struct downlink_options {
     std::vector<int> rntis;     //!< C-RNTIs to decode (with every_ue false)
     bool every_ue = false;      //!< learn and decode every UE's C-RNTI
     bool broadcast = true;      //!< SI-, P- and RA-RNTI grants in the common space
+    //! The UEs' transmission mode, as RRC tells it (1..7), or 0 unknown:
+    //! the DCI formats searched in the UE-specific spaces
+    //! (ue_formats_of_tm); 5 and 6 are how 1D and 1B are received.
+    int tm = 0;
     //! MIMO detector of TM3/TM4 (lib/mimo's algorithms).
     mimo::algorithm detector = mimo::algorithm::lmmse;
     dlsch_decoder_options dlsch; //!< backend, HARQ buffers, UE category

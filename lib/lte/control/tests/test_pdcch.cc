@@ -38,15 +38,6 @@ struct tally {
     int dcis = 0, matched = 0, tbs = 0, subframes = 0, common = 0;
 };
 
-std::vector<dci_format> ue_formats_of_tm(int tm)
-{
-    switch (tm) {
-    case 3: return { dci_format::f1a, dci_format::f2a };
-    case 4: return { dci_format::f1a, dci_format::f2 };
-    default: return { dci_format::f1a, dci_format::f1 };
-    }
-}
-
 //! Compares one found DCI with the truth's PDSCH entry.
 void expect_fields(const dci_message& m, const nlohmann::json& p, const std::string& where)
 {
