@@ -260,12 +260,13 @@ cf linear_channel(int rx, int p, int abs_symbol, int k)
     return a + b * float(abs_symbol % 100) + c * float(k);
 }
 
-//! Subframe \p sf's grid holding only the CRS of 4 ports through linear_channel().
-void crs_only_grid(const cell& c, int n_rx, int sf, subframe_grid& g)
+//! The grid of subframe \p t holding only the CRS of the cell's ports, RE
+//! (a, l, k) of port p being value(a, p, l, k, r) for the CRS symbol r.
+template <typename F>
+void crs_only_grid(const cell& c, int n_rx, subframe_time t, subframe_grid& g, F value)
 {
     g.resize(n_rx, c.symbols_per_subframe(), c.n_sc());
-    g.time.sfn = 0;
-    g.time.subframe = sf;
+    g.time = t;
     std::vector<cf> r(size_t(2 * c.n_prb));
     for (int a = 0; a < n_rx; a++)
         for (int l = 0; l < g.n_symbols; l++) {
@@ -275,9 +276,19 @@ void crs_only_grid(const cell& c, int n_rx, int sf, subframe_grid& g)
                 if (crs_symbol(c, p, ls))
                     for (int m = 0; m < 2 * c.n_prb; m++) {
                         const int k = 6 * m + crs_offset(c, p, ls, ns);
-                        g.at(a, l, k) = linear_channel(a, p, sf * g.n_symbols + l, k) * r[size_t(m)];
+                        g.at(a, l, k) = value(a, p, l, k, r[size_t(m)]);
                     }
         }
+}
+
+//! Subframe \p sf's grid holding only the CRS of 4 ports through linear_channel().
+void crs_only_grid(const cell& c, int n_rx, int sf, subframe_grid& g)
+{
+    subframe_time t;
+    t.subframe = sf;
+    crs_only_grid(c, n_rx, t, g, [&](int a, int p, int l, int k, cf r) {
+        return linear_channel(a, p, sf * c.symbols_per_subframe() + l, k) * r;
+    });
 }
 } // namespace
 
@@ -359,25 +370,17 @@ span_result run_two_path(double delay_s, double s2, const channel_estimator_opti
     channel_estimator ce(c, 1, o);
     std::mt19937 rng(31);
     std::normal_distribution<float> n(0.0f, float(std::sqrt(s2 / 2.0)));
-    std::vector<cf> r(size_t(2 * c.n_prb));
     span_result res;
     double sum = 0.0;
     long count = 0;
     for (int sf = 0; sf < subframes; sf++) {
         subframe_grid g;
-        g.resize(1, c.symbols_per_subframe(), c.n_sc());
-        g.time.sfn = sf / 10;
-        g.time.subframe = sf % 10;
-        for (int l = 0; l < g.n_symbols; l++) {
-            const int ls = l % c.symbols_per_slot(), ns = g.time.slot() + l / c.symbols_per_slot();
-            crs_sequence(c, ns, ls, r.data());
-            for (int p = 0; p < c.ports; p++)
-                if (crs_symbol(c, p, ls))
-                    for (int m = 0; m < 2 * c.n_prb; m++) {
-                        const int k = 6 * m + crs_offset(c, p, ls, ns);
-                        g.at(0, l, k) = two_path_channel(0, p, k, delay_s) * r[size_t(m)] + cf(n(rng), n(rng));
-                    }
-        }
+        subframe_time t;
+        t.sfn = sf / 10;
+        t.subframe = sf % 10;
+        crs_only_grid(c, 1, t, g, [&](int, int p, int, int k, cf r) {
+            return two_path_channel(0, p, k, delay_s) * r + cf(n(rng), n(rng));
+        });
         channel_estimate est;
         EXPECT_TRUE(ce.estimate(g, est));
         (ce.last_span() == o.average_span ? res.wide : res.narrow)++;
