@@ -37,6 +37,7 @@ With no DESCRIPTION: every lib/blocks/*/*.api.yml of this source tree.
 import argparse
 import glob
 import os
+import re
 import sys
 import textwrap
 
@@ -54,6 +55,12 @@ CXX_TYPES = {
     "string": ("const std::string&", "std::string"),
     "int_vector": ("const std::vector<int>&", "std::vector<int>"),
     "pipeline_options": ("const pipeline_options&", "pipeline_options"),
+    # Types only single blocks take so far.
+    "double": ("double", "double"),
+    "int64": ("int64_t", "int64_t"),
+    "uint64": ("uint64_t", "uint64_t"),
+    "string_vector": ("const std::vector<std::string>&", "std::vector<std::string>"),
+    "pmt": ("const pmt::pmt_t&", "pmt::pmt_t"),
 }
 
 
@@ -148,6 +155,10 @@ def cxx_default(p):
         return "true" if v else "false"
     if t == "float":
         return repr(float(v)) + "f"
+    if t == "double":
+        return repr(float(v))
+    if t == "string_vector":
+        return "{ %s }" % ", ".join('"%s"' % x for x in v) if v else "{}"
     if t == "pipeline_options":
         return "pipeline_options()"
     if t == "int_vector":
@@ -161,6 +172,8 @@ def py_default(p):
         return "::gr::gpurx::pipeline_options()"
     if t == "int_vector":
         return "std::vector<int>%s" % cxx_default(p)
+    if t == "string_vector":
+        return "std::vector<std::string>%s" % cxx_default(p)
     return cxx_default(p)
 
 
@@ -487,11 +500,336 @@ def grc_of(fam, dep):
     return text
 
 
+# ---------------------------------------------------------------- single blocks
+#
+# A block that is not a family on the shared drivers (a mapper, a channel,
+# a scale-out block, a gr-fec object) is described in a file with "blocks:"
+# instead of "family:". Its make() fills <block>_params (generated) and
+# calls make_<block>(params), which the block's hand-written _impl.cc
+# defines; its header, binding and GRC file come from the description.
+
+# A base class: its header and the pybind11 base chain.
+BASES = {
+    "block": ("gnuradio/block.h", ["gr::block", "gr::basic_block"]),
+    "sync_block": ("gnuradio/sync_block.h", ["gr::sync_block", "gr::block", "gr::basic_block"]),
+    "sync_decimator": ("gnuradio/sync_decimator.h",
+                       ["gr::sync_decimator", "gr::sync_block", "gr::block", "gr::basic_block"]),
+    "sync_interpolator": ("gnuradio/sync_interpolator.h",
+                          ["gr::sync_interpolator", "gr::sync_block", "gr::block", "gr::basic_block"]),
+    "tagged_stream_block": ("gnuradio/tagged_stream_block.h",
+                            ["gr::tagged_stream_block", "gr::block", "gr::basic_block"]),
+    "hier_block2": ("gnuradio/hier_block2.h", ["gr::hier_block2", "gr::basic_block"]),
+    "fec_generic_decoder": ("gnuradio/fec/generic_decoder.h", ["gr::fec::generic_decoder"]),
+    "fec_generic_encoder": ("gnuradio/fec/generic_encoder.h", ["gr::fec::generic_encoder"]),
+}
+BASE_CLASS = {"fec_generic_decoder": "gr::fec::generic_decoder", "fec_generic_encoder": "gr::fec::generic_encoder"}
+
+
+def method_name(cxx):
+    m = re.search(r"(\w+)\s*\(", cxx)
+    if not m:
+        raise DescriptionError("not a method declaration: %s" % cxx)
+    return m.group(1)
+
+
+def method_args(cxx):
+    """The parameter names of a declaration, for py::arg."""
+    inner = cxx[cxx.index("(") + 1:cxx.rindex(")")].strip()
+    if not inner or inner == "void":
+        return []
+    names = []
+    for a in inner.split(","):
+        a = a.split("=")[0].strip()
+        names.append(re.findall(r"\w+", a)[-1])
+    return names
+
+
+class Block:
+    """One block of a "blocks:" description, shaped as a family with one
+    deployment so that the GRC writer serves both."""
+
+    def __init__(self, d, top, rel, shared):
+        self.rel = rel
+        self.name = d["name"]
+        self.base = d["base"]
+        if self.base not in BASES:
+            raise DescriptionError("%s: %s: unknown base %s" % (rel, self.name, self.base))
+        self.grc_category = d.get("grc_category", top.get("grc_category"))
+        self.texts = dict(shared.get("texts", {}))
+        self.texts.update(top.get("texts", {}))
+        self.includes = d.get("includes", [])
+        self.params = []
+        for p in d.get("params", []):
+            if p["type"] not in CXX_TYPES or p["type"] == "pipeline_options" and "default" not in p:
+                raise DescriptionError("%s: %s: unknown type %s" % (rel, p["name"], p["type"]))
+            self.params.append(p)
+        self.methods = d.get("methods", [])
+        self.functions = d.get("functions", [])  # free functions the header declares
+        self.grc_pipeline = shared["grc_pipeline"]
+        self.dep = {"name": self.name, "kind": "block", "brief": d["brief"], "details": d.get("details"),
+                    "python_doc": d.get("python_doc", d["brief"]), "grc": d.get("grc")}
+
+    def params_of(self, dep):
+        return self.params
+
+
+class BlockFile:
+    """A description file of single blocks: one binding (bind_<binding>)."""
+
+    def __init__(self, path, d, shared):
+        self.path = path
+        self.rel = os.path.relpath(path, ROOT)
+        self.name = d["binding"]
+        self.blocks = [Block(b, d, self.rel, shared) for b in d["blocks"]]
+        self.deployments = [b.dep for b in self.blocks]
+
+
+def fold(text, width):
+    """Lines longer than width wrapped (paragraphs folded with '>-' in a
+    description); shorter lines stay as written."""
+    return "\n".join("\n".join(textwrap.wrap(l, width - 4, break_on_hyphens=False, break_long_words=False))
+                     if len(l) > width else l for l in text.split("\n"))
+
+
+def block_header_of(b):
+    name = b.name
+    guard = "INCLUDED_GPURX_%s_H" % name.upper()
+    base_h, _ = BASES[b.base]
+    inc = ["#include <%s>" % base_h, "#include <gnuradio/gpurx/api.h>"]
+    if any(p["type"] == "pipeline_options" for p in b.params):
+        inc.append("#include <gnuradio/gpurx/pipeline_options.h>")
+    if any(p["type"] == "pmt" for p in b.params):
+        inc.append("#include <pmt/pmt.h>")
+    inc += ["#include %s" % i for i in b.includes]
+    std = ["#include <cstdint>", "#include <string>", "#include <vector>"]
+    o = ["/* -*- c++ -*- */", LICENSE.rstrip("\n"),
+         "// Generated by scripts/gen-block-api.py from %s: edit that." % b.rel,
+         "#ifndef " + guard, "#define " + guard, ""]
+    o += inc + std + ["", "namespace gr {", "namespace gpurx {", ""]
+    o.append("/*!")
+    o.append(comment_block(fold("\\brief " + text_of(b.dep["brief"], b.texts, name), 78)))
+    o.append(" * \\ingroup gpurx")
+    details = text_of(b.dep.get("details"), b.texts, name)
+    if details:
+        o.append(" *")
+        o.append(comment_block(fold(details, 78)))
+    o.append(" */")
+    base = BASE_CLASS.get(b.base, "gr::" + b.base)
+    o += ["class GPURX_API %s : virtual public %s" % (name, base), "{", "public:",
+          "    typedef std::shared_ptr<%s> sptr;" % name]
+    if b.params:
+        o.append("    /*!")
+        for p in b.params:
+            o += wrap(" ".join(p["doc"].split()), 80, "     * \\param %s " % p["name"], "     *        ")
+        o.append("     */")
+    else:
+        o.append("    //! Makes the block.")
+    decl = []
+    for p in b.params:
+        s = "%s %s" % (CXX_TYPES[p["type"]][0], p["name"])
+        if has_default(p):
+            s += " = " + cxx_default(p)
+        decl.append(s)
+    lead = "    static sptr make("
+    o.append(lead + (",\n" + " " * len(lead)).join(decl) + ");")
+    for m in b.methods:
+        o += ["    //! " + l for l in m["doc"].rstrip("\n").split("\n")]
+        o.append("    virtual %s = 0;" % m["cxx"])
+    o.append("};")
+    for f in b.functions:
+        o += ["", "//! " + "\n//! ".join(f["doc"].rstrip("\n").split("\n")), "GPURX_API %s;" % f["cxx"]]
+    o += ["", "} // namespace gpurx", "} // namespace gr", "", "#endif", ""]
+    return "\n".join(o)
+
+
+def block_params_of(b):
+    """<block>_params and make_<block>(): what the hand-written _impl.cc takes."""
+    guard = "INCLUDED_GPURX_%s_PARAMS_H" % b.name.upper()
+    o = [LICENSE.rstrip("\n"), "// Generated by scripts/gen-block-api.py from %s: edit that." % b.rel,
+         "#ifndef " + guard, "#define " + guard, "", "#include <gnuradio/gpurx/%s.h>" % b.name, "",
+         "namespace gr {", "namespace gpurx {", "",
+         "//! The parameters of %s::make(), with their defaults." % b.name,
+         "struct %s_params {" % b.name]
+    for p in b.params:
+        init = cxx_default(p) if has_default(p) else "{}"
+        if p["type"] in ("int_vector", "string_vector") and init.startswith("{"):
+            init = CXX_TYPES[p["type"]][1] + init
+        o.append("    %s %s = %s;" % (CXX_TYPES[p["type"]][1], p["name"], init))
+    o += ["};", "",
+          "//! Defined in the block's _impl.cc: validates p and makes the block.",
+          "%s::sptr make_%s(const %s_params& p);" % (b.name, b.name, b.name),
+          "", "} // namespace gpurx", "} // namespace gr", "", "#endif", ""]
+    return "\n".join(o)
+
+
+def block_make_of(b):
+    o = [LICENSE.rstrip("\n"), "// Generated by scripts/gen-block-api.py from %s: edit that." % b.rel,
+         '#include "%s_params.h"' % b.name, "", "namespace gr {", "namespace gpurx {", ""]
+    lead = "%s::sptr %s::make(" % (b.name, b.name)
+    decl = ["%s %s" % (CXX_TYPES[p["type"]][0], p["name"]) for p in b.params]
+    o.append(lead + (",\n" + " " * len(lead)).join(decl) + ")")
+    o += ["{", "    %s_params p;" % b.name]
+    o += ["    p.%s = %s;" % (p["name"], p["name"]) for p in b.params]
+    o += ["    return make_%s(p);" % b.name, "}", "", "} // namespace gpurx", "} // namespace gr", ""]
+    return "\n".join(o)
+
+
+def block_binding_of(bf):
+    o = [LICENSE.rstrip("\n"),
+         "// Generated by scripts/gen-block-api.py from %s: edit that." % bf.rel,
+         "// In the layout gr_modtool bind writes; hash 0 disables the out-of-sync",
+         "// check, which only applies to bindings bindtool generates.",
+         "// BINDTOOL_GEN_AUTOMATIC(0)", "// BINDTOOL_USE_PYGCCXML(0)",
+         "// BINDTOOL_HEADER_FILE(%s.h)" % bf.blocks[0].name,
+         "// BINDTOOL_HEADER_FILE_HASH(0)", "",
+         "#include <pybind11/pybind11.h>", "#include <pybind11/stl.h>", "",
+         "namespace py = pybind11;", ""]
+    o += ["#include <gnuradio/gpurx/%s.h>" % b.name for b in bf.blocks]
+    o += ["", "void bind_%s(py::module& m)" % bf.name, "{"]
+    for b in bf.blocks:
+        name = b.name
+        bases = ", ".join(BASES[b.base][1])
+        o += ["    {", "        using cls = ::gr::gpurx::%s;" % name,
+              "        py::class_<cls, %s, std::shared_ptr<cls>>(" % bases, '            m, "%s",' % name]
+        doc = c_string(text_of(b.dep["python_doc"], b.texts, name, "\n"))
+        o += ["            " + s for s in doc[:-1]]
+        o.append("            " + doc[-1] + ")")
+        # gr-fec's objects are made by make() in Python, as gr-fec's own are.
+        init = "py::init(&cls::make)" if b.base not in BASE_CLASS else None
+        args = []
+        for p in b.params:
+            a = 'py::arg("%s")' % p["name"]
+            if has_default(p):
+                a += " = " + py_default(p)
+            args.append(a)
+        idoc = []
+        for p in b.params:
+            idoc += c_string("\n".join(wrap(" ".join(p["doc"].split()), 88, p["name"] + ": ", "    ")) + "\n")
+        if init:
+            o.append("            .def(%s," % init)
+        else:
+            o.append('            .def_static("make", &cls::make,')
+        o += ["                 %s," % a for a in args]
+        o += ["                 " + s for s in idoc[:-1]]
+        o.append("                 " + (idoc[-1] if idoc else '""') + ")")
+        for mth in b.methods:
+            mname = method_name(mth["cxx"])
+            pyargs = "".join(', py::arg("%s")' % a for a in method_args(mth["cxx"]))
+            pdoc = " ".join(c_string((mth.get("python_doc") or mth["doc"]).rstrip("\n")))
+            o.append('            .def("%s", &cls::%s%s, %s)' % (mname, mname, pyargs, pdoc))
+        o[-1] += ";"
+        o.append("    }")
+        for f in b.functions:
+            fname = method_name(f["cxx"])
+            pdoc = " ".join(c_string((f.get("python_doc") or f["doc"]).rstrip("\n")))
+            o.append('    m.def("%s", &::gr::gpurx::%s, %s);' % (fname, fname, pdoc))
+    o += ["}", ""]
+    return "\n".join(o)
+
+
+def ydump(key, value, indent=""):
+    """key: value as block YAML (multi-line strings as |-)."""
+    class D(yaml.SafeDumper):
+        pass
+
+    def s(d, v):
+        return d.represent_scalar("tag:yaml.org,2002:str", v, style="|" if "\n" in v else None)
+    D.add_representer(str, s)
+    text = yaml.dump({key: value}, Dumper=D, sort_keys=False, default_flow_style=False, width=1000)
+    return [indent + l for l in text.rstrip("\n").split("\n")]
+
+
+def block_grc_of(b):
+    """The GRC file of a single block: its parameters from the description;
+    templates made from make() unless the description gives its own
+    (gr-fec's variable blocks, blocks GRC builds with Python only)."""
+    name = b.name
+    g = b.dep["grc"]
+    o = ["id: " + g.get("id", "gpurx_" + name), "label: " + yplain(g["label"]),
+         "category: " + yq(g.get("category", b.grc_category)),
+         "flags: " + yflow(g.get("flags", ["python", "cpp"]), False), "", "parameters:"]
+    for q in g.get("extra_params", []):
+        o += ydump("x", [q])[1:]
+    asserts, py_args, cxx_args, pipe_lines = [], [], [], []
+    for p in b.params:
+        n = p["name"]
+        if p["type"] == "pipeline_options":
+            pipe = b.grc_pipeline
+            for q in pipe["params"]:
+                pipe_lines += grc_param_lines(q["id"], q, q["default"])
+            asserts_p = pipe["asserts"]
+            ids = [q["id"] for q in pipe["params"]]
+            py_args.append("%s=gpurx.pipeline_options(%s)" % (n, ", ".join("%s=${%s}" % (i, i) for i in ids)))
+            cxx_args.append("gr::gpurx::pipeline_options(%s)" % ", ".join("${%s}" % i for i in ids))
+            asserts += asserts_p
+            continue
+        pg = p["grc"]
+        o += grc_param_lines(n, pg, grc_default(p))
+        if "assert" in pg:
+            if "assert_comment" in pg:
+                asserts.append("# " + pg["assert_comment"])
+            asserts.append(pg["assert"])
+        py_args.append("%s=${%s}" % (n, n))
+        if p["type"] == "bool":
+            cxx_args.append('${"true" if %s else "false"}' % n)
+        elif p["type"] == "int_vector":
+            cxx_args.append("std::vector<int>{${str(%s)[1:-1]}}" % n)
+        else:
+            cxx_args.append("${%s}" % n)
+    o += pipe_lines
+    if "value" in g:
+        o += ["", "value: " + g["value"]]
+    if "inputs" in g or "outputs" in g:
+        o += ["", "inputs:"] + grc_ports(g.get("inputs", [])) + ["outputs:"] + grc_ports(g.get("outputs", []))
+    asserts += g.get("asserts", [])
+    if asserts:
+        o += ["", "asserts:"]
+        o += [a if a.startswith("#") else "- ${ %s }" % a for a in asserts]
+    o.append("")
+    cb = g.get("callbacks", [])
+    if "templates" in g:
+        o += ydump("templates", g["templates"])
+    else:
+        o += ["templates:", "  imports: from gnuradio import gpurx",
+              "  make: gpurx.%s(%s)" % (name, ", ".join(py_args))]
+        if cb:
+            o += ["  callbacks:"] + ["  - " + c for c in cb]
+    if "cpp_templates" in g:
+        if g["cpp_templates"]:
+            o += [""] + ydump("cpp_templates", g["cpp_templates"])
+    else:
+        o += ["", "cpp_templates:",
+              "  includes: " + yflow(["#include <gnuradio/gpurx/%s.h>" % name], True),
+              "  declarations: " + yq("gr::gpurx::%s::sptr ${id};" % name),
+              "  make: " + yq("this->${id} = gr::gpurx::%s::make(%s);" % (name, ", ".join(cxx_args)))]
+        if cb:
+            o += ["  callbacks:"] + ["  - " + c for c in cb]
+        o += ["  link: ['gnuradio::gnuradio-gpurx']", "  packages: ['gnuradio-gpurx']"]
+    o += ["", "documentation: |-"]
+    # Paragraphs folded in the description ('>-') are wrapped for GRC's
+    # documentation tab; lines written short stay as they are.
+    doc = fold(text_of(g["documentation"], b.texts, name), 78)
+    o += [("  " + l).rstrip() for l in doc.split("\n")]
+    o += ["", "file_format: 1", ""]
+    text = "\n".join(o)
+    back = yaml.safe_load(text)
+    if back["documentation"] != doc or back["id"] != g.get("id", "gpurx_" + name):
+        raise DescriptionError("%s: the GRC file does not read back as written" % name)
+    return text
+
+
 # ---------------------------------------------------------------- driver
 
 
 def outputs(fam, out):
     res = {}
+    if isinstance(fam, BlockFile):
+        for b in fam.blocks:
+            res[os.path.join(out, "include", "gnuradio", "gpurx", b.name + ".h")] = lambda b=b: block_header_of(b)
+            res[os.path.join(out, "lib", b.name + "_make.cc")] = lambda b=b: block_make_of(b)
+            res[os.path.join(out, "lib", b.name + "_params.h")] = lambda b=b: block_params_of(b)
+        res[os.path.join(out, "python", fam.name + "_python.cc")] = lambda: block_binding_of(fam)
+        return res
     for dep in fam.deployments:
         res[os.path.join(out, "include", "gnuradio", "gpurx", dep["name"] + ".h")] = lambda d=dep: header_of(fam, d)
         res[os.path.join(out, "lib", dep["name"] + "_impl.cc")] = lambda d=dep: impl_of(fam, d)
@@ -526,7 +864,9 @@ def main():
     fams = []
     for p in paths:
         try:
-            fams.append(Family(os.path.abspath(p), shared))
+            d = load_yaml(p)
+            fams.append(BlockFile(os.path.abspath(p), d, shared) if "blocks" in d
+                        else Family(os.path.abspath(p), shared))
         except DescriptionError as e:
             sys.exit("gen-block-api: %s" % e)
         except KeyError as e:
@@ -546,9 +886,14 @@ def main():
         return 0
     bad = []
     for f in fams:
-        for dep in f.deployments:
-            path = os.path.join(a.grc or a.check_grc, "gpurx_%s.block.yml" % dep["name"])
-            text = grc_of(f, dep)
+        pairs = [(b.dep, lambda b=b: block_grc_of(b)) for b in f.blocks] if isinstance(f, BlockFile) else \
+            [(dep, lambda dep=dep: grc_of(f, dep)) for dep in f.deployments]
+        for dep, grc in pairs:
+            if dep.get("grc") is False:
+                continue  # no GRC block of its own
+            gid = (dep.get("grc") or {}).get("id", "gpurx_" + dep["name"])
+            path = os.path.join(a.grc or a.check_grc, "%s.block.yml" % gid)
+            text = grc()
             if a.grc:
                 write_if_changed(path, text)
             else:

@@ -9,7 +9,7 @@
 // needs: per-burst gain and N0 from tags, and NaN/Inf symbols reported.
 #include "mimo/mimo_config.h"
 #include "modulation/qam_demap.h"
-#include <gnuradio/gpurx/qam_demapper.h>
+#include "qam_demapper_params.h"
 #include <gnuradio/io_signature.h>
 
 #include <algorithm>
@@ -173,10 +173,10 @@ public:
 };
 } // namespace
 
-qam_demapper::sptr qam_demapper::make(const std::string& modulation, float noise_var)
+qam_demapper::sptr make_qam_demapper(const qam_demapper_params& p)
 {
-    return gnuradio::make_block_sptr<qam_demapper_impl>(core::qam::parse_modulation(modulation),
-                                                        noise_var);
+    return gnuradio::make_block_sptr<qam_demapper_impl>(core::qam::parse_modulation(p.modulation),
+                                                        p.noise_var);
 }
 
 } // namespace gpurx

@@ -8,7 +8,7 @@
 // so transmitter and receiver cannot disagree on it.
 #include "blocks/drivers/bit_bytes.h"
 #include "modulation/qam.h"
-#include <gnuradio/gpurx/qam_mapper.h>
+#include "qam_mapper_params.h"
 #include <gnuradio/io_signature.h>
 
 #include <complex>
@@ -69,9 +69,9 @@ public:
 };
 } // namespace
 
-qam_mapper::sptr qam_mapper::make(const std::string& modulation)
+qam_mapper::sptr make_qam_mapper(const qam_mapper_params& p)
 {
-    return gnuradio::make_block_sptr<qam_mapper_impl>(core::qam::parse_modulation(modulation));
+    return gnuradio::make_block_sptr<qam_mapper_impl>(core::qam::parse_modulation(p.modulation));
 }
 
 } // namespace gpurx
