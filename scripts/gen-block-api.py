@@ -693,7 +693,9 @@ def block_binding_of(bf):
               "        py::class_<cls, %s, std::shared_ptr<cls>>(" % bases, '            m, "%s",' % name]
         doc = c_string(text_of(b.dep["python_doc"], b.texts, name, "\n"))
         o += ["            " + s for s in doc[:-1]]
-        o.append("            " + doc[-1] + ")")
+        # gr-fec's coders derive virtually, so the base is not at offset 0:
+        # py::multiple_inheritance() makes pybind11 apply the real upcast.
+        o.append("            " + doc[-1] + (", py::multiple_inheritance())" if b.base in BASE_CLASS else ")"))
         # gr-fec's objects are made by make() in Python, as gr-fec's own are.
         init = "py::init(&cls::make)" if b.base not in BASE_CLASS else None
         args = []
@@ -739,6 +741,15 @@ def ydump(key, value, indent=""):
     return [indent + l for l in text.rstrip("\n").split("\n")]
 
 
+FEC_VARIABLE_PARAMS = [
+    "- id: value", "  label: Ignore Me", "  dtype: raw", "  default: '\"ok\"'", "  hide: all",
+    "- id: ndim", "  label: Parallelism", "  dtype: enum", "  default: '0'", "  options: ['0', '1', '2']",
+    "- id: dim1", "  label: Dimension 1", "  dtype: int", "  default: '1'",
+    "  hide: ${ ('none' if (int(ndim) >= 1) else 'all') }",
+    "- id: dim2", "  label: Dimension 2", "  dtype: int", "  default: '1'",
+    "  hide: ${ ('none' if (int(ndim) >= 2) else 'all') }"]
+
+
 def block_grc_of(b):
     """The GRC file of a single block: its parameters from the description;
     templates made from make() unless the description gives its own
@@ -747,7 +758,8 @@ def block_grc_of(b):
     g = b.dep["grc"]
     o = ["id: " + g.get("id", "gpurx_" + name), "label: " + yplain(g["label"]),
          "category: " + yq(g.get("category", b.grc_category)),
-         "flags: " + yflow(g.get("flags", ["python", "cpp"]), False), "", "parameters:"]
+         "flags: " + yflow(g.get("flags", ["show_id", "python", "cpp"] if b.base in BASE_CLASS
+                                else ["python", "cpp"]), False), "", "parameters:"]
     for q in g.get("extra_params", []):
         o += ydump("x", [q])[1:]
     asserts, py_args, cxx_args, pipe_lines = [], [], [], []
@@ -777,16 +789,50 @@ def block_grc_of(b):
         else:
             cxx_args.append("${%s}" % n)
     o += pipe_lines
+    fec = BASE_CLASS.get(b.base)
+    if fec:
+        # gr-fec's coder objects are GRC variables (gr-fec's own
+        # variable_*_def layout): a Parallelism of 0, 1 or 2 dimensions makes
+        # one object, a list, or a list of lists (BER Curve Gen.).
+        o[o.index("parameters:") + 1:o.index("parameters:") + 1] = FEC_VARIABLE_PARAMS
+        pos_py = ", ".join("${%s}" % p["name"] for p in b.params)
+        pos_cxx = ", ".join(cxx_args)
+        o += ["", "value: ${ gpurx.%s.make(%s) }" % (name, ", ".join(p["name"] for p in b.params))]
+    if o[-1] == "parameters:":  # a block without parameters has no such key
+        del o[-2:]
     if "value" in g:
         o += ["", "value: " + g["value"]]
     if "inputs" in g or "outputs" in g:
         o += ["", "inputs:"] + grc_ports(g.get("inputs", [])) + ["outputs:"] + grc_ports(g.get("outputs", []))
     asserts += g.get("asserts", [])
+    if fec:
+        asserts.append("dim1 >= 1 and dim2 >= 1")
     if asserts:
         o += ["", "asserts:"]
         o += [a if a.startswith("#") else "- ${ %s }" % a for a in asserts]
     o.append("")
     cb = g.get("callbacks", [])
+    if fec:
+        one_py = "gpurx.%s.make(%s)" % (name, pos_py)
+        one_cxx = "gr::gpurx::%s::make(%s)" % (name, pos_cxx)
+        g = dict(g)
+        g["templates"] = {"imports": "from gnuradio import gpurx", "var_make": "\n".join([
+            "% if int(ndim)==0:", "self.${id} = ${id} = " + one_py,
+            "% elif int(ndim)==1:", "self.${id} = ${id} = [%s for _ in range(${dim1})]" % one_py,
+            "% else:", "self.${id} = ${id} = [[%s for _ in range(${dim2})] for _ in range(${dim1})]" % one_py,
+            "% endif"])}
+        g["cpp_templates"] = {
+            "includes": ["#include <gnuradio/gpurx/%s.h>" % name],
+            "declarations": "\n".join([
+                "% if int(ndim)==0:", "%s::sptr ${id};" % fec, "% elif int(ndim)==1:",
+                "std::vector<%s::sptr> ${id};" % fec, "% else:",
+                "std::vector<std::vector<%s::sptr>> ${id};" % fec, "% endif"]),
+            "var_make": "\n".join([
+                "% if int(ndim)==0:", "this->${id} = %s;" % one_cxx, "% elif int(ndim)==1:",
+                "for (int i = 0; i < ${dim1}; i++)", "    this->${id}.push_back(%s);" % one_cxx, "% else:",
+                "this->${id}.resize(${dim1});", "for (auto& row : this->${id})",
+                "    for (int i = 0; i < ${dim2}; i++)", "        row.push_back(%s);" % one_cxx, "% endif"]),
+            "link": ["gnuradio::gnuradio-gpurx"], "packages": ["gnuradio-gpurx"]}
     if "templates" in g:
         o += ydump("templates", g["templates"])
     else:

@@ -6,7 +6,7 @@
 #include "blocks/drivers/bit_bytes.h"
 #include "turbo/lte_qpp.h"
 #include "turbo/lte_turbo_encoder.h"
-#include <gnuradio/gpurx/lte_turbo_encoder.h>
+#include "lte_turbo_encoder_params.h"
 #include <gnuradio/io_signature.h>
 
 namespace gr {
@@ -52,9 +52,9 @@ public:
     }
 };
 
-lte_turbo_encoder::sptr lte_turbo_encoder::make(int K)
+lte_turbo_encoder::sptr make_lte_turbo_encoder(const lte_turbo_encoder_params& p)
 {
-    return gnuradio::make_block_sptr<lte_turbo_encoder_impl>(K);
+    return gnuradio::make_block_sptr<lte_turbo_encoder_impl>(p.K);
 }
 
 std::vector<int> lte_turbo_block_sizes()

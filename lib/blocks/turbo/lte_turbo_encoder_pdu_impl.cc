@@ -7,7 +7,7 @@
 // out; a PDU whose length is no LTE K is dropped and reported.
 #include "blocks/drivers/bit_bytes.h"
 #include "blocks/turbo/lte_turbo_encoders_by_K.h"
-#include <gnuradio/gpurx/lte_turbo_encoder_tagged.h>
+#include "lte_turbo_encoder_pdu_params.h"
 #include <gnuradio/io_signature.h>
 #include <gnuradio/pdu.h>
 
@@ -64,7 +64,7 @@ private:
     }
 };
 
-lte_turbo_encoder_pdu::sptr lte_turbo_encoder_pdu::make()
+lte_turbo_encoder_pdu::sptr make_lte_turbo_encoder_pdu(const lte_turbo_encoder_pdu_params&)
 {
     return gnuradio::make_block_sptr<lte_turbo_encoder_pdu_impl>();
 }

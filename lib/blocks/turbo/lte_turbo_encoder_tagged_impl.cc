@@ -7,7 +7,7 @@
 // bits out; a packet whose length is no LTE K is dropped and reported.
 #include "blocks/drivers/bit_bytes.h"
 #include "blocks/turbo/lte_turbo_encoders_by_K.h"
-#include <gnuradio/gpurx/lte_turbo_encoder_tagged.h>
+#include "lte_turbo_encoder_tagged_params.h"
 #include <gnuradio/io_signature.h>
 
 namespace gr {
@@ -61,9 +61,9 @@ public:
     }
 };
 
-lte_turbo_encoder_tagged::sptr lte_turbo_encoder_tagged::make(const std::string& key)
+lte_turbo_encoder_tagged::sptr make_lte_turbo_encoder_tagged(const lte_turbo_encoder_tagged_params& p)
 {
-    return gnuradio::make_block_sptr<lte_turbo_encoder_tagged_impl>(key);
+    return gnuradio::make_block_sptr<lte_turbo_encoder_tagged_impl>(p.len_tag_key);
 }
 
 } // namespace gpurx

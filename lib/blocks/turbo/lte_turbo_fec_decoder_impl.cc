@@ -9,7 +9,7 @@
 #include "blocks/drivers/fec_decoder_object.h"
 #include "blocks/turbo/turbo_adapter.h"
 #include "turbo/lte_qpp.h"
-#include <gnuradio/gpurx/lte_turbo_fec_decoder.h>
+#include "lte_turbo_fec_decoder_params.h"
 
 namespace gr {
 namespace gpurx {
@@ -103,21 +103,13 @@ public:
 
 } // namespace
 
-lte_turbo_fec_decoder::sptr lte_turbo_fec_decoder::make(int K,
-                                                        int iterations,
-                                                        const std::string& algorithm,
-                                                        int subblocks,
-                                                        float scaling,
-                                                        const std::string& early_termination,
-                                                        float llr_scale,
-                                                        const std::string& backend,
-                                                        const std::string& input_conversion)
+lte_turbo_fec_decoder::sptr make_lte_turbo_fec_decoder(const lte_turbo_fec_decoder_params& p)
 {
-    core::lte_qpp(K); // throws, naming K, for sizes outside Table 5.1.3-3
-    check_llr_scale(llr_scale);
-    const fec_soft_input input = parse_input_conversion(input_conversion);
+    core::lte_qpp(p.K); // throws, naming K, for sizes outside Table 5.1.3-3
+    check_llr_scale(p.llr_scale);
+    const fec_soft_input input = parse_input_conversion(p.input_conversion);
     return std::make_shared<lte_turbo_fec_decoder_impl>(
-        K, make_turbo_config(iterations, algorithm, subblocks, scaling, early_termination), llr_scale, backend, input);
+        p.K, make_turbo_config(p.iterations, p.algorithm, p.subblocks, p.scaling, p.early_termination), p.llr_scale, p.backend, input);
 }
 
 } // namespace gpurx

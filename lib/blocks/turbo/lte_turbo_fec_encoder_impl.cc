@@ -9,7 +9,7 @@
 #include "blocks/drivers/size_log_once.h"
 #include "turbo/lte_qpp.h"
 #include "turbo/lte_turbo_encoder.h"
-#include <gnuradio/gpurx/lte_turbo_fec_encoder.h>
+#include "lte_turbo_fec_encoder_params.h"
 
 #include <algorithm>
 #include <memory>
@@ -95,10 +95,10 @@ private:
 
 } // namespace
 
-lte_turbo_fec_encoder::sptr lte_turbo_fec_encoder::make(int K, bool pad_to_bytes)
+lte_turbo_fec_encoder::sptr make_lte_turbo_fec_encoder(const lte_turbo_fec_encoder_params& p)
 {
-    // core::lte_turbo_encoder names K
-    return std::make_shared<lte_turbo_fec_encoder_impl>(K, pad_to_bytes);
+    // core::lte_turbo_encoder names p.K
+    return std::make_shared<lte_turbo_fec_encoder_impl>(p.K, p.pad_to_bytes);
 }
 
 } // namespace gpurx

@@ -9,7 +9,7 @@
 #include "blocks/drivers/fec_decoder_object.h"
 #include "blocks/drivers/size_log_once.h"
 #include "blocks/viterbi/viterbi_adapter.h"
-#include <gnuradio/gpurx/viterbi_fec_decoder.h>
+#include "viterbi_fec_decoder_params.h"
 
 namespace gr {
 namespace gpurx {
@@ -109,22 +109,14 @@ public:
 
 } // namespace
 
-viterbi_fec_decoder::sptr viterbi_fec_decoder::make(int frame_bits,
-                                                    int K,
-                                                    const std::vector<int>& polys,
-                                                    const std::string& termination,
-                                                    bool gr_fec_order,
-                                                    int chunk,
-                                                    float llr_scale,
-                                                    const std::string& backend,
-                                                    const std::string& input_conversion)
+viterbi_fec_decoder::sptr make_viterbi_fec_decoder(const viterbi_fec_decoder_params& p)
 {
     // No puncture parameter: gr-fec punctures around the decoder (puncpat).
-    const auto cfg = make_viterbi_config(K, polys, termination, chunk, {}, gr_fec_order);
-    cfg.code().check_frame_bits(frame_bits); // throws, naming frame_bits
-    check_llr_scale(llr_scale);
-    const fec_soft_input input = parse_input_conversion(input_conversion);
-    return std::make_shared<viterbi_fec_decoder_impl>(frame_bits, cfg, llr_scale, backend, input);
+    const auto cfg = make_viterbi_config(p.K, p.polys, p.termination, p.chunk, {}, p.gr_fec_order);
+    cfg.code().check_frame_bits(p.frame_bits); // throws, naming frame_bits
+    check_llr_scale(p.llr_scale);
+    const fec_soft_input input = parse_input_conversion(p.input_conversion);
+    return std::make_shared<viterbi_fec_decoder_impl>(p.frame_bits, cfg, p.llr_scale, p.backend, input);
 }
 
 } // namespace gpurx
