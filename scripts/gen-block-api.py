@@ -560,7 +560,7 @@ class Block:
         self.includes = d.get("includes", [])
         self.params = []
         for p in d.get("params", []):
-            if p["type"] not in CXX_TYPES or p["type"] == "pipeline_options" and "default" not in p:
+            if p["type"] not in CXX_TYPES:
                 raise DescriptionError("%s: %s: unknown type %s" % (rel, p["name"], p["type"]))
             self.params.append(p)
         self.methods = d.get("methods", [])

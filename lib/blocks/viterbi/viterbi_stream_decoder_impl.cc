@@ -9,7 +9,7 @@
 #include "blocks/drivers/driver_blocks.h"
 #include "blocks/viterbi/viterbi_adapter.h"
 #include "blocks/viterbi/viterbi_stream_adapter.h"
-#include <gnuradio/gpurx/viterbi_stream_decoder.h>
+#include "viterbi_stream_decoder_params.h"
 
 namespace gr {
 namespace gpurx {
@@ -30,18 +30,11 @@ public:
 
 } // namespace
 
-viterbi_stream_decoder::sptr viterbi_stream_decoder::make(int K,
-                                                          const std::vector<int>& polys,
-                                                          int traceback,
-                                                          int chunk,
-                                                          bool gr_fec_order,
-                                                          const std::vector<int>& puncture,
-                                                          const std::string& input,
-                                                          const pipeline_options& options)
+viterbi_stream_decoder::sptr make_viterbi_stream_decoder(const viterbi_stream_decoder_params& p)
 {
-    const auto cfg = make_viterbi_stream_config(K, polys, traceback, chunk, gr_fec_order, puncture);
+    const auto cfg = make_viterbi_stream_config(p.K, p.polys, p.traceback, p.chunk, p.gr_fec_order, p.puncture);
     return gnuradio::make_block_sptr<viterbi_stream_decoder_impl>(
-        viterbi_stream_adapter(cfg, parse_viterbi_input(input)), options);
+        viterbi_stream_adapter(cfg, parse_viterbi_input(p.input)), p.options);
 }
 
 } // namespace gpurx

@@ -20,7 +20,6 @@ void bind_runtime_info(py::module& m);
 void bind_mimo_idd_decoder(py::module& m);
 void bind_mimo_channel(py::module& m);
 void bind_mimo_fading_channel(py::module& m);
-void bind_viterbi_stream_decoder(py::module& m);
 void bind_link(py::module& m);
 void bind_mimo_ofdm(py::module& m);
 void bind_scale_out(py::module& m);
@@ -50,7 +49,6 @@ PYBIND11_MODULE(gpurx_python, m)
     bind_mimo_idd_decoder(m);
     bind_mimo_channel(m);
     bind_mimo_fading_channel(m);
-    bind_viterbi_stream_decoder(m);
     bind_link(m);
     bind_mimo_ofdm(m);
     bind_scale_out(m);
