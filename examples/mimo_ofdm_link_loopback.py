@@ -36,14 +36,6 @@ from gnuradio.gpurx import cli
 from gnuradio.gpurx import mimo_ofdm_link as link
 
 
-def iq_pair(text):
-    try:
-        amp, phase = (float(v) for v in text.split(","))
-    except ValueError:
-        raise cli.argparse.ArgumentTypeError("expected AMP_DB,PHASE_DEG, got %r" % (text,))
-    return amp, phase
-
-
 def parser():
     p = cli.parser(__doc__)
     p.add_argument("--nt", type=cli.positive_int, default=2)
@@ -65,8 +57,10 @@ def parser():
     p.add_argument("--genie", action="store_true")
     p.add_argument("--phase-noise", type=float, default=0.0, help="Wiener phase noise, rad rms per sample")
     p.add_argument("--dc", type=float, default=0.0, help="DC offset magnitude (signal rms 1)")
-    p.add_argument("--iq-imbalance", type=iq_pair, default=(0.0, 0.0), metavar="AMP_DB,PHASE_DEG")
+    p.add_argument("--iq-imbalance", type=cli.iq_pair, default=(0.0, 0.0), metavar="AMP_DB,PHASE_DEG")
     p.add_argument("--sro-ppm", type=float, default=0.0, help="receiver's sample clock offset, ppm (>= 0)")
+    p.add_argument("--gain-step", type=cli.gain_step, default=(0.0, 0), metavar="DB,PERIOD",
+                   help="receive gain moving between 0 dB and DB every PERIOD samples (an AGC's steps)")
     p.add_argument("--no-track-phase", dest="track_phase", action="store_false",
                    help="leave the pilots out without tracking the common phase on them")
     return p
@@ -79,7 +73,8 @@ class loopback(gr.top_block):
         self.source = gpurx.payload_source(a.payload_bytes, a.packets, a.seed)
         self.tx = link.mimo_ofdm_tx(a.nt, a.modulation, a.payload_bytes, a.code_rate, num)
         self.channel = link.mimo_ofdm_channel(a.nt, a.nr, a.profile, 10.0 ** (-a.snr_db / 10.0), a.cfo, a.delay,
-                                              a.seed, a.phase_noise, a.dc, a.iq_imbalance, a.sro_ppm)
+                                              a.seed, a.phase_noise, a.dc, a.iq_imbalance, a.sro_ppm,
+                                              a.gain_step)
         self.rx = link.mimo_ofdm_rx(a.nt, a.nr, a.modulation, a.payload_bytes, a.code_rate, num, a.algorithm,
                                     a.backend, idd_passes=a.idd_passes, idd_block=a.idd_block,
                                     extrinsic_scale=a.idd_scale, track_phase=a.track_phase)

@@ -29,6 +29,11 @@ def parser():
     p.add_argument("--delay", type=float, default=123.4, help="delay, samples (fractional allowed)")
     p.add_argument("--phase-noise", type=float, default=0.05, help="phase noise, radians rms")
     p.add_argument("--no-multipath", action="store_true", help="a single path instead of three")
+    p.add_argument("--dc", type=cli.nonnegative_float, default=0.0,
+                   help="receiver DC offset, relative to the symbols' rms")
+    p.add_argument("--iq-imbalance", type=cli.iq_pair, default=(0.0, 0.0), metavar="AMP_DB,PHASE_DEG")
+    p.add_argument("--gain-step", type=cli.gain_step, default=(0.0, 0), metavar="DB,PERIOD",
+                   help="receive gain moving between 0 dB and DB every PERIOD samples (an AGC's steps)")
     p.add_argument("--packets", type=cli.positive_int, default=100)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--modulation", default="qpsk", choices=sorted(gpurx.packet_link.BITS_PER_SYMBOL))
@@ -47,7 +52,8 @@ class loopback(gr.top_block):
         self.source = gpurx.payload_source(a.payload_bytes, a.packets, a.seed)
         self.tx = gpurx.packet_link_tx(a.modulation, a.payload_bytes, a.code_rate, a.sps)
         self.channel = gpurx.impaired_channel(a.snr_db, a.cfo, a.sro_ppm, a.delay, a.phase_noise,
-                                        not a.no_multipath, a.seed, a.sps)
+                                              not a.no_multipath, a.seed, a.sps, dc=a.dc,
+                                              iq_imbalance=a.iq_imbalance, gain_step=a.gain_step)
         self.rx = gpurx.packet_link_rx(a.modulation, a.payload_bytes, a.code_rate, a.sps, backend=a.backend)
         self.connect(self.source, self.tx, self.channel, self.rx)
 

@@ -51,6 +51,27 @@ def nonnegative_float(text):
     return v
 
 
+def iq_pair(text):
+    """argparse type: an IQ imbalance "AMP_DB,PHASE_DEG"."""
+    try:
+        amp, phase = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected AMP_DB,PHASE_DEG, got %r" % (text,))
+    return amp, phase
+
+
+def gain_step(text):
+    """argparse type: receive gain steps "DB,PERIOD" (PERIOD samples >= 1)."""
+    try:
+        db, period = text.split(",")
+        db, period = float(db), int(period, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected DB,PERIOD (dB, samples), got %r" % (text,))
+    if not -40.0 <= db <= 40.0 or period < 1:
+        raise argparse.ArgumentTypeError("%r: DB in -40..40, PERIOD >= 1 samples" % (text,))
+    return db, period
+
+
 def estimate(value, found, fmt="%.3g"):
     """A receiver's mean estimate for a summary line: "n/a" when it found
     nothing to estimate from (no burst, no frame), so the twins agree."""

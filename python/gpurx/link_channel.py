@@ -7,6 +7,7 @@ import math
 from gnuradio import analog, blocks, channels, filter, gr
 
 from .packet_link import rrc_taps
+from .rx_impairments import rx_impairments
 
 
 # Sample-spaced; normalised below so that the shaped signal's power is kept.
@@ -30,9 +31,13 @@ class impaired_channel(gr.hier_block2):
     """Delay (integer and fractional), phase noise (a low-pass random walk
     of phase_noise radians rms, correlation time about 1000 samples), then
     GNU Radio's channel_model: multipath, frequency offset, sampling-rate
-    offset and noise."""
+    offset and noise; then, with any of dc, iq_imbalance ((amplitude dB,
+    phase degrees)) or gain_step ((dB, period in samples)) not zero, the
+    receiver's front end (rx_impairments: gain steps, IQ imbalance, DC
+    offset of magnitude dc x amplitude, the symbols' rms)."""
 
-    def __init__(self, snr_db, cfo, sro_ppm, delay, phase_noise, multipath, seed, sps=4, amplitude=1.0):
+    def __init__(self, snr_db, cfo, sro_ppm, delay, phase_noise, multipath, seed, sps=4, amplitude=1.0,
+                 dc=0.0, iq_imbalance=(0.0, 0.0), gain_step=(0.0, 0)):
         gr.hier_block2.__init__(self, "impaired_channel",
                                 gr.io_signature(1, 1, gr.sizeof_gr_complex),
                                 gr.io_signature(1, 1, gr.sizeof_gr_complex))
@@ -55,4 +60,10 @@ class impaired_channel(gr.hier_block2):
             block_tags=False)
         self.connect(self, self.delay, self.frac, (self.pn_mix, 0))
         self.connect(self.pn_source, self.pn_filter, self.pn_mod, (self.pn_mix, 1))
-        self.connect(self.pn_mix, self.model, self)
+        if dc or iq_imbalance[0] or iq_imbalance[1] or gain_step[0]:
+            self.front_end = rx_impairments(1, dc=dc * amplitude, iq_amp_db=iq_imbalance[0],
+                                            iq_phase_deg=iq_imbalance[1], seed=seed,
+                                            gain_step_db=gain_step[0], gain_step_period=gain_step[1])
+            self.connect(self.pn_mix, self.model, self.front_end, self)
+        else:
+            self.connect(self.pn_mix, self.model, self)

@@ -23,6 +23,7 @@ from gnuradio import analog, blocks, filter, gr
 from .gpurx_python import (lte_sch_encoder_tagged, mimo_detector, mimo_idd_decoder, mimo_ofdm_channel_estimator,
                            mimo_ofdm_framer, mimo_ofdm_sync, packet_counter, packet_tagger, pipeline_options,
                            qam_mapper)
+from .rx_impairments import rx_impairments
 from .packet_link import BITS_PER_SYMBOL, expose_counter_ports, tb_decoding_chain, tb_tags
 
 
@@ -263,97 +264,24 @@ def profile_taps(profile, seed_rng, nr, nt):
     return taps
 
 
-class rx_impairments(gr.sync_block):
-    """A receiver's front end, nr streams in and out, in this order:
-
-    - phase noise: one Wiener process for every receive antenna (one local
-      oscillator), theta[n] = theta[n-1] + w[n], w normal with standard
-      deviation phase_noise (radians per sample; 2 pi linewidth / rate =
-      phase_noise ** 2);
-    - IQ imbalance: y = mu x + nu conj(x), mu = (1 + g exp(-j phi)) / 2,
-      nu = (1 - g exp(j phi)) / 2, g = 10^(iq_amp_db / 20), phi =
-      iq_phase_deg (image rejection 20 log10 |mu / nu|);
-    - DC offset: a constant of magnitude dc (the signal's rms is 1 per
-      antenna) and a phase of its own per antenna;
-    - sampling-rate offset: the receiver's clock sro_ppm (>= 0) faster,
-      y[n] = x(n / (1 + sro_ppm 1e-6) - D), interpolated by a
-      Blackman-windowed sinc of TAPS taps, D = TAPS / 2 + 1 samples of
-      delay (it keeps the block causal).
-    """
-    TAPS = 48
-
-    def __init__(self, nr, phase_noise=0.0, dc=0.0, iq_amp_db=0.0, iq_phase_deg=0.0, sro_ppm=0.0, seed=1):
-        gr.sync_block.__init__(self, "rx_impairments", in_sig=[np.complex64] * nr, out_sig=[np.complex64] * nr)
-        if not 0.0 <= sro_ppm <= 1000.0:
-            raise ValueError("sro_ppm must be in 0..1000 (the receiver's clock faster), got %r" % (sro_ppm,))
-        if not 0.0 <= phase_noise <= 1.0:
-            raise ValueError("phase_noise must be in 0..1 rad per sample, got %r" % (phase_noise,))
-        self.nr, self.sigma = nr, float(phase_noise)
-        self.rng = np.random.default_rng(seed * 31 + 7)
-        self.theta = 0.0
-        g, phi = 10.0 ** (iq_amp_db / 20.0), math.radians(iq_phase_deg)
-        self.mu, self.nu = (1 + g * np.exp(-1j * phi)) / 2, (1 - g * np.exp(1j * phi)) / 2
-        self.dc = [dc * np.exp(1j * (0.5 + 2.1 * r)) for r in range(nr)]
-        self.ratio = 1.0 / (1.0 + sro_ppm * 1e-6)
-        self.resample = sro_ppm > 0.0
-        self.delay = self.TAPS // 2 + 1
-        pad = self.delay + self.TAPS
-        self.buf = [np.zeros(pad, np.complex128) for _ in range(nr)]
-        self.base = -pad  # input index of buf[r][0]
-        self.n = 0        # next output index
-        self.offsets = np.arange(-self.TAPS // 2 + 1, self.TAPS // 2 + 1)
-
-    def _front_end(self, x, r, theta):
-        y = x * np.exp(1j * theta) if self.sigma > 0 else x.astype(np.complex128)
-        if self.nu != 0:
-            y = self.mu * y + self.nu * np.conj(y)
-        return y + self.dc[r]
-
-    def work(self, input_items, output_items):
-        m = len(output_items[0])
-        theta = None
-        if self.sigma > 0:
-            theta = self.theta + np.cumsum(self.rng.normal(0.0, self.sigma, m))
-            self.theta = float(theta[-1]) % (2 * math.pi)
-        if not self.resample:
-            for r in range(self.nr):
-                output_items[r][:] = self._front_end(input_items[r][:m], r, theta)
-            return m
-        pos = (self.n + np.arange(m)) * self.ratio - self.delay
-        i0 = np.floor(pos)
-        d = (pos - i0)[:, None] - self.offsets[None, :]  # distance to each tap's sample
-        half = self.TAPS / 2.0
-        w = np.sinc(d) * (0.42 + 0.5 * np.cos(np.pi * d / half) + 0.08 * np.cos(2 * np.pi * d / half))
-        w /= w.sum(axis=1, keepdims=True)
-        idx = i0.astype(np.int64)[:, None] + self.offsets[None, :]
-        for r in range(self.nr):
-            self.buf[r] = np.concatenate([self.buf[r], self._front_end(input_items[r][:m], r, theta)])
-            output_items[r][:] = np.sum(self.buf[r][idx - self.base] * w, axis=1)
-        self.n += m
-        keep = int(math.floor(self.n * self.ratio - self.delay)) + int(self.offsets[0]) - 1
-        if keep > self.base:
-            for r in range(self.nr):
-                self.buf[r] = self.buf[r][keep - self.base:]
-            self.base = keep
-        return m
-
-
 class mimo_ofdm_channel(gr.hier_block2):
     """nt streams in, nr out: y_r = sum_j h_rj * x_j (fixed taps from the
     profile and seed), then a common delay (integer samples), frequency
     offset (cycles/sample) and white noise of variance n0 per antenna; with
     any of phase_noise, dc, iq_imbalance ((amplitude dB, phase degrees)),
-    sro_ppm not zero, the receiver's front end after them (rx_impairments)."""
+    sro_ppm, gain_step ((dB, period in samples)) not zero, the receiver's
+    front end after them (rx_impairments)."""
 
     def __init__(self, nt, nr, profile="exponential", n0=0.1, cfo=0.0, delay=0, seed=1, phase_noise=0.0, dc=0.0,
-                 iq_imbalance=(0.0, 0.0), sro_ppm=0.0):
+                 iq_imbalance=(0.0, 0.0), sro_ppm=0.0, gain_step=(0.0, 0)):
         gr.hier_block2.__init__(self, "mimo_ofdm_channel", gr.io_signature(nt, nt, gr.sizeof_gr_complex),
                                 gr.io_signature(nr, nr, gr.sizeof_gr_complex))
         self.taps = profile_taps(profile, np.random.default_rng(seed), nr, nt)
         self.keep = []
         self.front_end = None
-        if phase_noise or dc or iq_imbalance[0] or iq_imbalance[1] or sro_ppm:
-            self.front_end = rx_impairments(nr, phase_noise, dc, iq_imbalance[0], iq_imbalance[1], sro_ppm, seed)
+        if phase_noise or dc or iq_imbalance[0] or iq_imbalance[1] or sro_ppm or gain_step[0]:
+            self.front_end = rx_impairments(nr, phase_noise, dc, iq_imbalance[0], iq_imbalance[1], sro_ppm, seed,
+                                            gain_step[0], gain_step[1])
         for r in range(nr):
             add = blocks.add_cc()
             for j in range(nt):
