@@ -100,15 +100,25 @@ for step in "$@"; do
       # P=128), Viterbi K=7 int8 (cuda-thread), MIMO 4x4 16-QAM (cuda-mtt-fast,
       # cuda-lmmse), kernel only.
       [ -d .devrun/old ] || { [ -f .devrun/old.tar.xz ] && tar -xJf .devrun/old.tar.xz -C .devrun; }
+      # The old benchmarks load the old libgpurx-core carried beside them
+      # (.devrun/old/lib*.so*): their build tree's rpath does not exist here,
+      # and this script's LD_LIBRARY_PATH would hand them this build's.
       log="$out/bench_old_new.txt"
+      for d in .devrun/old build/bench; do
+        lp=$LD_LIBRARY_PATH
+        [ "$d" = .devrun/old ] && lp="$root/.devrun/old:$lp"
+        echo "== $d: $(LD_LIBRARY_PATH=$lp ldd $d/bench_turbo 2>/dev/null | grep gpurx-core)" | tee -a "$log"
+      done
       for r in ${OLD_NEW_RUNS:-1 2 3}; do
         for d in .devrun/old build/bench; do
           [ -x "$d/bench_turbo" ] || continue
+          lp=$LD_LIBRARY_PATH
+          [ "$d" = .devrun/old ] && lp="$root/.devrun/old:$lp"
           echo "== $d run $r" | tee -a "$log"
-          "$d/bench_turbo" --only cuda-fixed16-dpx 16 128 2>&1 | tee -a "$log"
-          "$d/bench_viterbi_gpu" --quick 2>&1 | tee -a "$log"
+          LD_LIBRARY_PATH=$lp "$d/bench_turbo" --only cuda-fixed16-dpx 16 128 2>&1 | tee -a "$log"
+          LD_LIBRARY_PATH=$lp "$d/bench_viterbi_gpu" --quick 2>&1 | tee -a "$log"
           for impl in cuda-mtt-fast cuda-lmmse; do
-            "$d/bench_mimo" --kernel-only --nt 4 --bits 4 --only $impl --no-cpu 2>&1 | tee -a "$log"
+            LD_LIBRARY_PATH=$lp "$d/bench_mimo" --kernel-only --nt 4 --bits 4 --only $impl --no-cpu 2>&1 | tee -a "$log"
           done
         done
       done
