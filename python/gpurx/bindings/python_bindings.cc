@@ -20,8 +20,6 @@ void bind_runtime_info(py::module& m);
 void bind_lte_turbo_encoder(py::module& m);
 void bind_lte_turbo_encoder_tagged(py::module& m);
 void bind_mimo_idd_decoder(py::module& m);
-void bind_mimo_channel(py::module& m);
-void bind_mimo_fading_channel(py::module& m);
 void bind_viterbi_stream_decoder(py::module& m);
 void bind_fec_coders(py::module& m);
 void bind_link(py::module& m);
@@ -53,8 +51,6 @@ PYBIND11_MODULE(gpurx_python, m)
     bind_lte_turbo_encoder(m);
     bind_lte_turbo_encoder_tagged(m);
     bind_mimo_idd_decoder(m);
-    bind_mimo_channel(m);
-    bind_mimo_fading_channel(m);
     bind_viterbi_stream_decoder(m);
     bind_fec_coders(m);
     bind_link(m);
