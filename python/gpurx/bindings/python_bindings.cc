@@ -24,7 +24,6 @@ void bind_viterbi_stream_decoder(py::module& m);
 void bind_fec_coders(py::module& m);
 void bind_link(py::module& m);
 void bind_scale_out(py::module& m);
-void bind_lte_dl_decoder(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() returns NULL on newer Pythons, hence the wrapper.
@@ -54,7 +53,6 @@ PYBIND11_MODULE(gpurx_python, m)
     bind_fec_coders(m);
     bind_link(m);
     bind_scale_out(m);
-    bind_lte_dl_decoder(m);
     // ) END BINDING_FUNCTION_CALLS
     bind_generated_families(m);
 }
