@@ -15,11 +15,9 @@ namespace py = pybind11;
 
 // BINDING_FUNCTION_PROTOTYPES(
 void bind_pipeline_options(py::module& m);
-void bind_batch_copy(py::module& m);
 void bind_runtime_info(py::module& m);
 void bind_lte_turbo_encoder(py::module& m);
 void bind_lte_turbo_encoder_tagged(py::module& m);
-void bind_mimo_idd_decoder(py::module& m);
 void bind_viterbi_stream_decoder(py::module& m);
 void bind_fec_coders(py::module& m);
 void bind_link(py::module& m);
@@ -44,11 +42,9 @@ PYBIND11_MODULE(gpurx_python, m)
 
     // BINDING_FUNCTION_CALLS(
     bind_pipeline_options(m);
-    bind_batch_copy(m);
     bind_runtime_info(m);
     bind_lte_turbo_encoder(m);
     bind_lte_turbo_encoder_tagged(m);
-    bind_mimo_idd_decoder(m);
     bind_viterbi_stream_decoder(m);
     bind_fec_coders(m);
     bind_link(m);
