@@ -703,6 +703,11 @@ def block_binding_of(bf):
             a = 'py::arg("%s")' % p["name"]
             if has_default(p):
                 a += " = " + py_default(p)
+            elif "python_default" in p:
+                # A default Python has where C++'s make() has none (the
+                # binding's since before the description): written as
+                # default: would be.
+                a += " = " + py_default({"type": p["type"], "default": p["python_default"]})
             args.append(a)
         idoc = []
         for p in b.params:
@@ -760,6 +765,10 @@ def block_grc_of(b):
          "category: " + yq(g.get("category", b.grc_category)),
          "flags: " + yflow(g.get("flags", ["show_id", "python", "cpp"] if b.base in BASE_CLASS
                                 else ["python", "cpp"]), False), "", "parameters:"]
+    if g.get("category") is False:
+        # A block kept out of the palette (a test block that flowgraphs may
+        # still use): no category line.
+        del o[2]
     for q in g.get("extra_params", []):
         o += ydump("x", [q])[1:]
     asserts, py_args, cxx_args, pipe_lines = [], [], [], []

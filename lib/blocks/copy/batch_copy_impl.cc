@@ -6,16 +6,16 @@
 // gpurx.batch_copy: the copy family on the shared stream driver.
 #include "blocks/copy/copy_adapter.h"
 #include "blocks/drivers/driver_blocks.h"
-#include <gnuradio/gpurx/batch_copy.h>
+#include "batch_copy_params.h"
 
 namespace gr {
 namespace gpurx {
 
-batch_copy::sptr batch_copy::make(int vlen, float scale, const pipeline_options& options)
+batch_copy::sptr make_batch_copy(const batch_copy_params& p)
 {
-    const core::copy_config cfg = make_copy_config(vlen, scale);
+    const core::copy_config cfg = make_copy_config(p.vlen, p.scale);
     return gnuradio::make_block_sptr<stream_block<batch_copy, copy_adapter>>(
-        "batch_copy", copy_adapter(cfg), cfg.vlen, options);
+        "batch_copy", copy_adapter(cfg), cfg.vlen, p.options);
 }
 
 } // namespace gpurx

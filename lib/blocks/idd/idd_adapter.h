@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 // The IDD receiver's adapter to the shared stream driver: a frame is one TB
-// of fixed parameters (include/gnuradio/gpurx/mimo_idd_decoder.h says what
+// of fixed parameters (mimo_idd_decoder.api.yml says what
 // the ports carry); its input area is lib/idd/idd_frame.h's (per channel H,
 // then its vectors), its output the TB's bits.
 #ifndef INCLUDED_GPURX_BLOCKS_IDD_IDD_ADAPTER_H

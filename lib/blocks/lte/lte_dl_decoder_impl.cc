@@ -20,7 +20,7 @@
 #include "lte/receiver/downlink_receiver.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
-#include <gnuradio/gpurx/lte_dl_decoder.h>
+#include "lte_dl_decoder_params.h"
 #include <gnuradio/io_signature.h>
 
 #include <algorithm>
@@ -363,17 +363,11 @@ public:
 
 } // namespace
 
-lte_dl_decoder::sptr lte_dl_decoder::make(double sample_rate,
-                                          int n_rx,
-                                          const std::string& rnti,
-                                          const std::string& backend,
-                                          const std::string& devices,
-                                          int ue_category,
-                                          const std::string& detector,
-                                          const std::string& pcap)
+lte_dl_decoder::sptr make_lte_dl_decoder(const lte_dl_decoder_params& p)
 {
-    const auto o = lte_dl_options_of(sample_rate, n_rx, rnti, backend, devices, ue_category, detector);
-    return gnuradio::make_block_sptr<lte_dl_decoder_impl>(o, pcap);
+    const auto o =
+        lte_dl_options_of(p.sample_rate, p.n_rx, p.rnti, p.backend, p.devices, p.ue_category, p.detector);
+    return gnuradio::make_block_sptr<lte_dl_decoder_impl>(o, p.pcap);
 }
 
 } // namespace gpurx

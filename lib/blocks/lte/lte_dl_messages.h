@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 // What lte_dl_decoder posts, as PMTs: a TB's PDU, a subframe's stats dict,
-// the status dict (include/gnuradio/gpurx/lte_dl_decoder.h lists the keys).
+// the status dict (lte_dl_decoder.api.yml lists the keys).
 #ifndef INCLUDED_GPURX_BLOCKS_LTE_DL_MESSAGES_H
 #define INCLUDED_GPURX_BLOCKS_LTE_DL_MESSAGES_H
 

@@ -6,7 +6,7 @@
 // gpurx.mimo_channel: a Kronecker-correlated Rayleigh channel with AWGN, for
 // simulations and tests of mimo_detector (its outputs are the detector's
 // inputs 0 and 1).
-#include <gnuradio/gpurx/mimo_channel.h>
+#include "mimo_channel_params.h"
 #include <gnuradio/io_signature.h>
 
 #include <cmath>
@@ -158,26 +158,25 @@ public:
 };
 } // namespace
 
-mimo_channel::sptr mimo_channel::make(
-    int nt, int nr, float noise_var, int vectors_per_channel, float tx_correlation, float rx_correlation, uint64_t seed)
+mimo_channel::sptr make_mimo_channel(const mimo_channel_params& p)
 {
-    if (nt < 1 || nt > 8)
-        throw std::invalid_argument("nt must be in 1..8, got " + std::to_string(nt));
+    if (p.nt < 1 || p.nt > 8)
+        throw std::invalid_argument("nt must be in 1..8, got " + std::to_string(p.nt));
     // The channel feeds mimo_detector, which needs nr >= nt (with fewer
     // receive antennas than streams it cannot separate them): a channel it
     // cannot take is refused here, where the mistake is made.
-    if (nr < nt || nr > 8)
-        throw std::invalid_argument("nr must be in nt..8 (nt = " + std::to_string(nt) +
+    if (p.nr < p.nt || p.nr > 8)
+        throw std::invalid_argument("nr must be in nt..8 (nt = " + std::to_string(p.nt) +
                                     ": mimo_detector separates nt streams with at least as many "
-                                    "receive antennas), got " + std::to_string(nr));
-    if (vectors_per_channel < 1 || vectors_per_channel > 65536)
+                                    "receive antennas), got " + std::to_string(p.nr));
+    if (p.vectors_per_channel < 1 || p.vectors_per_channel > 65536)
         throw std::invalid_argument("vectors_per_channel must be in 1..65536, got " +
-                                    std::to_string(vectors_per_channel));
-    check_noise_var(noise_var);
-    check_correlation("tx_correlation", tx_correlation);
-    check_correlation("rx_correlation", rx_correlation);
+                                    std::to_string(p.vectors_per_channel));
+    check_noise_var(p.noise_var);
+    check_correlation("tx_correlation", p.tx_correlation);
+    check_correlation("rx_correlation", p.rx_correlation);
     return gnuradio::make_block_sptr<mimo_channel_impl>(
-        nt, nr, noise_var, vectors_per_channel, tx_correlation, rx_correlation, seed);
+        p.nt, p.nr, p.noise_var, p.vectors_per_channel, p.tx_correlation, p.rx_correlation, p.seed);
 }
 
 } // namespace gpurx

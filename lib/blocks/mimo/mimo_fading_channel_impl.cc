@@ -11,7 +11,7 @@
 // fft_len * nr * nt item per block would be sized by GNU Radio for a few
 // such items, and the scheduler gives a block no more output items per call
 // than its fullest output has room for - a few samples per call.
-#include <gnuradio/gpurx/mimo_fading_channel.h>
+#include "mimo_fading_channel_params.h"
 #include <gnuradio/io_signature.h>
 
 #include "mimo/fading_channel.h"
@@ -129,32 +129,21 @@ public:
 
 } // namespace
 
-mimo_fading_channel::sptr mimo_fading_channel::make(int nt,
-                                                    int nr,
-                                                    const std::string& profile,
-                                                    double sample_rate,
-                                                    int num_taps,
-                                                    double decay_db,
-                                                    int64_t block_samples,
-                                                    int fft_len,
-                                                    double cfo,
-                                                    double delay,
-                                                    float noise_var,
-                                                    uint64_t seed)
+mimo_fading_channel::sptr make_mimo_fading_channel(const mimo_fading_channel_params& p)
 {
     core::mimo::fading_channel_config c;
-    c.nt = nt;
-    c.nr = nr;
-    c.profile = profile;
-    c.sample_rate = sample_rate;
-    c.num_taps = num_taps;
-    c.decay_db = decay_db;
-    c.block_samples = block_samples;
-    c.fft_len = fft_len;
-    c.cfo = cfo;
-    c.delay = delay;
-    c.noise_var = noise_var;
-    c.seed = seed;
+    c.nt = p.nt;
+    c.nr = p.nr;
+    c.profile = p.profile;
+    c.sample_rate = p.sample_rate;
+    c.num_taps = p.num_taps;
+    c.decay_db = p.decay_db;
+    c.block_samples = p.block_samples;
+    c.fft_len = p.fft_len;
+    c.cfo = p.cfo;
+    c.delay = p.delay;
+    c.noise_var = p.noise_var;
+    c.seed = p.seed;
     fading_channel ch(c); // throws, naming the parameter, before any block exists
     return gnuradio::make_block_sptr<mimo_fading_channel_impl>(std::move(ch));
 }

@@ -19,7 +19,7 @@
 #include "ofdm/chanest_implementations.h"
 #include "ofdm/mimo_chanest.h"
 #include "ofdm/ofdm_pilots.h"
-#include <gnuradio/gpurx/mimo_ofdm_channel_estimator.h>
+#include "mimo_ofdm_channel_estimator_params.h"
 #include <gnuradio/io_signature.h>
 
 #include <algorithm>
@@ -396,23 +396,11 @@ public:
 };
 } // namespace
 
-mimo_ofdm_channel_estimator::sptr mimo_ofdm_channel_estimator::make(int nt,
-                                                                    int nr,
-                                                                    int fft_len,
-                                                                    int used,
-                                                                    int repeats,
-                                                                    int data_symbols,
-                                                                    int group,
-                                                                    const std::string& implementation,
-                                                                    int delay_spread,
-                                                                    const pipeline_options& options,
-                                                                    int pilots,
-                                                                    bool track_phase,
-                                                                    bool track_slope)
+mimo_ofdm_channel_estimator::sptr make_mimo_ofdm_channel_estimator(const mimo_ofdm_channel_estimator_params& p)
 {
     return gnuradio::make_block_sptr<mimo_ofdm_channel_estimator_impl>(
-        nt, nr, fft_len, used, repeats, data_symbols, group, implementation, delay_spread, options, pilots,
-        track_phase, track_slope);
+        p.nt, p.nr, p.fft_len, p.used, p.repeats, p.data_symbols, p.group, p.implementation, p.delay_spread,
+        p.options, p.pilots, p.track_phase, p.track_slope);
 }
 
 } // namespace gpurx

@@ -5,7 +5,7 @@
  */
 #include "blocks/drivers/buffer_limits.h"
 #include "ofdm/ofdm_frame.h"
-#include <gnuradio/gpurx/mimo_ofdm_framer.h>
+#include "mimo_ofdm_framer_params.h"
 #include <gnuradio/io_signature.h>
 
 #include <algorithm>
@@ -74,12 +74,10 @@ public:
 };
 } // namespace
 
-mimo_ofdm_framer::sptr mimo_ofdm_framer::make(int nt, int fft_len, int cp_len, int used, int repeats,
-                                              int data_symbols, int gap, const std::string& len_tag_key,
-                                              int pilots)
+mimo_ofdm_framer::sptr make_mimo_ofdm_framer(const mimo_ofdm_framer_params& p)
 {
-    return gnuradio::make_block_sptr<mimo_ofdm_framer_impl>(nt, fft_len, cp_len, used, repeats, data_symbols,
-                                                            gap, len_tag_key, pilots);
+    return gnuradio::make_block_sptr<mimo_ofdm_framer_impl>(p.nt, p.fft_len, p.cp_len, p.used, p.repeats,
+                                                            p.data_symbols, p.gap, p.len_tag_key, p.pilots);
 }
 
 } // namespace gpurx

@@ -8,7 +8,7 @@
 #include "blocks/drivers/buffer_limits.h"
 #include "blocks/drivers/stream_end.h"
 #include "ofdm/ofdm_sync.h"
-#include <gnuradio/gpurx/mimo_ofdm_sync.h>
+#include "mimo_ofdm_sync_params.h"
 #include <gnuradio/io_signature.h>
 
 #include <algorithm>
@@ -185,11 +185,10 @@ public:
 };
 } // namespace
 
-mimo_ofdm_sync::sptr mimo_ofdm_sync::make(int nt, int nr, int fft_len, int cp_len, int used, int repeats,
-                                          int data_symbols, double threshold, int threads)
+mimo_ofdm_sync::sptr make_mimo_ofdm_sync(const mimo_ofdm_sync_params& p)
 {
-    return gnuradio::make_block_sptr<mimo_ofdm_sync_impl>(nt, nr, fft_len, cp_len, used, repeats, data_symbols,
-                                                          threshold, threads);
+    return gnuradio::make_block_sptr<mimo_ofdm_sync_impl>(p.nt, p.nr, p.fft_len, p.cp_len, p.used, p.repeats,
+                                                          p.data_symbols, p.threshold, p.threads);
 }
 
 } // namespace gpurx

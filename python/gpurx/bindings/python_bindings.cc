@@ -15,15 +15,9 @@ namespace py = pybind11;
 
 // BINDING_FUNCTION_PROTOTYPES(
 void bind_pipeline_options(py::module& m);
-void bind_batch_copy(py::module& m);
 void bind_runtime_info(py::module& m);
-void bind_mimo_idd_decoder(py::module& m);
-void bind_mimo_channel(py::module& m);
-void bind_mimo_fading_channel(py::module& m);
 void bind_link(py::module& m);
-void bind_mimo_ofdm(py::module& m);
 void bind_scale_out(py::module& m);
-void bind_lte_dl_decoder(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() returns NULL on newer Pythons, hence the wrapper.
@@ -44,15 +38,9 @@ PYBIND11_MODULE(gpurx_python, m)
 
     // BINDING_FUNCTION_CALLS(
     bind_pipeline_options(m);
-    bind_batch_copy(m);
     bind_runtime_info(m);
-    bind_mimo_idd_decoder(m);
-    bind_mimo_channel(m);
-    bind_mimo_fading_channel(m);
     bind_link(m);
-    bind_mimo_ofdm(m);
     bind_scale_out(m);
-    bind_lte_dl_decoder(m);
     // ) END BINDING_FUNCTION_CALLS
     bind_generated_families(m);
 }
