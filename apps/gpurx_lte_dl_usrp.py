@@ -70,6 +70,9 @@ def parser():
     ues.add_argument("--devices", default="0", help='CUDA devices ("0", "0,1", "all")')
     ues.add_argument("--ue-category", type=int, default=4)
     ues.add_argument("--detector", default="lmmse", help="TM3/TM4 MIMO detector: lmmse, mtt, kbest, ml, one-pass")
+    ues.add_argument("--tm", type=int, default=0, choices=range(0, 8), metavar="0..7",
+                     help="the UEs' transmission mode (the DCI formats searched: 1A and the mode's own; "
+                          "6 receives 1B, 5 1D); 0 (default): not known, 1A, 1, 2A and 2")
     ues.add_argument("--max-subframes", type=int, default=0, help="stop after N subframes of samples")
     out = p.add_argument_group("output")
     out.add_argument("--jsonl", default="", help="one JSON object per decoded TB (gpurx-lte-dl's keys)")
@@ -157,7 +160,7 @@ class lte_dl_usrp(gr.top_block):
         gr.top_block.__init__(self, "gpurx-lte-dl --usrp")
         self.rx = gpurx.lte_dl_receiver(sample_rate=a.rate, n_rx=a.channels, rnti=a.rnti, backend=a.backend,
                                         devices=a.devices, ue_category=a.ue_category, detector=a.detector,
-                                        pcap=a.pcap)
+                                        pcap=a.pcap, tm=a.tm)
         self.recorder = tb_recorder(a.jsonl)
         for port in ("tbs", "stats", "status"):
             self.msg_connect(self.rx, port, self.recorder, port)

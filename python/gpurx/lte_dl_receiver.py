@@ -29,7 +29,7 @@ class lte_dl_receiver(gr.hier_block2):
     tbs_ok(), bler(), subframes_per_second(), mbps(), state(), stats_text()."""
 
     def __init__(self, sample_rate=7.68e6, n_rx=1, rnti="all", backend="auto", devices="0",
-                 ue_category=4, detector="lmmse", pcap=""):
+                 ue_category=4, detector="lmmse", pcap="", tm=0):
         if isinstance(n_rx, bool) or not isinstance(n_rx, int) or n_rx not in (1, 2):
             raise ValueError("n_rx must be 1 or 2, got %r" % (n_rx,))
         gr.hier_block2.__init__(self, "lte_dl_receiver",
@@ -38,7 +38,7 @@ class lte_dl_receiver(gr.hier_block2):
         self.sample_rate = float(sample_rate)
         self.n_rx = n_rx
         self.decoder = lte_dl_decoder(float(sample_rate), n_rx, str(rnti), str(backend), str(devices),
-                                      int(ue_category), str(detector), str(pcap))
+                                      int(ue_category), str(detector), str(pcap), int(tm))
         for a in range(n_rx):
             self.connect((self, a), (self.decoder, a))
         for port in ("tbs", "stats", "status"):

@@ -366,7 +366,7 @@ public:
 lte_dl_decoder::sptr make_lte_dl_decoder(const lte_dl_decoder_params& p)
 {
     const auto o =
-        lte_dl_options_of(p.sample_rate, p.n_rx, p.rnti, p.backend, p.devices, p.ue_category, p.detector);
+        lte_dl_options_of(p);
     return gnuradio::make_block_sptr<lte_dl_decoder_impl>(o, p.pcap);
 }
 

@@ -50,38 +50,35 @@ void parse_rnti_list(const std::string& rnti, bool& every_ue, std::vector<int>& 
     }
 }
 
-core::lte::downlink_options lte_dl_options_of(double sample_rate,
-                                              int n_rx,
-                                              const std::string& rnti,
-                                              const std::string& backend,
-                                              const std::string& devices,
-                                              int ue_category,
-                                              const std::string& detector)
+core::lte::downlink_options lte_dl_options_of(const lte_dl_decoder_params& p)
 {
     core::lte::downlink_options o;
-    if (n_rx != 1 && n_rx != 2)
-        throw std::invalid_argument("n_rx=" + std::to_string(n_rx) + " is not 1 or 2");
-    o.n_rx = n_rx;
-    const int fft = core::lte::fft_size_of_rate(sample_rate);
+    if (p.n_rx != 1 && p.n_rx != 2)
+        throw std::invalid_argument("n_rx=" + std::to_string(p.n_rx) + " is not 1 or 2");
+    o.n_rx = p.n_rx;
+    const int fft = core::lte::fft_size_of_rate(p.sample_rate);
     if (fft == 0 || fft % 128 != 0)
-        throw std::invalid_argument("sample_rate=" + std::to_string(sample_rate) +
+        throw std::invalid_argument("sample_rate=" + std::to_string(p.sample_rate) +
                                     " is not a standard LTE rate (1.92e6, 3.84e6, 7.68e6, 15.36e6, 23.04e6, 30.72e6)");
-    o.sample_rate = sample_rate;
-    parse_rnti_list(rnti, o.every_ue, o.rntis);
-    if (backend != "auto" && backend != "cpu" && backend != "cuda")
-        throw std::invalid_argument("backend=\"" + backend + "\" is not auto, cpu or cuda");
-    o.dlsch.backend = backend;
-    if (trimmed(devices).empty())
-        throw std::invalid_argument("devices=\"" + devices + "\" is empty (\"0\", \"0,1\" or \"all\")");
-    o.dlsch.devices = devices;
-    if (ue_category < 0 || ue_category > 12)
-        throw std::invalid_argument("ue_category=" + std::to_string(ue_category) + " is outside 0..12");
-    o.dlsch.ue_category = ue_category;
+    o.sample_rate = p.sample_rate;
+    parse_rnti_list(p.rnti, o.every_ue, o.rntis);
+    if (p.backend != "auto" && p.backend != "cpu" && p.backend != "cuda")
+        throw std::invalid_argument("backend=\"" + p.backend + "\" is not auto, cpu or cuda");
+    o.dlsch.backend = p.backend;
+    if (trimmed(p.devices).empty())
+        throw std::invalid_argument("devices=\"" + p.devices + "\" is empty (\"0\", \"0,1\" or \"all\")");
+    o.dlsch.devices = p.devices;
+    if (p.ue_category < 0 || p.ue_category > 12)
+        throw std::invalid_argument("ue_category=" + std::to_string(p.ue_category) + " is outside 0..12");
+    o.dlsch.ue_category = p.ue_category;
     try {
-        o.detector = core::mimo::parse_algorithm(detector == "one_pass" ? "one-pass" : detector);
+        o.detector = core::mimo::parse_algorithm(p.detector == "one_pass" ? "one-pass" : p.detector);
     } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument("detector=\"" + detector + "\": " + e.what());
+        throw std::invalid_argument("detector=\"" + p.detector + "\": " + e.what());
     }
+    if (p.tm < 0 || p.tm > 7)
+        throw std::invalid_argument("tm=" + std::to_string(p.tm) + " is outside 0..7 (0: not known)");
+    o.tm = p.tm;
     o.validate();
     return o;
 }

@@ -10,6 +10,7 @@
 #define INCLUDED_GPURX_BLOCKS_LTE_DL_PARAMS_H
 
 #include "lte/receiver/downlink_receiver.h"
+#include "lte_dl_decoder_params.h"
 
 #include <string>
 #include <vector>
@@ -20,13 +21,8 @@ namespace gpurx {
 //! "all" (every_ue) or a comma list of RNTIs 1..65535, decimal or 0x-hex.
 void parse_rnti_list(const std::string& rnti, bool& every_ue, std::vector<int>& rntis);
 
-core::lte::downlink_options lte_dl_options_of(double sample_rate,
-                                              int n_rx,
-                                              const std::string& rnti,
-                                              const std::string& backend,
-                                              const std::string& devices,
-                                              int ue_category,
-                                              const std::string& detector);
+//! Every parameter of make() but pcap, which the block opens itself.
+core::lte::downlink_options lte_dl_options_of(const lte_dl_decoder_params& p);
 
 } // namespace gpurx
 } // namespace gr
