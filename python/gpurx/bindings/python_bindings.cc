@@ -24,7 +24,6 @@ void bind_mimo_channel(py::module& m);
 void bind_mimo_fading_channel(py::module& m);
 void bind_viterbi_stream_decoder(py::module& m);
 void bind_fec_coders(py::module& m);
-void bind_link(py::module& m);
 void bind_mimo_ofdm(py::module& m);
 void bind_scale_out(py::module& m);
 void bind_lte_dl_decoder(py::module& m);
@@ -57,7 +56,6 @@ PYBIND11_MODULE(gpurx_python, m)
     bind_mimo_fading_channel(m);
     bind_viterbi_stream_decoder(m);
     bind_fec_coders(m);
-    bind_link(m);
     bind_mimo_ofdm(m);
     bind_scale_out(m);
     bind_lte_dl_decoder(m);
