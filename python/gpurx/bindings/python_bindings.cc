@@ -25,7 +25,6 @@ void bind_mimo_fading_channel(py::module& m);
 void bind_viterbi_stream_decoder(py::module& m);
 void bind_fec_coders(py::module& m);
 void bind_mimo_ofdm(py::module& m);
-void bind_scale_out(py::module& m);
 void bind_lte_dl_decoder(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
@@ -57,7 +56,6 @@ PYBIND11_MODULE(gpurx_python, m)
     bind_viterbi_stream_decoder(m);
     bind_fec_coders(m);
     bind_mimo_ofdm(m);
-    bind_scale_out(m);
     bind_lte_dl_decoder(m);
     // ) END BINDING_FUNCTION_CALLS
     bind_generated_families(m);
