@@ -409,7 +409,15 @@ def yplain(v):
 
 
 def yflow(items, quote):
-    return "[" + ", ".join(yq(i) if quote else yplain(i) for i in items) + "]"
+    def one(i):
+        # Plain only where it reads back as one item of a flow sequence (not
+        # a label with a comma or a bracket).
+        s = yplain(i)
+        try:
+            return s if not quote and yaml.safe_load("k: [%s]" % s) == {"k": [i]} else yq(i)
+        except yaml.YAMLError:
+            return yq(i)
+    return "[" + ", ".join(one(i) for i in items) + "]"
 
 
 GRC_PARAM_KEYS = ("label", "dtype", "default", "options", "option_labels", "hide", "category")
@@ -544,6 +552,38 @@ def method_args(cxx):
     return names
 
 
+def method_py_args(m):
+    """A method's py::arg()s: its declaration's parameters (split at the
+    top-level commas only: std::map<a, b>, "x, y") with the declaration's
+    defaults, or the Python ones python_defaults gives (name: C++
+    expression, e.g. py::none())."""
+    cxx = m["cxx"]
+    inner = cxx[cxx.index("(") + 1:cxx.rindex(")")].strip()
+    if not inner or inner == "void":
+        return ""
+    parts, cur, depth, quoted = [], "", 0, False
+    for c in inner:
+        if c == '"':
+            quoted = not quoted
+        elif not quoted and c in "<([{":
+            depth += 1
+        elif not quoted and c in ">)]}":
+            depth -= 1
+        elif c == "," and depth == 0 and not quoted:
+            parts.append(cur)
+            cur = ""
+            continue
+        cur += c
+    parts.append(cur)
+    out = ""
+    for a in parts:
+        decl, _, default = a.partition("=")
+        name = re.findall(r"\w+", decl)[-1]
+        default = m.get("python_defaults", {}).get(name, default.strip())
+        out += ', py::arg("%s")' % name + (" = " + default if default else "")
+    return out
+
+
 class Block:
     """One block of a "blocks:" description, shaped as a family with one
     deployment so that the GRC writer serves both."""
@@ -565,6 +605,12 @@ class Block:
             self.params.append(p)
         self.methods = d.get("methods", [])
         self.functions = d.get("functions", [])  # free functions the header declares
+        # Python's name of the class (a Python wrapper may take the block's),
+        # and a callable py::init() takes instead of make() where Python's
+        # arguments are checked or converted first (a helper in a header of
+        # the file's python_includes).
+        self.python_name = d.get("python_name", self.name)
+        self.python_init = d.get("python_init")
         self.grc_pipeline = shared["grc_pipeline"]
         self.dep = {"name": self.name, "kind": "block", "brief": d["brief"], "details": d.get("details"),
                     "python_doc": d.get("python_doc", d["brief"]), "grc": d.get("grc")}
@@ -580,6 +626,7 @@ class BlockFile:
         self.path = path
         self.rel = os.path.relpath(path, ROOT)
         self.name = d["binding"]
+        self.python_includes = d.get("python_includes", [])  # hand-written helpers of the binding
         self.blocks = [Block(b, d, self.rel, shared) for b in d["blocks"]]
         self.deployments = [b.dep for b in self.blocks]
 
@@ -685,19 +732,20 @@ def block_binding_of(bf):
          "#include <pybind11/pybind11.h>", "#include <pybind11/stl.h>", "",
          "namespace py = pybind11;", ""]
     o += ["#include <gnuradio/gpurx/%s.h>" % b.name for b in bf.blocks]
+    o += ['#include "%s"' % h for h in bf.python_includes]
     o += ["", "void bind_%s(py::module& m)" % bf.name, "{"]
     for b in bf.blocks:
         name = b.name
         bases = ", ".join(BASES[b.base][1])
         o += ["    {", "        using cls = ::gr::gpurx::%s;" % name,
-              "        py::class_<cls, %s, std::shared_ptr<cls>>(" % bases, '            m, "%s",' % name]
+              "        py::class_<cls, %s, std::shared_ptr<cls>>(" % bases, '            m, "%s",' % b.python_name]
         doc = c_string(text_of(b.dep["python_doc"], b.texts, name, "\n"))
         o += ["            " + s for s in doc[:-1]]
         # gr-fec's coders derive virtually, so the base is not at offset 0:
         # py::multiple_inheritance() makes pybind11 apply the real upcast.
         o.append("            " + doc[-1] + (", py::multiple_inheritance())" if b.base in BASE_CLASS else ")"))
         # gr-fec's objects are made by make() in Python, as gr-fec's own are.
-        init = "py::init(&cls::make)" if b.base not in BASE_CLASS else None
+        init = "py::init(%s)" % (b.python_init or "&cls::make") if b.base not in BASE_CLASS else None
         args = []
         for p in b.params:
             a = 'py::arg("%s")' % p["name"]
@@ -721,9 +769,16 @@ def block_binding_of(bf):
         o.append("                 " + (idoc[-1] if idoc else '""') + ")")
         for mth in b.methods:
             mname = method_name(mth["cxx"])
-            pyargs = "".join(', py::arg("%s")' % a for a in method_args(mth["cxx"]))
             pdoc = " ".join(c_string((mth.get("python_doc") or mth["doc"]).rstrip("\n")))
-            o.append('            .def("%s", &cls::%s%s, %s)' % (mname, mname, pyargs, pdoc))
+            # python: a callable bound instead of the method (a helper taking
+            # cls& first) where Python's form differs: None for "", the GIL
+            # released, a Python callable wrapped; python_property: an
+            # attribute read-only instead of a method.
+            fn = mth.get("python", "&cls::%s" % mname)
+            if mth.get("python_property"):
+                o.append('            .def_property_readonly("%s", %s, %s)' % (mname, fn, pdoc))
+            else:
+                o.append('            .def("%s", %s%s, %s)' % (mname, fn, method_py_args(mth), pdoc))
         o[-1] += ";"
         o.append("    }")
         for f in b.functions:
@@ -784,6 +839,8 @@ def block_grc_of(b):
             cxx_args.append("gr::gpurx::pipeline_options(%s)" % ", ".join("${%s}" % i for i in ids))
             asserts += asserts_p
             continue
+        if p.get("grc") is False:
+            continue  # not a GRC parameter: its default, or the grc templates, give it
         pg = p["grc"]
         o += grc_param_lines(n, pg, grc_default(p))
         if "assert" in pg:
@@ -807,12 +864,14 @@ def block_grc_of(b):
         pos_py = ", ".join("${%s}" % p["name"] for p in b.params)
         pos_cxx = ", ".join(cxx_args)
         o += ["", "value: ${ gpurx.%s.make(%s) }" % (name, ", ".join(p["name"] for p in b.params))]
-    if o[-1] == "parameters:":  # a block without parameters has no such key
-        del o[-2:]
+    if o[-1] == "parameters:":
+        del o[-2:]  # none: GRC's schema takes no empty list for a missing one
     if "value" in g:
         o += ["", "value: " + g["value"]]
-    if "inputs" in g or "outputs" in g:
-        o += ["", "inputs:"] + grc_ports(g.get("inputs", [])) + ["outputs:"] + grc_ports(g.get("outputs", []))
+    # Only the port lists a block has (a source has no "inputs:").
+    ports = [l for k in ("inputs", "outputs") if g.get(k) for l in [k + ":"] + grc_ports(g[k])]
+    if ports:
+        o += [""] + ports
     asserts += g.get("asserts", [])
     if fec:
         asserts.append("dim1 >= 1 and dim2 >= 1")

@@ -6,7 +6,7 @@
 #include "blocks/drivers/buffer_limits.h"
 #include "link/burst_format.h"
 #include "modulation/qam.h"
-#include <gnuradio/gpurx/burst_framer.h>
+#include "burst_framer_params.h"
 #include <gnuradio/io_signature.h>
 
 #include <algorithm>
@@ -102,9 +102,10 @@ public:
 };
 } // namespace
 
-burst_framer::sptr burst_framer::make(const std::string& modulation, int data_symbols, int gap_symbols, const std::string& len_tag_key)
+burst_framer::sptr make_burst_framer(const burst_framer_params& p)
 {
-    return gnuradio::make_block_sptr<burst_framer_impl>(modulation, data_symbols, gap_symbols, len_tag_key);
+    return gnuradio::make_block_sptr<burst_framer_impl>(
+        p.modulation, p.data_symbols, p.gap_symbols, p.len_tag_key);
 }
 
 } // namespace gpurx

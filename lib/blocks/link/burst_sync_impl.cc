@@ -8,7 +8,7 @@
 // holds the stream back instead of growing a queue.
 #include "blocks/drivers/stream_end.h"
 #include "link/burst_receiver.h"
-#include <gnuradio/gpurx/burst_sync.h>
+#include "burst_sync_params.h"
 #include <gnuradio/io_signature.h>
 
 #include <algorithm>
@@ -160,9 +160,10 @@ public:
 };
 } // namespace
 
-burst_sync::sptr burst_sync::make(int sps, int data_symbols, double threshold, double min_corr, const std::string& len_tag_key)
+burst_sync::sptr make_burst_sync(const burst_sync_params& p)
 {
-    return gnuradio::make_block_sptr<burst_sync_impl>(sps, data_symbols, threshold, min_corr, len_tag_key);
+    return gnuradio::make_block_sptr<burst_sync_impl>(
+        p.sps, p.data_symbols, p.threshold, p.min_corr, p.len_tag_key);
 }
 
 } // namespace gpurx

@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "blocks/drivers/packet_length.h"
-#include <gnuradio/gpurx/packet_counter.h>
+#include "packet_counter_params.h"
 #include <gnuradio/io_signature.h>
 
 #include <chrono>
@@ -201,9 +201,9 @@ public:
 };
 } // namespace
 
-packet_counter::sptr packet_counter::make(const std::string& len_tag_key)
+packet_counter::sptr make_packet_counter(const packet_counter_params& p)
 {
-    return gnuradio::make_block_sptr<packet_counter_impl>(len_tag_key);
+    return gnuradio::make_block_sptr<packet_counter_impl>(p.len_tag_key);
 }
 
 } // namespace gpurx

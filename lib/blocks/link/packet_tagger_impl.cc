@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "blocks/drivers/buffer_limits.h"
-#include <gnuradio/gpurx/packet_tagger.h>
+#include "packet_tagger_params.h"
 #include <gnuradio/io_signature.h>
 
 #include <cstring>
@@ -75,9 +75,10 @@ public:
 };
 } // namespace
 
-packet_tagger::sptr packet_tagger::make(int itemsize, const pmt::pmt_t& tags, const std::string& len_tag_key)
+packet_tagger::sptr make_packet_tagger(const packet_tagger_params& p)
 {
-    return gnuradio::make_block_sptr<packet_tagger_impl>(itemsize, tags, len_tag_key);
+    return gnuradio::make_block_sptr<packet_tagger_impl>(
+        p.itemsize, p.tags, p.len_tag_key);
 }
 
 } // namespace gpurx

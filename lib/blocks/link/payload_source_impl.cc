@@ -3,7 +3,7 @@
  * Copyright 2026 gr-gpurx authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <gnuradio/gpurx/payload_source.h>
+#include "payload_source_params.h"
 #include <gnuradio/io_signature.h>
 
 #include <atomic>
@@ -63,9 +63,10 @@ public:
 };
 } // namespace
 
-payload_source::sptr payload_source::make(int payload_bytes, uint64_t packets, uint64_t seed, const std::string& len_tag_key)
+payload_source::sptr make_payload_source(const payload_source_params& p)
 {
-    return gnuradio::make_block_sptr<payload_source_impl>(payload_bytes, packets, seed, len_tag_key);
+    return gnuradio::make_block_sptr<payload_source_impl>(
+        p.payload_bytes, p.packets, p.seed, p.len_tag_key);
 }
 
 } // namespace gpurx

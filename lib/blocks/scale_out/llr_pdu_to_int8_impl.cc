@@ -7,7 +7,7 @@
 // with the decoders' own quantiser (core::llr_to_int8), so a worker's int8
 // input is what an in-process decoder would make of the same floats.
 #include "common/llr_int8.h"
-#include <gnuradio/gpurx/llr_pdu_to_int8.h>
+#include "llr_pdu_to_int8_params.h"
 #include <gnuradio/io_signature.h>
 
 #include <atomic>
@@ -56,7 +56,10 @@ private:
 
 } // namespace
 
-llr_pdu_to_int8::sptr llr_pdu_to_int8::make() { return gnuradio::make_block_sptr<llr_pdu_to_int8_impl>(); }
+llr_pdu_to_int8::sptr make_llr_pdu_to_int8(const llr_pdu_to_int8_params&)
+{
+    return gnuradio::make_block_sptr<llr_pdu_to_int8_impl>();
+}
 
 } // namespace gpurx
 } // namespace gr

@@ -4,7 +4,7 @@
  */
 #include "blocks/scale_out/scale_out_pmt.h"
 #include "scale_out/reorder_window.h"
-#include <gnuradio/gpurx/pdu_reorder.h>
+#include "pdu_reorder_params.h"
 #include <gnuradio/io_signature.h>
 #include <chrono>
 #include <condition_variable>
@@ -176,20 +176,22 @@ private:
     std::thread d_timer;
 };
 
-pdu_reorder::sptr pdu_reorder::make(int64_t window, double timeout_ms, int64_t first_seq)
+pdu_reorder::sptr make_pdu_reorder(const pdu_reorder_params& p)
 {
-    if (window < 1 || window > (int64_t(1) << 24))
+    if (p.window < 1 || p.window > (int64_t(1) << 24))
         throw std::invalid_argument("pdu_reorder: window must be 1..16777216, got " +
-                                    std::to_string(window));
-    if (!(timeout_ms > 0 && timeout_ms <= 3600e3)) {
+                                    std::to_string(p.window));
+    if (!(p.timeout_ms > 0 && p.timeout_ms <= 3600e3)) {
         std::ostringstream s;
-        s << "pdu_reorder: timeout_ms must be > 0 (and at most an hour), got " << timeout_ms;
+        s << "pdu_reorder: timeout_ms must be > 0 (and at most an hour), got "
+          << p.timeout_ms;
         throw std::invalid_argument(s.str());
     }
-    if (first_seq < 0)
+    if (p.first_seq < 0)
         throw std::invalid_argument("pdu_reorder: first_seq must be >= 0, got " +
-                                    std::to_string(first_seq));
-    return gnuradio::make_block_sptr<pdu_reorder_impl>(window, timeout_ms, first_seq);
+                                    std::to_string(p.first_seq));
+    return gnuradio::make_block_sptr<pdu_reorder_impl>(
+        p.window, p.timeout_ms, p.first_seq);
 }
 
 } // namespace gpurx

@@ -4,7 +4,7 @@
  */
 #include "blocks/scale_out/scale_out_pmt.h"
 #include "scale_out/harq_key.h"
-#include <gnuradio/gpurx/pdu_sequencer.h>
+#include "pdu_sequencer_params.h"
 #include <gnuradio/io_signature.h>
 #include <atomic>
 #include <stdexcept>
@@ -70,12 +70,12 @@ private:
     std::atomic<uint64_t> d_seq{ 0 };
 };
 
-pdu_sequencer::sptr pdu_sequencer::make(const std::string& key)
+pdu_sequencer::sptr make_pdu_sequencer(const pdu_sequencer_params& p)
 {
-    if (key != "harq" && key != "round_robin")
+    if (p.key != "harq" && p.key != "round_robin")
         throw std::invalid_argument("pdu_sequencer: key must be one of ('harq', "
-                                    "'round_robin'), got '" + key + "'");
-    return gnuradio::make_block_sptr<pdu_sequencer_impl>(key);
+                                    "'round_robin'), got '" + p.key + "'");
+    return gnuradio::make_block_sptr<pdu_sequencer_impl>(p.key);
 }
 
 } // namespace gpurx

@@ -6,7 +6,7 @@
 #include "scale_out/endpoint.h"
 #include "scale_out/key_table.h"
 #include "scale_out/shard_ring.h"
-#include <gnuradio/gpurx/pdu_shard_sink.h>
+#include "pdu_shard_sink_params.h"
 #include <gnuradio/io_signature.h>
 #include <gnuradio/top_block.h>
 #include <gnuradio/zeromq/push_msg_sink.h>
@@ -484,46 +484,40 @@ private:
     int64_t d_last_seq = -1;
 };
 
-pdu_shard_sink::sptr pdu_shard_sink::make(const std::vector<std::string>& endpoints,
-                                          int vnodes,
-                                          int timeout_ms,
-                                          int64_t max_queue,
-                                          int64_t max_keys,
-                                          const std::string& balance,
-                                          double eps)
+pdu_shard_sink::sptr make_pdu_shard_sink(const pdu_shard_sink_params& p)
 {
     const std::string who = "pdu_shard_sink";
-    if (balance != "bounded" && balance != "ring")
+    if (p.balance != "bounded" && p.balance != "ring")
         throw std::invalid_argument(who + ": balance must be one of ('bounded', 'ring'), got '" +
-                                    balance + "'");
-    if (!(eps > 0 && eps <= 10)) {
+                                    p.balance + "'");
+    if (!(p.eps > 0 && p.eps <= 10)) {
         std::ostringstream s;
-        s << who << ": eps must be in (0, 10], got " << eps;
+        s << who << ": eps must be in (0, 10], got " << p.eps;
         throw std::invalid_argument(s.str());
     }
-    if (endpoints.empty())
+    if (p.endpoints.empty())
         throw std::invalid_argument(who + ": endpoints must name at least one ZMQ endpoint");
-    for (const auto& e : endpoints)
+    for (const auto& e : p.endpoints)
         check_endpoint(who, "endpoints:", e);
-    for (size_t i = 0; i < endpoints.size(); ++i)
+    for (size_t i = 0; i < p.endpoints.size(); ++i)
         for (size_t j = 0; j < i; ++j)
-            if (endpoints[i] == endpoints[j])
-                throw std::invalid_argument(who + ": endpoints: '" + endpoints[i] +
+            if (p.endpoints[i] == p.endpoints[j])
+                throw std::invalid_argument(who + ": endpoints: '" + p.endpoints[i] +
                                             "' listed twice");
-    if (vnodes < 1 || vnodes > 4096)
+    if (p.vnodes < 1 || p.vnodes > 4096)
         throw std::invalid_argument(who + ": vnodes must be 1..4096, got " +
-                                    std::to_string(vnodes));
-    if (timeout_ms < 0)
+                                    std::to_string(p.vnodes));
+    if (p.timeout_ms < 0)
         throw std::invalid_argument(who + ": timeout_ms must be >= 0, got " +
-                                    std::to_string(timeout_ms));
-    if (max_queue < 0)
+                                    std::to_string(p.timeout_ms));
+    if (p.max_queue < 0)
         throw std::invalid_argument(who + ": max_queue must be >= 0 (0: unbounded), got " +
-                                    std::to_string(max_queue));
-    if (max_keys < 1)
+                                    std::to_string(p.max_queue));
+    if (p.max_keys < 1)
         throw std::invalid_argument(who + ": max_keys must be >= 1, got " +
-                                    std::to_string(max_keys));
+                                    std::to_string(p.max_keys));
     return gnuradio::make_block_sptr<pdu_shard_sink_impl>(
-        endpoints, vnodes, timeout_ms, max_queue, max_keys, balance, eps);
+        p.endpoints, p.vnodes, p.timeout_ms, p.max_queue, p.max_keys, p.balance, p.eps);
 }
 
 } // namespace gpurx

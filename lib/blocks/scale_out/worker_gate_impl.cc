@@ -6,7 +6,7 @@
 // the log thread, and the decoders' queues it watches.
 #include "blocks/scale_out/scale_out_pmt.h"
 #include "scale_out/gate_router.h"
-#include <gnuradio/gpurx/worker_gate.h>
+#include "worker_gate_params.h"
 #include <gnuradio/io_signature.h>
 #include <atomic>
 #include <chrono>
@@ -320,26 +320,22 @@ private:
     std::thread d_log_thread;
 };
 
-worker_gate::sptr worker_gate::make(const std::string& name,
-                                    int decoders,
-                                    int64_t max_queue,
-                                    uint64_t instance,
-                                    double log_interval)
+worker_gate::sptr make_worker_gate(const worker_gate_params& p)
 {
     const std::string who = "worker_gate";
-    if (name.empty())
+    if (p.name.empty())
         throw std::invalid_argument(who + ": name must be a non-empty string, got ''");
-    if (decoders < 1 || decoders > int(gate_router::max_decoders))
+    if (p.decoders < 1 || p.decoders > int(gate_router::max_decoders))
         throw std::invalid_argument(who + ": decoders must be 1..64, got " +
-                                    std::to_string(decoders));
-    if (max_queue < 0)
+                                    std::to_string(p.decoders));
+    if (p.max_queue < 0)
         throw std::invalid_argument(who + ": max_queue must be >= 0 (0: unbounded), got " +
-                                    std::to_string(max_queue));
-    if (!(log_interval >= 0))
+                                    std::to_string(p.max_queue));
+    if (!(p.log_interval >= 0))
         throw std::invalid_argument(who + ": log_interval must be >= 0 seconds (0: no log), got " +
-                                    std::to_string(log_interval));
-    return gnuradio::make_block_sptr<worker_gate_impl>(name, decoders, max_queue, instance,
-                                                       log_interval);
+                                    std::to_string(p.log_interval));
+    return gnuradio::make_block_sptr<worker_gate_impl>(
+        p.name, p.decoders, p.max_queue, p.instance, p.log_interval);
 }
 
 } // namespace gpurx

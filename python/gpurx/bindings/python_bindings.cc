@@ -16,8 +16,6 @@ namespace py = pybind11;
 // BINDING_FUNCTION_PROTOTYPES(
 void bind_pipeline_options(py::module& m);
 void bind_runtime_info(py::module& m);
-void bind_link(py::module& m);
-void bind_scale_out(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() returns NULL on newer Pythons, hence the wrapper.
@@ -39,8 +37,6 @@ PYBIND11_MODULE(gpurx_python, m)
     // BINDING_FUNCTION_CALLS(
     bind_pipeline_options(m);
     bind_runtime_info(m);
-    bind_link(m);
-    bind_scale_out(m);
     // ) END BINDING_FUNCTION_CALLS
     bind_generated_families(m);
 }
