@@ -79,8 +79,17 @@ def descriptions():
     for path in sorted(glob.glob(os.path.join(ROOT, "lib", "blocks", "*", "*.api.yml"))):
         with open(path) as f:
             d = yaml.safe_load(f)
-        d["folder"] = os.path.relpath(os.path.dirname(path), ROOT) + "/"
-        d["path"] = os.path.relpath(path, ROOT)
+        folder = os.path.relpath(os.path.dirname(path), ROOT) + "/"
+        rel = os.path.relpath(path, ROOT)
+        if "blocks" in d:
+            # A file of single blocks: each block counts as a family of one
+            # deployment, its block code the block's _impl.cc.
+            for b in d["blocks"]:
+                b = dict(b, folder=folder, path=rel, deployments=[{"name": b["name"]}],
+                         params=b.get("params", []), impl=folder + b["name"] + "_impl.cc")
+                fams[b["name"]] = b
+            continue
+        d["folder"], d["path"] = folder, rel
         fams[d["family"]] = d
     return fams
 
@@ -96,6 +105,8 @@ def in_scope(path, fam, rev):
         return path in block_scope(fam, rev)
     if path in ["include/gnuradio/gpurx/%s.h" % n for n in deps] + ["grc/gpurx_%s.block.yml" % n for n in deps]:
         return True
+    if "impl" in fam and path in generated_grc({fam["name"]: fam}):
+        return True
     if path.startswith("python/gpurx/bindings/"):
         text = read(path, rev)
         return any(re.search(r'"%s"' % n, text) for n in deps)
@@ -106,6 +117,12 @@ def block_scope(fam, rev):
     """The family's block code: its make()s (lib/blocks/<folder>/<block>_impl.cc,
     generated now), its args header, the adapter headers that includes from
     the folder, and their .cc files."""
+    if "impl" in fam:  # a single block: its _impl.cc and the folder's headers it includes
+        files = {fam["impl"]}
+        for inc in re.findall(r'#include "(blocks/[^"]+\.h)"', read(fam["impl"], rev)):
+            if ("lib/" + inc).startswith(fam["folder"]):
+                files |= {"lib/" + inc, "lib/" + inc[:-2] + ".cc"}
+        return files
     heads = ["lib/" + fam["args_header"]]
     for inc in re.findall(r'#include "(blocks/[^"]+\.h)"', read(heads[0], rev)):
         if ("lib/" + inc).startswith(fam["folder"]):
@@ -124,7 +141,13 @@ def read(path, rev):
 
 
 def generated_grc(fams):
-    return {"grc/gpurx_%s.block.yml" % dep["name"] for d in fams.values() for dep in d["deployments"]}
+    out = set()
+    for d in fams.values():
+        for dep in d["deployments"]:
+            g = d.get("grc") if "impl" in d else None
+            out.add("grc/%s.block.yml" % (g.get("id") if isinstance(g, dict) and g.get("id")
+                                          else "gpurx_" + dep["name"]))
+    return out
 
 
 def main():
