@@ -197,13 +197,22 @@ def grc_default(p):
 # ---------------------------------------------------------------- C++
 
 
+# A break before " +", " -" or " *" would start a line that Doxygen reads
+# as a list item: wrap() and fold() keep such a token with the word before.
+GLUE = "\x00"
+
+
+def glued(text):
+    return re.sub(r" (?=[-+*])", GLUE, text)
+
+
 def wrap(text, width, first, rest):
     lines = []
     for para in text.split("\n"):
-        lines += textwrap.wrap(para, width=width, initial_indent=first if not lines else rest,
+        lines += textwrap.wrap(glued(para), width=width, initial_indent=first if not lines else rest,
                                subsequent_indent=rest, break_on_hyphens=False,
                                break_long_words=False) or [first.rstrip()]
-    return lines
+    return [l.replace(GLUE, " ") for l in lines]
 
 
 def comment_block(text, indent=""):
@@ -420,6 +429,12 @@ def yflow(items, quote):
     return "[" + ", ".join(one(i) for i in items) + "]"
 
 
+# A parameter in GRC's C++ templates: ${x} is its text as typed (so
+# "False" is a non-empty, true string), ${x()} its evaluated value. A bool as
+# C++'s true/false; an int vector as decimal ints (0o133 is not C++).
+CXX_BOOL = '${"true" if %s() else "false"}'
+CXX_INT_VECTOR = 'std::vector<int>{${", ".join(str(int(v)) for v in %s())}}'
+
 GRC_PARAM_KEYS = ("label", "dtype", "default", "options", "option_labels", "hide", "category")
 
 
@@ -480,9 +495,9 @@ def grc_of(fam, dep):
         n = p["name"]
         py_args.append("%s=${%s}" % (n, n))
         if p["type"] == "bool":
-            cxx_args.append('${"true" if %s else "false"}' % n)
+            cxx_args.append(CXX_BOOL % n)
         elif p["type"] == "int_vector":
-            cxx_args.append("std::vector<int>{${str(%s)[1:-1]}}" % n)
+            cxx_args.append(CXX_INT_VECTOR % n)
         else:
             cxx_args.append("${%s}" % n)
     o += pipe_lines
@@ -634,7 +649,8 @@ class BlockFile:
 def fold(text, width):
     """Lines longer than width wrapped (paragraphs folded with '>-' in a
     description); shorter lines stay as written."""
-    return "\n".join("\n".join(textwrap.wrap(l, width - 4, break_on_hyphens=False, break_long_words=False))
+    return "\n".join("\n".join(textwrap.wrap(glued(l), width - 4, break_on_hyphens=False,
+                                             break_long_words=False)).replace(GLUE, " ")
                      if len(l) > width else l for l in text.split("\n"))
 
 
@@ -849,9 +865,9 @@ def block_grc_of(b):
             asserts.append(pg["assert"])
         py_args.append("%s=${%s}" % (n, n))
         if p["type"] == "bool":
-            cxx_args.append('${"true" if %s else "false"}' % n)
+            cxx_args.append(CXX_BOOL % n)
         elif p["type"] == "int_vector":
-            cxx_args.append("std::vector<int>{${str(%s)[1:-1]}}" % n)
+            cxx_args.append(CXX_INT_VECTOR % n)
         else:
             cxx_args.append("${%s}" % n)
     o += pipe_lines

@@ -285,6 +285,27 @@ class qa_grc_blocks(unittest.TestCase):
                     self.assertEqual(blk.output_signature().sizeof_stream_item(0), want * per,
                                      "%s %s" % (key, value))
 
+    def test_003_cpp_templates_take_the_values_set(self):
+        # A bool as C++'s true/false from its value (GRC's ${x} is the text
+        # as typed, and "False" is a true string), an int vector as decimal
+        # ints whatever base it was typed in (0o133 is not C++).
+        fg = self.platform().make_flow_graph()
+        for value, want in (("False", "false"), ("True", "true")):
+            b = fg.new_block("gpurx_mimo_ofdm_channel_estimator")
+            b.params["id"].set_value("est_%s" % value)
+            b.params["track_phase"].set_value(value)
+            b.params["track_slope"].set_value(value)
+            b.rewrite()
+            self.assertTrue(b.cpp_templates.render("make").endswith(", %s, %s);" % (want, want)), value)
+            v = fg.new_block("gpurx_variable_viterbi_decoder_def")
+            v.params["id"].set_value("vit_%s" % value)
+            v.params["gr_fec_order"].set_value(value)
+            v.params["polys"].set_value("[0o133, 0o171]")
+            v.rewrite()
+            code = v.cpp_templates.render("var_make")
+            # make(frame_bits, K, polys, termination, gr_fec_order, ...)
+            self.assertRegex(code, r"std::vector<int>\{91, 121\}, [^,]+, %s," % want)
+
 
 if __name__ == "__main__":
     result = unittest.main(exit=False, verbosity=2).result

@@ -270,7 +270,7 @@ class qa_packet_link(gr_unittest.TestCase):
 
     def test_12_gain_steps_are_a_square_wave(self):
         # A constant 1 through gain steps of 6 dB every 100 samples: 0 dB,
-        # then 10^(6/20), then 0 dB again, in blocks of any size.
+        # then 10^(6/20), then 0 dB again.
         from gnuradio.gpurx.rx_impairments import rx_impairments
         tb = gr.top_block()
         src = blocks.vector_source_c([1.0 + 0j] * 450)
@@ -287,7 +287,7 @@ class qa_packet_link(gr_unittest.TestCase):
             rx_impairments(1, gain_step_db=6.0, gain_step_period=-1)
 
     def test_13_front_end_impairments_and_gain_steps(self):
-        # 16-QAM, 5 dB above its twin SNR, through DC offset 0.1, IQ
+        # 16-QAM, 4.25 dB above its twin SNR, through DC offset 0.1, IQ
         # imbalance 0.5 dB / 3 degrees and the receive gain stepping 6 dB
         # every 20000 samples. burst_sync measures each burst's gain on its
         # preamble, so a burst a step cuts may fail; no other may. On the
