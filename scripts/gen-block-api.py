@@ -465,34 +465,36 @@ def grc_ports(ports):
     return o
 
 
-def grc_of(fam, dep):
-    name = dep["name"]
-    g = dep["grc"]
-    params = fam.params_of(dep)
-    overrides = g.get("params", {})
-    o = ["id: gpurx_" + name, "label: " + yplain(g["label"]), "category: " + yq(fam.grc_category),
-         "flags: [python, cpp]", "", "parameters:"]
-    asserts, pipe_lines, pipe_asserts = [], [], []
-    py_args, cxx_args = [], []
+def grc_make_args(params, pipeline, overrides=None):
+    """What GRC makes of make()'s parameters, for families and single blocks
+    alike: the parameter lines (the options parameter's Pipeline tab last,
+    whatever its place in make()), the asserts (the tab's last), and per
+    parameter GRC passes on, its Python keyword argument and its C++
+    argument. A parameter with grc: false is not a GRC parameter (its
+    default, or the block's own templates, give it)."""
+    lines, pipe_lines, asserts, pipe_asserts = [], [], [], []
+    names, py_args, cxx_args = [], [], []
     for p in params:
+        n = p["name"]
         if p["type"] == "pipeline_options":
-            # Last in GRC, whatever its place in make(): its own tab.
-            pipe = fam.grc_pipeline
-            for q in pipe["params"]:
+            for q in pipeline["params"]:
                 pipe_lines += grc_param_lines(q["id"], q, q["default"])
-            pipe_asserts = pipe["asserts"]
-            ids = [q["id"] for q in pipe["params"]]
-            py_args.append("%s=gpurx.pipeline_options(%s)" % (p["name"], ", ".join("%s=${%s}" % (i, i) for i in ids)))
+            pipe_asserts = pipeline["asserts"]
+            ids = [q["id"] for q in pipeline["params"]]
+            names.append(n)
+            py_args.append("%s=gpurx.pipeline_options(%s)" % (n, ", ".join("%s=${%s}" % (i, i) for i in ids)))
             cxx_args.append("gr::gpurx::pipeline_options(%s)" % ", ".join("${%s}" % i for i in ids))
             continue
+        if p.get("grc") is False:
+            continue
         pg = dict(p["grc"])
-        pg.update(overrides.get(p["name"], {}))
-        o += grc_param_lines(p["name"], pg, grc_default(dict(p, grc=pg)))
+        pg.update((overrides or {}).get(n, {}))
+        lines += grc_param_lines(n, pg, grc_default(dict(p, grc=pg)))
         if "assert" in pg:
             if "assert_comment" in pg:
                 asserts.append("# " + pg["assert_comment"])
             asserts.append(pg["assert"])
-        n = p["name"]
+        names.append(n)
         py_args.append("%s=${%s}" % (n, n))
         if p["type"] == "bool":
             cxx_args.append(CXX_BOOL % n)
@@ -500,8 +502,18 @@ def grc_of(fam, dep):
             cxx_args.append(CXX_INT_VECTOR % n)
         else:
             cxx_args.append("${%s}" % n)
-    o += pipe_lines
-    asserts += pipe_asserts
+    return lines + pipe_lines, asserts + pipe_asserts, names, py_args, cxx_args
+
+
+def grc_of(fam, dep):
+    name = dep["name"]
+    g = dep["grc"]
+    params = fam.params_of(dep)
+    overrides = g.get("params", {})
+    o = ["id: gpurx_" + name, "label: " + yplain(g["label"]), "category: " + yq(fam.grc_category),
+         "flags: [python, cpp]", "", "parameters:"]
+    lines, asserts, _, py_args, cxx_args = grc_make_args(params, fam.grc_pipeline, overrides)
+    o += lines
     o += ["", "inputs:"] + grc_ports(g["inputs"]) + ["outputs:"] + grc_ports(g["outputs"]) + ["", "asserts:"]
     o += [a if a.startswith("#") else "- ${ %s }" % a for a in asserts]
     o += ["", "templates:", "  imports: from gnuradio import gpurx",
@@ -842,44 +854,17 @@ def block_grc_of(b):
         del o[2]
     for q in g.get("extra_params", []):
         o += ydump("x", [q])[1:]
-    asserts, py_args, cxx_args, pipe_lines = [], [], [], []
-    for p in b.params:
-        n = p["name"]
-        if p["type"] == "pipeline_options":
-            pipe = b.grc_pipeline
-            for q in pipe["params"]:
-                pipe_lines += grc_param_lines(q["id"], q, q["default"])
-            asserts_p = pipe["asserts"]
-            ids = [q["id"] for q in pipe["params"]]
-            py_args.append("%s=gpurx.pipeline_options(%s)" % (n, ", ".join("%s=${%s}" % (i, i) for i in ids)))
-            cxx_args.append("gr::gpurx::pipeline_options(%s)" % ", ".join("${%s}" % i for i in ids))
-            asserts += asserts_p
-            continue
-        if p.get("grc") is False:
-            continue  # not a GRC parameter: its default, or the grc templates, give it
-        pg = p["grc"]
-        o += grc_param_lines(n, pg, grc_default(p))
-        if "assert" in pg:
-            if "assert_comment" in pg:
-                asserts.append("# " + pg["assert_comment"])
-            asserts.append(pg["assert"])
-        py_args.append("%s=${%s}" % (n, n))
-        if p["type"] == "bool":
-            cxx_args.append(CXX_BOOL % n)
-        elif p["type"] == "int_vector":
-            cxx_args.append(CXX_INT_VECTOR % n)
-        else:
-            cxx_args.append("${%s}" % n)
-    o += pipe_lines
+    lines, asserts, names, py_args, cxx_args = grc_make_args(b.params, b.grc_pipeline)
+    o += lines
     fec = BASE_CLASS.get(b.base)
     if fec:
         # gr-fec's coder objects are GRC variables (gr-fec's own
         # variable_*_def layout): a Parallelism of 0, 1 or 2 dimensions makes
         # one object, a list, or a list of lists (BER Curve Gen.).
         o[o.index("parameters:") + 1:o.index("parameters:") + 1] = FEC_VARIABLE_PARAMS
-        pos_py = ", ".join("${%s}" % p["name"] for p in b.params)
+        pos_py = ", ".join("${%s}" % n for n in names)
         pos_cxx = ", ".join(cxx_args)
-        o += ["", "value: ${ gpurx.%s.make(%s) }" % (name, ", ".join(p["name"] for p in b.params))]
+        o += ["", "value: ${ gpurx.%s.make(%s) }" % (name, ", ".join(names))]
     if o[-1] == "parameters:":
         del o[-2:]  # none: GRC's schema takes no empty list for a missing one
     if "value" in g:
