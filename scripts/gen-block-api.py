@@ -567,18 +567,6 @@ def method_name(cxx):
     return m.group(1)
 
 
-def method_args(cxx):
-    """The parameter names of a declaration, for py::arg."""
-    inner = cxx[cxx.index("(") + 1:cxx.rindex(")")].strip()
-    if not inner or inner == "void":
-        return []
-    names = []
-    for a in inner.split(","):
-        a = a.split("=")[0].strip()
-        names.append(re.findall(r"\w+", a)[-1])
-    return names
-
-
 def method_py_args(m):
     """A method's py::arg()s: its declaration's parameters (split at the
     top-level commas only: std::map<a, b>, "x, y") with the declaration's
